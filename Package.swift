@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Avocet",
+    products: [
+        .library(name: "AVFoundation", targets: ["AVFoundation"]),
+        .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .executable(name: "avtool", targets: ["avtool"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // FFmpeg's C headers, found with pkg-config. Only MediaEngine imports this.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg"]),
+        .target(name: "CoreMedia"),
+        .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine"]),
+        .executableTarget(
+            name: "avtool",
+            dependencies: [
+                "AVFoundation", "MediaEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"]),
+        .testTarget(name: "avtoolTests", dependencies: ["avtool"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+@_exported import CoreMedia
+@_exported import Foundation

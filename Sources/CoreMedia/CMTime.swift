@@ -1,0 +1,163 @@
+import Foundation
+
+public typealias CMTimeValue = Int64
+public typealias CMTimeScale = Int32
+public typealias CMTimeEpoch = Int64
+public typealias CMPersistentTrackID = Int32
+
+/// The largest timescale a `CMTime` may have (0x7fffffff).
+public var kCMTimeMaxTimescale: Int { 0x7fff_ffff }
+/// A track ID that asks a composition to choose one.
+public var kCMPersistentTrackID_Invalid: CMPersistentTrackID { 0 }
+
+/// Flag bits of a `CMTime`.
+public struct CMTimeFlags: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let valid = CMTimeFlags(rawValue: 1 << 0)
+    public static let hasBeenRounded = CMTimeFlags(rawValue: 1 << 1)
+    public static let positiveInfinity = CMTimeFlags(rawValue: 1 << 2)
+    public static let negativeInfinity = CMTimeFlags(rawValue: 1 << 3)
+    public static let indefinite = CMTimeFlags(rawValue: 1 << 4)
+    public static let impliedValueFlagsMask: CMTimeFlags = [.positiveInfinity, .negativeInfinity, .indefinite]
+}
+
+/// How a value is rounded when a time changes timescale.
+public enum CMTimeRoundingMethod: UInt32, Sendable {
+    /// Toward zero below one half, away from zero at one half and above.
+    case roundHalfAwayFromZero = 1
+    case roundTowardZero = 2
+    case roundAwayFromZero = 3
+    /// Toward zero when converting to a smaller timescale, away from zero when converting to a larger
+    /// one; never rounds a negative time up to zero (gives `-1/newTimescale` instead).
+    case quickTime = 4
+    case roundTowardPositiveInfinity = 5
+    case roundTowardNegativeInfinity = 6
+
+    /// `roundHalfAwayFromZero`.
+    public static var `default`: CMTimeRoundingMethod { .roundHalfAwayFromZero }
+}
+
+/// A rational time (`value / timescale` seconds) or one of the non-numeric times: invalid,
+/// indefinite, positive or negative infinity. Pure value type; every operation is O(1).
+public struct CMTime: Sendable {
+    public var value: CMTimeValue
+    public var timescale: CMTimeScale
+    public var flags: CMTimeFlags
+    public var epoch: CMTimeEpoch
+
+    /// An invalid time (every field zero).
+    public init() {
+        self.init(value: 0, timescale: 0, flags: [], epoch: 0)
+    }
+
+    public init(value: CMTimeValue, timescale: CMTimeScale, flags: CMTimeFlags, epoch: CMTimeEpoch) {
+        self.value = value
+        self.timescale = timescale
+        self.flags = flags
+        self.epoch = epoch
+    }
+
+    /// A valid time of `value / timescale` seconds in epoch 0 (`CMTimeMake`).
+    public init(value: CMTimeValue, timescale: CMTimeScale) {
+        self.init(value: value, timescale: timescale, flags: .valid, epoch: 0)
+    }
+
+    /// The time nearest to `seconds` in `preferredTimescale` (`CMTimeMakeWithSeconds`): invalid for a
+    /// timescale of zero or less or for NaN; the timescale is halved until the value fits; `hasBeenRounded`
+    /// is set when the result is not exactly `seconds`.
+    public init(seconds: Double, preferredTimescale: CMTimeScale) {
+        self = CMTimeMakeWithSeconds(seconds, preferredTimescale: preferredTimescale)
+    }
+
+    public static let zero = CMTime(value: 0, timescale: 1)
+    public static let invalid = CMTime()
+    public static let indefinite = CMTime(value: 0, timescale: 0, flags: [.valid, .indefinite], epoch: 0)
+    public static let positiveInfinity = CMTime(value: 0, timescale: 0, flags: [.valid, .positiveInfinity], epoch: 0)
+    public static let negativeInfinity = CMTime(value: 0, timescale: 0, flags: [.valid, .negativeInfinity], epoch: 0)
+
+    public var isValid: Bool { flags.contains(.valid) }
+    public var isPositiveInfinity: Bool { isValid && flags.contains(.positiveInfinity) }
+    public var isNegativeInfinity: Bool { isValid && flags.contains(.negativeInfinity) }
+    public var isIndefinite: Bool { isValid && flags.contains(.indefinite) }
+    public var isNumeric: Bool { flags.intersection([.valid, .impliedValueFlagsMask]) == .valid }
+    public var hasBeenRounded: Bool { isNumeric && flags.contains(.hasBeenRounded) }
+
+    /// The time in seconds: NaN when invalid or indefinite, ±infinity for the infinities; the epoch is ignored.
+    public var seconds: Double { CMTimeGetSeconds(self) }
+
+    /// This time in `newTimescale`, rounded by `method` (`CMTimeConvertScale`).
+    public func convertScale(_ newTimescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
+        CMTimeConvertScale(self, timescale: newTimescale, method: method)
+    }
+
+    public static func + (addend1: CMTime, addend2: CMTime) -> CMTime { CMTimeAdd(addend1, addend2) }
+    public static func - (minuend: CMTime, subtrahend: CMTime) -> CMTime { CMTimeSubtract(minuend, subtrahend) }
+}
+
+extension CMTime: Comparable {
+    /// Order of `CMTimeCompare`: -infinity < numeric times < indefinite < +infinity < invalid.
+    public static func < (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) < 0 }
+    public static func <= (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) <= 0 }
+    public static func > (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) > 0 }
+    public static func >= (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) >= 0 }
+    /// Equal when `CMTimeCompare` says so: 1/2 equals 500/1000; `hasBeenRounded` does not count.
+    public static func == (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) == 0 }
+    public static func != (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) != 0 }
+}
+
+extension CMTime: Hashable {
+    /// Consistent with `==`: numeric times hash their epoch and reduced fraction, so 1/2 and 500/1000
+    /// hash alike; non-numeric times hash their kind only.
+    public func hash(into hasher: inout Hasher) {
+        let kind = TimeKind(self)
+        hasher.combine(kind)
+        guard kind == .numeric else { return }
+        let g = TimeMath.gcd(Int128(value), Int128(timescale))
+        hasher.combine(epoch)
+        if g == 0 {
+            hasher.combine(0 as Int128)
+        } else {
+            hasher.combine(Int128(value) / g)
+            hasher.combine(Int128(timescale) / g)
+        }
+    }
+}
+
+extension CMTime: Codable {
+    private enum CodingKeys: String, CodingKey { case value, timescale, flags, epoch }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            value: try c.decode(Int64.self, forKey: .value),
+            timescale: try c.decode(Int32.self, forKey: .timescale),
+            flags: CMTimeFlags(rawValue: try c.decode(UInt32.self, forKey: .flags)),
+            epoch: try c.decode(Int64.self, forKey: .epoch))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(value, forKey: .value)
+        try c.encode(timescale, forKey: .timescale)
+        try c.encode(flags.rawValue, forKey: .flags)
+        try c.encode(epoch, forKey: .epoch)
+    }
+}
+
+extension CMTime: CustomStringConvertible {
+    /// `{value/timescale = seconds}` as `CMTimeShow` prints it, or the non-numeric kind.
+    public var description: String {
+        switch TimeKind(self) {
+        case .invalid: return "{INVALID}"
+        case .negativeInfinity: return "{-INFINITY}"
+        case .positiveInfinity: return "{+INFINITY}"
+        case .indefinite: return "{INDEFINITE}"
+        case .numeric:
+            let rounded = hasBeenRounded ? "(rounded)" : ""
+            let epochText = epoch != 0 ? ", epoch \(epoch)" : ""
+            return "{\(value)/\(timescale) = \(String(format: "%.3f", seconds))\(rounded)\(epochText)}"
+        }
+    }
+}

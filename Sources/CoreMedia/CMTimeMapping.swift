@@ -1,0 +1,42 @@
+import Foundation
+
+/// How a range of one timeline (`source`, say media) maps onto a range of another (`target`, say a
+/// track). An empty edit has an invalid `source.start`. Pure value type.
+public struct CMTimeMapping: Sendable, Hashable, Codable {
+    public var source: CMTimeRange
+    public var target: CMTimeRange
+
+    /// An invalid mapping.
+    public init() {
+        source = CMTimeRange()
+        target = CMTimeRange()
+    }
+
+    public init(source: CMTimeRange, target: CMTimeRange) {
+        self.source = source
+        self.target = target
+    }
+
+    public static let invalid = CMTimeMapping()
+}
+
+/// A mapping of `source` onto `target`; invalid unless both durations are in epoch 0.
+public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
+    guard source.duration.epoch == 0, target.duration.epoch == 0 else { return .invalid }
+    return CMTimeMapping(source: source, target: target)
+}
+
+/// An empty edit covering `target`: its source range is invalid.
+public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
+    guard target.duration.epoch == 0 else { return .invalid }
+    return CMTimeMapping(source: .invalid, target: target)
+}
+
+public func CMTIMEMAPPING_IS_VALID(_ mapping: CMTimeMapping) -> Bool { mapping.target.isValid }
+public func CMTIMEMAPPING_IS_INVALID(_ mapping: CMTimeMapping) -> Bool { !mapping.target.isValid }
+public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool {
+    !mapping.source.start.isNumeric && mapping.target.isValid
+}
+
+@available(*, deprecated, renamed: "CMTimeMapping.invalid")
+public var kCMTimeMappingInvalid: CMTimeMapping { .invalid }

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Four ASCII characters packed big-endian into 32 bits (`'soun'` is 0x736F756E).
+public typealias FourCharCode = UInt32
+public typealias OSType = FourCharCode
+public typealias CMMediaType = FourCharCode
+public typealias CMVideoCodecType = FourCharCode
+public typealias AudioFormatID = UInt32
+public typealias AudioFormatFlags = UInt32
+
+extension FourCharCode {
+    /// Packs up to four characters big-endian (Avocet's helper; Apple's C code writes `'soun'`).
+    /// Characters beyond the fourth are ignored, missing ones are spaces, non-ASCII become `?`.
+    public init(fourCharString string: String) {
+        var bytes = Array(string.unicodeScalars.prefix(4).map { $0.isASCII ? UInt8($0.value) : UInt8(ascii: "?") })
+        while bytes.count < 4 { bytes.append(UInt8(ascii: " ")) }
+        self = bytes.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// The four characters of this code (Avocet's helper); bytes that are not printable ASCII show as `.`.
+    public var fourCharString: String {
+        let bytes = [24, 16, 8, 0].map { UInt8((self >> UInt32($0)) & 0xff) }
+        return String(decoding: bytes.map { (0x20..<0x7f).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+    }
+}
