@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Builds every fixture in this folder from facts.json with the ffmpeg command.
+
+Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg).
+The outputs are committed; tests never run this script. Every number and tag comes from facts.json,
+which the tests read too, so a fact is written down once.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BITEXACT = ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact"]
+VIDEO_ENCODERS = {
+    "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "32", "-pix_fmt", "yuv420p", "-g", "25"],
+    "vp9": ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "100k", "-pix_fmt", "yuv420p"],
+}
+AUDIO_ENCODERS = {
+    "aac": ["aac", "-b:{i}", "64k"],
+    "mp3": ["libmp3lame", "-b:{i}", "64k"],
+    "pcm_s16le": ["pcm_s16le"],
+    "flac": ["flac"],
+    "opus": ["libopus", "-b:{i}", "48k"],
+}
+
+
+def ffmpeg(args):
+    cmd = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + args
+    print(" ".join(cmd))
+    subprocess.run(cmd, check=True)
+
+
+def make_cover(cover):
+    ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={cover['width']}x{cover['height']}:rate=1",
+            "-frames:v", "1", os.path.join(HERE, cover["file"])])
+
+
+def chapters_file(fixture, tmp):
+    lines = [";FFMETADATA1"]
+    for key, value in fixture.get("tags", {}).items():
+        lines.append(f"{key}={value}")
+    for ch in fixture.get("chapters", []):
+        lines += ["[CHAPTER]", "TIMEBASE=1/1000",
+                  f"START={int(round(ch['start'] * 1000))}", f"END={int(round(ch['end'] * 1000))}",
+                  f"title={ch['title']}"]
+    path = os.path.join(tmp, "meta.txt")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def srt_file(subtitle, tmp):
+    def stamp(s):
+        ms = int(round(s * 1000))
+        return f"{ms // 3600000:02}:{ms // 60000 % 60:02}:{ms // 1000 % 60:02},{ms % 1000:03}"
+    path = os.path.join(tmp, "subs.srt")
+    with open(path, "w", encoding="utf-8") as f:
+        for i, (start, end, text) in enumerate(subtitle["cues"], 1):
+            f.write(f"{i}\n{stamp(start)} --> {stamp(end)}\n{text}\n\n")
+    return path
+
+
+def make_media(fx, cover, tmp):
+    """Audio and/or video from lavfi sources, with tags, chapters, subtitles and cover art from facts."""
+    d = fx["duration"]
+    inputs, maps, codec_args = [], [], []
+    n = 0
+    video = fx.get("video")
+    if video:
+        inputs += ["-f", "lavfi", "-i",
+                   f"testsrc2=size={video['width']}x{video['height']}:rate={video['fps']}:duration={d}"]
+        maps += ["-map", f"{n}:v"]
+        codec_args += VIDEO_ENCODERS[video["codec"]]
+        n += 1
+    for i, audio in enumerate(fx.get("audio", [])):
+        layout = "mono" if audio["channels"] == 1 else "stereo"
+        inputs += ["-f", "lavfi", "-i",
+                   f"sine=frequency={440 * (i + 1)}:sample_rate={audio['sample_rate']}:duration={d},"
+                   f"aformat=channel_layouts={layout}"]
+        maps += ["-map", f"{n}:a"]
+        enc = AUDIO_ENCODERS[audio["codec"]]
+        codec_args += [f"-c:a:{i}", enc[0]] + [a.replace("{i}", f"a:{i}") for a in enc[1:]]
+        codec_args += [f"-ar:a:{i}", str(audio["sample_rate"]), f"-ac:a:{i}", str(audio["channels"])]
+        if "language" in audio:
+            codec_args += [f"-metadata:s:a:{i}", f"language={audio['language']}"]
+        if "title" in audio:
+            codec_args += [f"-metadata:s:a:{i}", f"title={audio['title']}"]
+        n += 1
+    subtitle = fx.get("subtitle")
+    if subtitle:
+        inputs += ["-i", srt_file(subtitle, tmp)]
+        maps += ["-map", f"{n}:s"]
+        codec_args += ["-c:s", "srt", "-metadata:s:s:0", f"language={subtitle['language']}"]
+        n += 1
+    if fx.get("cover_art"):
+        inputs += ["-i", os.path.join(HERE, cover["file"])]
+        maps += ["-map", f"{n}:v"]
+        vi = 1 if video else 0
+        codec_args += [f"-c:v:{vi}", "png", f"-disposition:v:{vi}", "attached_pic"]
+        n += 1
+    meta = chapters_file(fx, tmp)
+    inputs += ["-f", "ffmetadata", "-i", meta]
+    codec_args += ["-map_metadata", str(n), "-map_chapters", str(n)]
+    if fx.get("tags", {}).get("creation_time"):
+        codec_args += ["-metadata", f"creation_time={fx['tags']['creation_time']}"]
+    movflags = []
+    if fx.get("faststart"):
+        movflags.append("+faststart")
+    if fx.get("fragmented"):
+        movflags.append("+frag_keyframe+empty_moov+default_base_moof")
+    if movflags:
+        codec_args += ["-movflags", "".join(movflags)]
+    out = os.path.join(HERE, fx["name"])
+    rotation = fx.get("rotation")
+    encoded = os.path.join(tmp, "encoded-" + fx["name"]) if rotation else out
+    ffmpeg(inputs + maps + codec_args + BITEXACT + ["-t", str(d), "-f", fx["container"], encoded])
+    if rotation:
+        # FFmpeg 5.1's muxer turns the `rotate` stream tag into the track's display matrix only on a
+        # stream copy, so the encoded file is remuxed with it.
+        ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={rotation}"]
+               + (["-movflags", "+faststart"] if fx.get("faststart") else []) + BITEXACT
+               + ["-f", fx["container"], out])
+
+
+def make_truncated(fx):
+    with open(os.path.join(HERE, fx["source"]), "rb") as f:
+        data = f.read()
+    with open(os.path.join(HERE, fx["name"]), "wb") as f:
+        f.write(data[: int(len(data) * fx["keep_fraction"])])
+
+
+def main():
+    with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
+        facts = json.load(f)
+    make_cover(facts["cover"])
+    with tempfile.TemporaryDirectory() as tmp:
+        for fx in facts["fixtures"]:
+            recipe = fx["recipe"]
+            if recipe in ("av", "audio"):
+                make_media(fx, facts["cover"], tmp)
+            elif recipe == "truncate":
+                make_truncated(fx)
+            elif recipe == "text":
+                with open(os.path.join(HERE, fx["name"]), "w", encoding="utf-8") as out:
+                    out.write(fx["text"])
+            else:
+                sys.exit(f"unknown recipe {recipe} for {fx['name']}")
+    print("fixtures written to", HERE)
+
+
+if __name__ == "__main__":
+    main()
