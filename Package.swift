@@ -28,10 +28,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
+        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation"]),
-        .testTarget(name: "avtoolTests", dependencies: ["avtool"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "FixtureSupport"]),
+        .testTarget(name: "avtoolTests", dependencies: ["FixtureSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

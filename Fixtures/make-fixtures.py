@@ -118,8 +118,9 @@ def make_media(fx, cover, tmp):
     ffmpeg(inputs + maps + codec_args + BITEXACT + ["-t", str(d), "-f", fx["container"], encoded])
     if rotation:
         # FFmpeg 5.1's muxer turns the `rotate` stream tag into the track's display matrix only on a
-        # stream copy, so the encoded file is remuxed with it.
-        ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={rotation}"]
+        # stream copy, so the encoded file is remuxed with it. The tag counts counter-clockwise; facts
+        # count clockwise, as Apple's preferredTransform does: 90 gives the matrix (0, 1, -1, 0).
+        ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
                + (["-movflags", "+faststart"] if fx.get("faststart") else []) + BITEXACT
                + ["-f", fx["container"], out])
 

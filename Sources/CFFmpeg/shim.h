@@ -29,4 +29,27 @@ static inline int64_t avocet_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int avocet_seek_size(void) { return AVSEEK_SIZE; }
 static inline int avocet_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 
+
+#include <stdio.h>
+#include <stdarg.h>
+
+// FFmpeg's log callback is variadic (va_list), which Swift cannot implement; this one formats the line
+// and hands it to a plain Swift function. Only MediaEngine imports this header.
+typedef void (*avocet_log_sink)(int level, const char *message);
+static avocet_log_sink avocet_current_log_sink = 0;
+
+static inline void avocet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
+    (void)avcl;
+    if (!avocet_current_log_sink || !fmt) return;
+    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, vl);
+    avocet_current_log_sink(level, line);
+}
+
+static inline void avocet_install_log_sink(avocet_log_sink sink) {
+    avocet_current_log_sink = sink;
+    av_log_set_callback(avocet_log_callback);
+}
+
 #endif

@@ -1,0 +1,29 @@
+/// What one header parse of a container yields, as plain Swift values.
+package struct ContainerInfo: Sendable, Equatable {
+    /// FFmpeg's short format name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "mp3", ...).
+    package var formatName: String
+    package var formatLongName: String
+    /// Duration in microseconds, when known.
+    package var duration: Int64?
+    /// Start time in microseconds, when known.
+    package var startTime: Int64?
+    /// Overall bit rate in bits per second, when known.
+    package var bitRate: Int64?
+    /// Size of the source in bytes, when known.
+    package var byteSize: Int64?
+    package var streams: [StreamInfo]
+    package var metadata: [Tag]
+    package var chapters: [ChapterInfo]
+
+    package var durationSeconds: Double? { duration.map { Double($0) / 1_000_000 } }
+}
+
+/// One chapter: its span in its own time base and its tags (the title under "title").
+package struct ChapterInfo: Sendable, Equatable {
+    package var id: Int64
+    package var start: MediaTimestamp
+    package var end: MediaTimestamp
+    package var metadata: [Tag]
+
+    package var title: String? { metadata.value(for: "title") }
+}

@@ -1,0 +1,49 @@
+internal import CFFmpeg
+import Foundation
+
+/// The one place FFmpeg error codes become `MediaEngineError`s. Every checked C call goes through here.
+enum FFmpeg {
+    /// Quiets FFmpeg's own logging once per process: failures reach callers as errors instead.
+    /// Set `AVOCET_FFMPEG_LOG=1` to see FFmpeg's messages on stderr.
+    static let configured: Void = {
+        let verbose = ProcessInfo.processInfo.environment["AVOCET_FFMPEG_LOG"] == "1"
+        av_log_set_level(verbose ? AV_LOG_VERBOSE : AV_LOG_QUIET)
+    }()
+
+    /// FFmpeg's sentence for an error code.
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(avocet_error_max_string_size()))
+        av_strerror(code, &buffer, buffer.count)
+        return string(fromNullTerminated: buffer)
+    }
+
+    /// Throws when `rc` is negative, naming the operation and the source. `ioError`, when set, is the
+    /// byte source's own error, which explains an EIO better than FFmpeg can.
+    @discardableResult
+    static func check(_ rc: Int32, _ operation: String, source: String, ioError: MediaEngineError? = nil) throws -> Int32 {
+        guard rc < 0 else { return rc }
+        throw error(rc, operation, source: source, ioError: ioError)
+    }
+
+    static func error(_ rc: Int32, _ operation: String, source: String, ioError: MediaEngineError? = nil) -> MediaEngineError {
+        if let ioError { return ioError }
+        let code: MediaEngineError.Code
+        switch rc {
+        case avocet_averror_exit(): code = .cancelled
+        case avocet_averror_invaliddata(): code = .notMedia
+        case avocet_averror_decoder_not_found(), avocet_averror_encoder_not_found(): code = .unsupported
+        case avocet_averror_enomem(): code = .outOfMemory
+        case avocet_averror_einval(): code = .invalidArgument
+        case avocet_averror_eio(): code = .readFailed
+        default: code = .failed
+        }
+        let reason = code == .cancelled ? "the operation was cancelled" : describe(rc)
+        return MediaEngineError(code, source: source, operation: operation, reason: reason, ffmpegCode: rc)
+    }
+}
+
+/// The text of a NUL-terminated C character buffer.
+func string(fromNullTerminated buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}

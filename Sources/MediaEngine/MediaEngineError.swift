@@ -1,0 +1,38 @@
+/// What went wrong inside the engine, in plain Swift: which operation, on which source, and FFmpeg's
+/// reason when FFmpeg gave one. AVFoundation maps `code` onto `AVError.Code`.
+package struct MediaEngineError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Code: String, Sendable, Equatable {
+        case fileNotFound
+        case permissionDenied
+        case notAFile
+        case notMedia
+        case truncated
+        case readFailed
+        case unsupported
+        case cancelled
+        case invalidArgument
+        case outOfMemory
+        case failed
+    }
+
+    package var code: Code
+    /// The file path or URL the operation was about.
+    package var source: String
+    /// What the engine was doing ("open", "read stream information", ...).
+    package var operation: String
+    /// A sentence for people: what failed and why.
+    package var reason: String
+    /// FFmpeg's error code, when the failure came from FFmpeg.
+    package var ffmpegCode: Int32?
+
+    package init(_ code: Code, source: String, operation: String, reason: String, ffmpegCode: Int32? = nil) {
+        self.code = code
+        self.source = source
+        self.operation = operation
+        self.reason = reason
+        self.ffmpegCode = ffmpegCode
+    }
+
+    /// One line naming the source: `<source>: cannot <operation>: <reason>`.
+    package var description: String { "\(source): cannot \(operation): \(reason)" }
+}

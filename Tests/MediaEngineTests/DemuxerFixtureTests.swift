@@ -1,0 +1,115 @@
+@testable import MediaEngine
+import FixtureSupport
+import Foundation
+import Testing
+
+/// Every fixture's demuxed facts against what the fixture script put in (Fixtures/facts.json).
+@Suite("Demuxer on the fixtures")
+struct DemuxerFixtureTests {
+    static let mediaNames = Fixtures.media.map(\.name)
+
+    @Test(arguments: mediaNames)
+    func demuxedFactsMatchTheScript(name: String) async throws {
+        let fx = Fixtures.fixture(name)
+        let info = try await Demuxer.open(path: fx.path).info
+        let size = try FileManager.default.attributesOfItem(atPath: fx.path)[.size] as? Int
+        #expect(info.byteSize == size.map(Int64.init))
+
+        // Duration: encoders pad audio by up to a frame or two, so allow 50 ms.
+        let duration = try #require(info.durationSeconds, "\(name) has a duration")
+        #expect(abs(duration - fx.duration!) < 0.05, "\(name) lasts \(duration) s")
+
+        let media = info.streams.filter { !$0.disposition.contains(.attachedPicture) }
+        let videos = media.filter { $0.kind == .video }
+        let audios = media.filter { $0.kind == .audio }
+        if let v = fx.video {
+            let stream = try #require(videos.first)
+            #expect(videos.count == 1)
+            #expect(stream.codecName == v.codec)
+            #expect(stream.width == v.width && stream.height == v.height)
+            // r_frame_rate is exact for constant-rate video; FFmpeg's average is an estimate
+            // (fragmented MP4 gives 24.7 for 25 fps; ffprobe shows the same).
+            #expect(stream.realFrameRate?.value == Double(v.fps), "\(name)")
+            let average = try #require(stream.averageFrameRate?.value)
+            #expect(abs(average - Double(v.fps)) < 1, "\(name) averages \(average) fps")
+            #expect(stream.rotation == (fx.rotation ?? 0))
+        } else {
+            #expect(videos.isEmpty)
+        }
+        let expectedAudio = fx.audio ?? []
+        #expect(audios.count == expectedAudio.count)
+        for (stream, a) in zip(audios, expectedAudio) {
+            #expect(stream.codecName == a.codec)
+            #expect(stream.sampleRate == a.sampleRate)
+            #expect(stream.channels == a.channels)
+            #expect(stream.channelLayout == (a.channels == 1 ? "mono" : "stereo"))
+            #expect(stream.language == a.language)
+            if let title = a.title { #expect(stream.metadata.value(for: "title") == title) }
+            #expect(abs((stream.durationSeconds ?? duration) - fx.duration!) < 0.05)
+        }
+        if let s = fx.subtitle {
+            let stream = try #require(media.first { $0.kind == .subtitle })
+            #expect(stream.codecName == s.codec && stream.language == s.language)
+        }
+
+        // Tags sit on the container, or on the stream for Ogg's Vorbis comments.
+        let allTags = info.metadata + info.streams.flatMap(\.metadata)
+        for (key, value) in fx.tags ?? [:] {
+            #expect(allTags.value(for: key) == value, "\(name) tag \(key)")
+        }
+
+        let chapters = fx.chapters ?? []
+        #expect(info.chapters.count == chapters.count)
+        for (chapter, expected) in zip(info.chapters, chapters) {
+            #expect(chapter.title == expected.title)
+            #expect(abs(chapter.start.seconds - expected.start) < 0.001)
+            #expect(abs(chapter.end.seconds - expected.end) < 0.001)
+        }
+
+        let pictures = info.streams.filter { $0.disposition.contains(.attachedPicture) }
+        if fx.coverArt == true {
+            let picture = try #require(pictures.first?.attachedPicture)
+            #expect(picture.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+            #expect(pictures.first?.width == Fixtures.facts.cover.width)
+            #expect(pictures.first?.height == Fixtures.facts.cover.height)
+        } else {
+            #expect(pictures.isEmpty)
+        }
+    }
+
+    @Test func containerFormats() async throws {
+        let expected = [
+            "av.mp4": "mov,mp4,m4a,3gp,3g2,mj2", "tagged.mp3": "mp3", "tone.wav": "wav", "tagged.flac": "flac",
+            "voice.opus": "ogg", "vp9.webm": "matroska,webm", "multi.mkv": "matroska,webm",
+        ]
+        for (name, format) in expected {
+            #expect(try await Demuxer.open(path: Fixtures.path(name)).info.formatName == format, "\(name)")
+        }
+    }
+
+    @Test func rotationComesFromTheDisplayMatrix() async throws {
+        let stream = try await Demuxer.open(path: Fixtures.path("rotated.mov")).info.streams[0]
+        let matrix = try #require(stream.displayMatrix)
+        #expect(Array(matrix[0..<5]) == [0, 65536, 0, -65536, 0], "a=0 b=1 c=-1 d=0: 90 degrees clockwise")
+        #expect(stream.rotation == 90)
+        #expect(try await Demuxer.open(path: Fixtures.path("av.mp4")).info.streams[0].displayMatrix?[0] ?? 65536 == 65536)
+    }
+
+    @Test func mp4IndexGivesExactSampleTotals() async throws {
+        let info = try await Demuxer.open(path: Fixtures.path("av.mp4")).info
+        let video = info.streams[0]
+        #expect(video.frameCount == 50, "2 s at 25 fps")
+        let total = try #require(video.totalSampleBytes)
+        #expect(total > 1000 && total < info.byteSize!)
+        #expect(video.codecTag == 0x3163_7661, "avc1, little-endian as FFmpeg stores tags")
+        #expect(video.profile != nil)
+        #expect(info.streams[1].extradata?.count ?? 0 >= 2, "AAC AudioSpecificConfig")
+    }
+
+    @Test func fragmentedAndMoovAtEndOpen() async throws {
+        let fragmented = try await Demuxer.open(path: Fixtures.path("fragmented.mp4")).info
+        #expect(fragmented.streams.filter { $0.kind == .video }.first?.frameCount ?? 50 == 50)
+        let moovAtEnd = try await Demuxer.open(path: Fixtures.path("moov-at-end.mp4")).info
+        #expect(moovAtEnd.streams.count == 2)
+    }
+}

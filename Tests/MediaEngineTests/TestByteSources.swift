@@ -1,0 +1,65 @@
+@testable import MediaEngine
+import Foundation
+import Synchronization
+
+/// Byte sources that misbehave on purpose, wrapping a real file.
+/// Reads at most `chunk` bytes per call: FFmpeg must cope with short reads.
+final class ShortReadSource: ByteSource {
+    let base: FileByteSource
+    let chunk: Int
+    init(path: String, chunk: Int) throws {
+        base = try FileByteSource(path: path)
+        self.chunk = chunk
+    }
+    var name: String { base.name }
+    func size() throws -> Int64? { try base.size() }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+        let n = min(chunk, buffer.count)
+        return try base.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]), cancellation: cancellation)
+    }
+}
+
+/// Fails every read at or past `failAt`, as a disk or network error would.
+final class FailingSource: ByteSource {
+    let base: FileByteSource
+    let failAt: Int64
+    init(path: String, failAt: Int64) throws {
+        base = try FileByteSource(path: path)
+        self.failAt = failAt
+    }
+    var name: String { base.name }
+    func size() throws -> Int64? { try base.size() }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+        if offset + Int64(buffer.count) > failAt {
+            throw MediaEngineError(.readFailed, source: name, operation: "read", reason: "simulated disk error at byte \(failAt)")
+        }
+        return try base.read(at: offset, into: buffer, cancellation: cancellation)
+    }
+}
+
+/// Waits `delay` seconds before each read. With `honoursCancellation` it wakes at once when cancelled
+/// (as a well-behaved network source does); without, it sleeps the whole delay regardless.
+final class SlowSource: ByteSource {
+    let base: FileByteSource
+    let delay: Double
+    let honoursCancellation: Bool
+    let reads = Atomic<Int>(0)
+    init(path: String, delay: Double, honoursCancellation: Bool) throws {
+        base = try FileByteSource(path: path)
+        self.delay = delay
+        self.honoursCancellation = honoursCancellation
+    }
+    var name: String { base.name }
+    func size() throws -> Int64? { try base.size() }
+    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+        reads.add(1, ordering: .relaxed)
+        if honoursCancellation {
+            if cancellation.wait(seconds: delay) {
+                throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled while waiting")
+            }
+        } else {
+            Thread.sleep(forTimeInterval: delay)
+        }
+        return try base.read(at: offset, into: buffer, cancellation: cancellation)
+    }
+}
