@@ -1,0 +1,40 @@
+internal import MediaEngine
+import Foundation
+
+/// The domain of the underlying errors that carry FFmpeg's error codes (Avocet's).
+public let AVErrorFFmpegDomain = "org.ffmpeg.error"
+
+extension AVError {
+    /// The AVError for an engine failure: Apple's nearest code, the one-line message naming the file as
+    /// `NSLocalizedDescriptionKey`, the reason, the path, and FFmpeg's code as the underlying error.
+    init(engineError e: MediaEngineError) {
+        let code: Code
+        var underlying: NSError?
+        switch e.code {
+        case .fileNotFound:
+            code = .failedToLoadMediaData
+            underlying = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadNoSuchFile.rawValue)
+        case .permissionDenied:
+            code = .failedToLoadMediaData
+            underlying = NSError(domain: NSCocoaErrorDomain, code: CocoaError.fileReadNoPermission.rawValue)
+        case .notAFile, .readFailed: code = .failedToLoadMediaData
+        case .notMedia: code = .fileFormatNotRecognized
+        case .truncated: code = .fileFailedToParse
+        case .unsupported: code = .decoderNotFound
+        case .cancelled: code = .operationCancelled
+        case .outOfMemory: code = .outOfMemory
+        case .invalidArgument, .failed: code = .unknown
+        }
+        if underlying == nil, let ffmpeg = e.ffmpegCode {
+            underlying = NSError(domain: AVErrorFFmpegDomain, code: Int(ffmpeg),
+                                 userInfo: [NSLocalizedDescriptionKey: e.reason])
+        }
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: e.description,
+            NSLocalizedFailureReasonErrorKey: e.reason,
+        ]
+        if e.source.hasPrefix("/") { info[NSFilePathErrorKey] = e.source }
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
+        self.init(code, userInfo: info)
+    }
+}

@@ -1,0 +1,196 @@
+internal import CFFmpeg
+import Foundation
+
+/// Still-image encoding and decoding with libavcodec's PNG and MJPEG codecs, on RGBA pixels.
+///
+/// CPU work only (no I/O): runs on the calling thread; cost grows with width × height.
+package enum ImageCodec {
+    package enum Format: Sendable, Equatable {
+        case png
+        /// JPEG at a quality from 0 (smallest) to 1 (best).
+        case jpeg(quality: Double)
+    }
+
+    /// Tightly packed 8-bit RGBA pixels with straight (not premultiplied) alpha.
+    package struct RGBAImage: Sendable, Equatable {
+        package var width: Int
+        package var height: Int
+        package var pixels: Data
+
+        package init(width: Int, height: Int, pixels: Data) {
+            self.width = width
+            self.height = height
+            self.pixels = pixels
+        }
+    }
+
+    /// Encodes `image` as one PNG or JPEG file.
+    package static func encode(_ image: RGBAImage, as format: Format) throws -> Data {
+        let operation = format == .png ? "encode PNG" : "encode JPEG"
+        guard image.width > 0, image.height > 0, image.pixels.count >= image.width * image.height * 4 else {
+            throw MediaEngineError(.invalidArgument, source: "image", operation: operation, reason: "the image has no pixels")
+        }
+        let isPNG = format == .png
+        guard let codec = avcodec_find_encoder(isPNG ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
+            throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "this FFmpeg has no such encoder")
+        }
+        var ctx = avcodec_alloc_context3(codec)
+        defer { avcodec_free_context(&ctx) }
+        guard let context = ctx else { throw outOfMemory(operation) }
+        let targetFormat = isPNG ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUVJ420P
+        context.pointee.width = Int32(image.width)
+        context.pointee.height = Int32(image.height)
+        context.pointee.pix_fmt = targetFormat
+        context.pointee.time_base = AVRational(num: 1, den: 1)
+        if case .jpeg(let quality) = format {
+            // MJPEG quality is a quantiser scale from 2 (best) to 31 (worst).
+            let q = 2 + (1 - min(max(quality, 0), 1)) * 29
+            context.pointee.flags |= AV_CODEC_FLAG_QSCALE
+            context.pointee.global_quality = Int32(q * Double(FF_QP2LAMBDA))
+            context.pointee.color_range = AVCOL_RANGE_JPEG
+        }
+        try FFmpeg.check(avcodec_open2(context, codec, nil), operation, source: "image")
+
+        var frame = av_frame_alloc()
+        defer { av_frame_free(&frame) }
+        guard let f = frame else { throw outOfMemory(operation) }
+        f.pointee.format = targetFormat.rawValue
+        f.pointee.width = Int32(image.width)
+        f.pointee.height = Int32(image.height)
+        // With a fixed quantiser the encoder takes each frame's own quality.
+        f.pointee.quality = context.pointee.global_quality
+        try FFmpeg.check(av_frame_get_buffer(f, 0), operation, source: "image")
+        try image.pixels.withUnsafeBytes { raw in
+            try convert(raw.bindMemory(to: UInt8.self).baseAddress!, stride: image.width * 4, from: AV_PIX_FMT_RGBA,
+                        width: image.width, height: image.height, into: f, operation: operation)
+        }
+
+        try FFmpeg.check(avcodec_send_frame(context, f), operation, source: "image")
+        try FFmpeg.check(avcodec_send_frame(context, nil), operation, source: "image")
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let p = packet else { throw outOfMemory(operation) }
+        var output = Data()
+        while true {
+            let rc = avcodec_receive_packet(context, p)
+            if rc == avocet_averror_eof() { break }
+            try FFmpeg.check(rc, operation, source: "image")
+            output.append(p.pointee.data, count: Int(p.pointee.size))
+            av_packet_unref(p)
+        }
+        return output
+    }
+
+    /// Decodes a PNG or JPEG file into RGBA pixels.
+    package static func decode(_ data: Data) throws -> RGBAImage {
+        let operation = "decode image"
+        let codecID: AVCodecID
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            codecID = AV_CODEC_ID_PNG
+        } else if data.starts(with: [0xFF, 0xD8]) {
+            codecID = AV_CODEC_ID_MJPEG
+        } else {
+            throw MediaEngineError(.notMedia, source: "image", operation: operation, reason: "the data is neither PNG nor JPEG")
+        }
+        guard let codec = avcodec_find_decoder(codecID) else {
+            throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "this FFmpeg has no such decoder")
+        }
+        var ctx = avcodec_alloc_context3(codec)
+        defer { avcodec_free_context(&ctx) }
+        guard let context = ctx else { throw outOfMemory(operation) }
+        try FFmpeg.check(avcodec_open2(context, codec, nil), operation, source: "image")
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let p = packet else { throw outOfMemory(operation) }
+        try FFmpeg.check(av_new_packet(p, Int32(data.count)), operation, source: "image")
+        data.copyBytes(to: p.pointee.data, count: data.count)
+        try FFmpeg.check(avcodec_send_packet(context, p), operation, source: "image")
+        try FFmpeg.check(avcodec_send_packet(context, nil), operation, source: "image")
+        var frame = av_frame_alloc()
+        defer { av_frame_free(&frame) }
+        guard let f = frame else { throw outOfMemory(operation) }
+        try FFmpeg.check(avcodec_receive_frame(context, f), operation, source: "image")
+
+        let width = Int(f.pointee.width), height = Int(f.pointee.height)
+        var rgba = av_frame_alloc()
+        defer { av_frame_free(&rgba) }
+        guard let out = rgba else { throw outOfMemory(operation) }
+        out.pointee.format = AV_PIX_FMT_RGBA.rawValue
+        out.pointee.width = Int32(width)
+        out.pointee.height = Int32(height)
+        try FFmpeg.check(av_frame_get_buffer(out, 0), operation, source: "image")
+        try scale(from: f, into: out, operation: operation)
+        var pixels = Data(count: width * height * 4)
+        pixels.withUnsafeMutableBytes { dst in
+            let stride = Int(out.pointee.linesize.0)
+            for row in 0..<height {
+                memcpy(dst.baseAddress! + row * width * 4, out.pointee.data.0! + row * stride, width * 4)
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    // MARK: - Pixel conversion
+
+    /// Copies or converts packed `source` pixels into `frame`'s planes.
+    private static func convert(
+        _ source: UnsafePointer<UInt8>, stride: Int, from sourceFormat: AVPixelFormat, width: Int, height: Int,
+        into frame: UnsafeMutablePointer<AVFrame>, operation: String
+    ) throws {
+        if frame.pointee.format == sourceFormat.rawValue {
+            let dstStride = Int(frame.pointee.linesize.0)
+            for row in 0..<height {
+                memcpy(frame.pointee.data.0! + row * dstStride, source + row * stride, width * 4)
+            }
+            return
+        }
+        guard let sws = sws_getContext(Int32(width), Int32(height), sourceFormat, Int32(width), Int32(height),
+                                       AVPixelFormat(rawValue: frame.pointee.format), SWS_BICUBIC, nil, nil, nil) else {
+            throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "cannot convert pixel format")
+        }
+        defer { sws_freeContext(sws) }
+        var srcPlanes: [UnsafePointer<UInt8>?] = [source, nil, nil, nil]
+        var srcStrides: [Int32] = [Int32(stride), 0, 0, 0]
+        try withPlanes(of: frame) { dst, dstStrides in
+            let rows = sws_scale(sws, &srcPlanes, &srcStrides, 0, Int32(height), dst, dstStrides)
+            try FFmpeg.check(rows, operation, source: "image")
+        }
+    }
+
+    /// Converts `source` frame into `target` frame (sizes equal, formats may differ).
+    private static func scale(from source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>, operation: String) throws {
+        guard let sws = sws_getContext(source.pointee.width, source.pointee.height, AVPixelFormat(rawValue: source.pointee.format),
+                                       target.pointee.width, target.pointee.height, AVPixelFormat(rawValue: target.pointee.format),
+                                       SWS_BICUBIC, nil, nil, nil) else {
+            throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "cannot convert pixel format")
+        }
+        defer { sws_freeContext(sws) }
+        try withPlanes(of: source) { src, srcStrides in
+            try withPlanes(of: target) { dst, dstStrides in
+                let srcConst = UnsafeRawPointer(src).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+                let rows = sws_scale(sws, srcConst, srcStrides, 0, source.pointee.height, dst, dstStrides)
+                try FFmpeg.check(rows, operation, source: "image")
+            }
+        }
+    }
+
+    /// The frame's plane pointers and strides as the C arrays swscale wants.
+    private static func withPlanes<T>(
+        of frame: UnsafeMutablePointer<AVFrame>,
+        _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) throws -> T
+    ) rethrows -> T {
+        try withUnsafePointer(to: &frame.pointee.data) { data in
+            try withUnsafePointer(to: &frame.pointee.linesize) { lines in
+                try data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                    try lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        try body(planes, strides)
+                    }
+                }
+            }
+        }
+    }
+
+    private static func outOfMemory(_ operation: String) -> MediaEngineError {
+        MediaEngineError(.outOfMemory, source: "image", operation: operation, reason: "out of memory")
+    }
+}
