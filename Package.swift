@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "FixtureSupport"]),
-        .testTarget(name: "avtoolTests", dependencies: ["FixtureSupport"]),
+        .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
