@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""avtool inspect against ffprobe on the same files, in one run, as ratios.
+
+    python3 Benchmarks/inspect_vs_ffprobe.py [--runs N] [--no-build]
+
+Builds avtool in release mode (unless --no-build), installs ffprobe when missing, then times whole
+processes on every media fixture:
+  per file  `avtool inspect --json F`  vs  `ffprobe -v error -show_format -show_streams -of json F`
+  batch     one `avtool inspect --json F1 ... Fn` process  vs  n ffprobe processes, one per file
+Reports the median wall time over N rounds, peak resident memory per process (from wait4), and
+avtool/ffprobe ratios (below 1 means avtool is faster). Not a test: run it on demand.
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def media_fixtures():
+    with open(os.path.join(ROOT, "Fixtures", "facts.json"), encoding="utf-8") as f:
+        facts = json.load(f)
+    return [os.path.join(ROOT, "Fixtures", fx["name"]) for fx in facts["fixtures"] if "bad" not in fx]
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (KiB) of one process, output discarded."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(commands, runs):
+    """Median total wall time of running `commands` one after another, and their largest peak RSS."""
+    totals, peak = [], 0
+    for _ in range(runs):
+        total = 0.0
+        for cmd in commands:
+            seconds, rss = run(cmd)
+            total += seconds
+            peak = max(peak, rss)
+        totals.append(total)
+    return statistics.median(totals), peak
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--no-build", action="store_true")
+    args = parser.parse_args()
+
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "install-deps.sh"), "ffmpeg"], check=True)
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "avtool"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    avtool = os.path.join(ROOT, ".build", "release", "avtool")
+    files = media_fixtures()
+    ffprobe = lambda f: ["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", f]
+
+    # Warm the page cache and both binaries once.
+    measure([[avtool, "inspect", "--json", *files]] + [ffprobe(f) for f in files], 1)
+
+    rows = []
+    a, a_rss = measure([[avtool, "inspect", "--json", f] for f in files], args.runs)
+    b, b_rss = measure([ffprobe(f) for f in files], args.runs)
+    rows.append(("per file", len(files), a, b, a_rss, b_rss))
+    a, a_rss = measure([[avtool, "inspect", "--json", *files]], args.runs)
+    rows.append(("batch", len(files), a, b, a_rss, b_rss))
+
+    print(f"avtool inspect vs ffprobe -show_format -show_streams, {len(files)} fixtures, median of {args.runs} rounds")
+    print(f"{'workload':<10} {'avtool ms':>10} {'ffprobe ms':>11} {'ratio':>7} {'avtool KiB':>11} {'ffprobe KiB':>12}")
+    for name, n, a, b, a_rss, b_rss in rows:
+        print(f"{name:<10} {a * 1000:>10.1f} {b * 1000:>11.1f} {a / b:>7.2f} {a_rss:>11} {b_rss:>12}")
+
+
+if __name__ == "__main__":
+    main()
