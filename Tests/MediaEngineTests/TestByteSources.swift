@@ -2,17 +2,24 @@
 import Foundation
 import Synchronization
 
-/// Byte sources that misbehave on purpose, wrapping a real file.
+/// Byte sources that misbehave on purpose, wrapping a real file whose name and size they report.
+protocol FileWrappingSource: ByteSource {
+    var base: FileByteSource { get }
+}
+
+extension FileWrappingSource {
+    var name: String { base.name }
+    func size() throws -> Int64? { try base.size() }
+}
+
 /// Reads at most `chunk` bytes per call: FFmpeg must cope with short reads.
-final class ShortReadSource: ByteSource {
+final class ShortReadSource: FileWrappingSource {
     let base: FileByteSource
     let chunk: Int
     init(path: String, chunk: Int) throws {
         base = try FileByteSource(path: path)
         self.chunk = chunk
     }
-    var name: String { base.name }
-    func size() throws -> Int64? { try base.size() }
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         let n = min(chunk, buffer.count)
         return try base.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]), cancellation: cancellation)
@@ -20,15 +27,13 @@ final class ShortReadSource: ByteSource {
 }
 
 /// Fails every read at or past `failAt`, as a disk or network error would.
-final class FailingSource: ByteSource {
+final class FailingSource: FileWrappingSource {
     let base: FileByteSource
     let failAt: Int64
     init(path: String, failAt: Int64) throws {
         base = try FileByteSource(path: path)
         self.failAt = failAt
     }
-    var name: String { base.name }
-    func size() throws -> Int64? { try base.size() }
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         if offset + Int64(buffer.count) > failAt {
             throw MediaEngineError(.readFailed, source: name, operation: "read", reason: "simulated disk error at byte \(failAt)")
@@ -39,7 +44,7 @@ final class FailingSource: ByteSource {
 
 /// Waits `delay` seconds before each read. With `honoursCancellation` it wakes at once when cancelled
 /// (as a well-behaved network source does); without, it sleeps the whole delay regardless.
-final class SlowSource: ByteSource {
+final class SlowSource: FileWrappingSource {
     let base: FileByteSource
     let delay: Double
     let honoursCancellation: Bool
@@ -49,8 +54,6 @@ final class SlowSource: ByteSource {
         self.delay = delay
         self.honoursCancellation = honoursCancellation
     }
-    var name: String { base.name }
-    func size() throws -> Int64? { try base.size() }
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         reads.add(1, ordering: .relaxed)
         if honoursCancellation {
