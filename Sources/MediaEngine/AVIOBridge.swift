@@ -49,6 +49,12 @@ final class AVIOBridge: @unchecked Sendable {
         AVIOInterruptCB(callback: avocetInterrupt, opaque: Unmanaged.passUnretained(self).toOpaque())
     }
 
+    /// Calls the installed interrupt callback as FFmpeg does: true means "stop now".
+    var interruptRequested: Bool {
+        let cb = interruptCallback
+        return cb.callback!(cb.opaque) != 0
+    }
+
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int32) -> Int32 {
         if cancellation.isCancelled { return avocet_averror_exit() }
         if let size, position >= size { return avocet_averror_eof() }

@@ -86,3 +86,31 @@ struct EngineConcurrencyTests {
         }
     }
 }
+
+@Suite("AVIO bridge")
+struct AVIOBridgeTests {
+    /// The callback FFmpeg polls during blocking work answers "stop" once the caller cancels.
+    @Test func interruptCallbackFollowsTheToken() throws {
+        let token = CancellationToken()
+        let bridge = try AVIOBridge(source: FileByteSource(path: Fixtures.path("tone.wav")), cancellation: token)
+        #expect(!bridge.interruptRequested)
+        token.cancel()
+        #expect(bridge.interruptRequested)
+    }
+
+    @Test func tokenWaitWakesOnCancel() async throws {
+        let token = CancellationToken()
+        let start = ContinuousClock.now
+        Task.detached {
+            try await Task.sleep(for: .milliseconds(50))
+            token.cancel()
+        }
+        // Wait on a thread of our own, as engine threads do, never on the cooperative pool.
+        let cancelled = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: token.wait(seconds: 10)) }.start()
+        }
+        #expect(cancelled)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(!CancellationToken().wait(seconds: 0.01), "times out when nobody cancels")
+    }
+}
