@@ -19,7 +19,7 @@ VIDEO_ENCODERS = {
 }
 AUDIO_ENCODERS = {
     "aac": ["aac", "-b:{i}", "64k"],
-    "mp3": ["libmp3lame", "-b:{i}", "64k"],
+    "mp3": ["libmp3lame"],
     "pcm_s16le": ["pcm_s16le"],
     "flac": ["flac"],
     "opus": ["libopus", "-b:{i}", "48k"],
@@ -76,11 +76,18 @@ def make_media(fx, cover, tmp):
         n += 1
     for i, audio in enumerate(fx.get("audio", [])):
         layout = "mono" if audio["channels"] == 1 else "stereo"
-        inputs += ["-f", "lavfi", "-i",
-                   f"sine=frequency={440 * (i + 1)}:sample_rate={audio['sample_rate']}:duration={d},"
-                   f"aformat=channel_layouts={layout}"]
+        if fx.get("vbr_without_xing"):
+            # Silence for the first half, noise after: the bit rate of the first frames says little
+            # about the rest, which is what makes a bit-rate estimate of the duration wrong.
+            source = (f"anoisesrc=duration={d}:sample_rate={audio['sample_rate']}:seed=7,"
+                      f"volume='if(lt(t,{d / 2}),0,1)':eval=frame")
+        else:
+            source = f"sine=frequency={440 * (i + 1)}:sample_rate={audio['sample_rate']}:duration={d}"
+        inputs += ["-f", "lavfi", "-i", f"{source},aformat=channel_layouts={layout}"]
         maps += ["-map", f"{n}:a"]
         enc = AUDIO_ENCODERS[audio["codec"]]
+        if audio["codec"] == "mp3" and not fx.get("vbr_without_xing"):
+            enc = enc + ["-b:{i}", "64k"]
         codec_args += [f"-c:a:{i}", enc[0]] + [a.replace("{i}", f"a:{i}") for a in enc[1:]]
         codec_args += [f"-ar:a:{i}", str(audio["sample_rate"]), f"-ac:a:{i}", str(audio["channels"])]
         if "language" in audio:
@@ -112,6 +119,10 @@ def make_media(fx, cover, tmp):
         movflags.append("+frag_keyframe+empty_moov+default_base_moof")
     if movflags:
         codec_args += ["-movflags", "".join(movflags)]
+    if fx.get("vbr_without_xing"):
+        # Variable bit rate and no Xing/LAME header: FFmpeg can only estimate the duration from the
+        # first frame's bit rate, so the exact duration needs a packet scan.
+        codec_args += ["-q:a", "0", "-write_xing", "0", "-id3v2_version", "0"]
     out = os.path.join(HERE, fx["name"])
     rotation = fx.get("rotation")
     encoded = os.path.join(tmp, "encoded-" + fx["name"]) if rotation else out

@@ -14,6 +14,14 @@ package struct ContainerInfo: Sendable, Equatable {
     package var streams: [StreamInfo]
     package var metadata: [Tag]
     package var chapters: [ChapterInfo]
+    /// FFmpeg estimated the duration from the bit rate (MP3 without a Xing header, for example):
+    /// only a packet scan gives the exact value.
+    package var durationIsEstimate = false
+    /// Fragment facts for MP4/MOV; nil for other containers.
+    package var mp4Boxes: MP4Boxes?
+
+    /// The MP4/QuickTime family (FFmpeg's "mov,mp4,m4a,3gp,3g2,mj2" demuxer).
+    package var isQuickTimeFamily: Bool { formatName.hasPrefix("mov,") }
 
     package var durationSeconds: Double? { duration.map { Double($0) / 1_000_000 } }
 }

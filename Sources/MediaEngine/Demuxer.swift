@@ -19,25 +19,34 @@ package final class Demuxer: @unchecked Sendable {
     package let info: ContainerInfo
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private let io: AVIOBridge
+    /// Held for the whole of each operation: one demuxer serves one engine job at a time.
+    private let operationLock = NSLock()
+    private let executor: IOExecutor
+    /// Packets have been read since opening, so the read position is no longer at the start.
+    private var hasReadPackets = false
+    /// The packet scan's result, kept: a file's packets do not change.
+    private var scanned: [PacketStatistics]?
 
     /// Opens the local file at `path`: the `open(2)`, probing and header parse all run on an engine
     /// thread. Cancelling the calling task interrupts FFmpeg and ends with `.cancelled`.
     package static func open(path: String, options: DemuxerOptions = DemuxerOptions(), executor: IOExecutor = .shared) async throws -> Demuxer {
         try await executor.run { token in
-            try Demuxer(source: FileByteSource(path: path), options: options, cancellation: token)
+            try Demuxer(source: FileByteSource(path: path), options: options, cancellation: token, executor: executor)
         }
     }
 
     /// Opens a container read through `source`, on an engine thread.
     package static func open(source: any ByteSource, options: DemuxerOptions = DemuxerOptions(), executor: IOExecutor = .shared) async throws -> Demuxer {
         try await executor.run { token in
-            try Demuxer(source: source, options: options, cancellation: token)
+            try Demuxer(source: source, options: options, cancellation: token, executor: executor)
         }
     }
 
     /// Opens and parses synchronously. Blocking: call only on an engine thread.
-    package init(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken) throws {
+    package init(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                 executor: IOExecutor = .shared) throws {
         FFmpegLog.reset()
+        self.executor = executor
         let name = source.name
         let byteSize = try source.size()
         if byteSize == 0 {
@@ -66,8 +75,75 @@ package final class Demuxer: @unchecked Sendable {
                 throw FFmpeg.error(rc, "read stream information", source: name, ioError: io.lastError)
             }
         }
-        info = Demuxer.describe(ctx, byteSize: byteSize)
+        var described = Demuxer.describe(ctx, byteSize: byteSize)
+        if described.isQuickTimeFamily {
+            described.mp4Boxes = try MP4Boxes.scan(source, cancellation: cancellation)
+        }
+        info = described
         try Demuxer.checkComplete(info, ctx: ctx, source: name)
+    }
+
+    // MARK: - Packet scan
+
+    /// Reads every packet to the end without decoding, on an engine thread, and returns per-stream
+    /// statistics indexed like `info.streams`. Cost: one pass over the file's bytes, once per demuxer
+    /// (the result is kept). Cancelling the calling task stops it.
+    package func scanPackets() async throws -> [PacketStatistics] {
+        try await executor.run { [self] token in try scanPackets(cancellation: token) }
+    }
+
+    /// The blocking form of `scanPackets()`; call only on an engine thread.
+    package func scanPackets(cancellation: CancellationToken) throws -> [PacketStatistics] {
+        operationLock.lock()
+        defer { operationLock.unlock() }
+        if let scanned { return scanned }
+        guard let ctx = formatContext else { return [] }
+        io.cancellation = cancellation
+        io.lastError = nil
+        let name = io.source.name
+        let nopts = avocet_nopts_value()
+        var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
+        var lastPTS = [Int64?](repeating: nil, count: stats.count)
+        // Right after opening, reads start at the beginning (FFmpeg replays what probing buffered);
+        // after an earlier pass, seek back first.
+        if hasReadPackets {
+            try FFmpeg.check(avformat_seek_file(ctx, -1, Int64.min, 0, Int64.max, 0),
+                             "seek to the start", source: name, ioError: io.lastError)
+        }
+        hasReadPackets = true
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let p = packet else {
+            throw MediaEngineError(.outOfMemory, source: name, operation: "read packets", reason: "out of memory")
+        }
+        while true {
+            let rc = av_read_frame(ctx, p)
+            if rc == avocet_averror_eof() { break }
+            if rc < 0 {
+                if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "read packets", source: name) }
+                throw FFmpeg.error(rc, "read packets", source: name, ioError: io.lastError)
+            }
+            let i = Int(p.pointee.stream_index)
+            if i < stats.count {
+                stats[i].packetCount += 1
+                stats[i].totalBytes += Int64(p.pointee.size)
+                if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes += 1 }
+                let pts = p.pointee.pts
+                if pts != nopts {
+                    stats[i].firstPresentationTime = min(stats[i].firstPresentationTime ?? pts, pts)
+                    let end = pts + max(0, p.pointee.duration)
+                    stats[i].endPresentationTime = max(stats[i].endPresentationTime ?? end, end)
+                    if let last = lastPTS[i], pts < last { stats[i].hasReordering = true }
+                    lastPTS[i] = pts
+                }
+                if p.pointee.duration > 0 {
+                    stats[i].minimumDuration = min(stats[i].minimumDuration ?? p.pointee.duration, p.pointee.duration)
+                }
+            }
+            av_packet_unref(p)
+        }
+        scanned = stats
+        return stats
     }
 
     deinit {
@@ -157,7 +233,7 @@ package final class Demuxer: @unchecked Sendable {
             chapters.append(ChapterInfo(id: ch.id, start: MediaTimestamp(value: ch.start, timeBase: tb),
                                         end: MediaTimestamp(value: ch.end, timeBase: tb), metadata: tags(ch.metadata)))
         }
-        return ContainerInfo(
+        var info = ContainerInfo(
             formatName: c.iformat.map { String(cString: $0.pointee.name) } ?? "",
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
             duration: c.duration == nopts ? nil : c.duration,
@@ -167,6 +243,8 @@ package final class Demuxer: @unchecked Sendable {
             streams: streams,
             metadata: tags(c.metadata),
             chapters: chapters)
+        info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+        return info
     }
 
     private static func describe(stream st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {
@@ -205,6 +283,7 @@ package final class Demuxer: @unchecked Sendable {
             info.averageFrameRate = s.avg_frame_rate.num != 0 ? Rational(s.avg_frame_rate.num, s.avg_frame_rate.den) : nil
             info.realFrameRate = s.r_frame_rate.num != 0 ? Rational(s.r_frame_rate.num, s.r_frame_rate.den) : nil
             info.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
+            info.videoDelay = Int(par.video_delay)
             var size = 0
             if let raw = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 {
                 let matrix = UnsafeRawPointer(raw).bindMemory(to: Int32.self, capacity: 9)
@@ -236,6 +315,9 @@ package final class Demuxer: @unchecked Sendable {
         if info.disposition.contains(.attachedPicture), s.attached_pic.size > 0, let data = s.attached_pic.data {
             info.attachedPicture = Data(bytes: data, count: Int(s.attached_pic.size))
         }
+        var sideSize = 0
+        info.isEncrypted = av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &sideSize) != nil
+        info.hasDecoder = avcodec_find_decoder(par.codec_id) != nil
         if par.extradata_size > 0, let extra = par.extradata {
             info.extradata = Data(bytes: extra, count: Int(par.extradata_size))
         }

@@ -52,6 +52,9 @@ package struct StreamInfo: Sendable, Equatable {
     package var averageFrameRate: Rational?
     package var realFrameRate: Rational?
     package var pixelFormat: String?
+    /// Frames the decoder holds back before output; above zero means decode order differs from
+    /// presentation order (B-frames).
+    package var videoDelay: Int = 0
     /// Clockwise rotation to apply for display, in degrees (0, 90, 180, 270 for the usual cases).
     package var rotation: Double
     /// The 3x3 display matrix in the container's 16.16/2.30 fixed point, row by row, when present.
@@ -76,6 +79,10 @@ package struct StreamInfo: Sendable, Equatable {
     package var extradata: Data?
     /// Bytes of media data in this stream, when the container's index tells it.
     package var totalSampleBytes: Int64?
+    /// The stream carries encryption information (CENC and the like).
+    package var isEncrypted = false
+    /// A decoder for this codec exists in the FFmpeg at hand.
+    package var hasDecoder = false
 
     /// The duration in seconds, when known.
     package var durationSeconds: Double? {

@@ -17,13 +17,32 @@ struct Inspect: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    /// The header's facts; where the header only estimates the duration (VBR MP3 without a Xing
+    /// header), one packet scan replaces the estimate with the exact value.
+    static func containerInfo(path: String) async throws -> ContainerInfo {
+        let demuxer = try await Demuxer.open(path: path)
+        var info = demuxer.info
+        guard info.durationIsEstimate else { return info }
+        let stats = try await demuxer.scanPackets()
+        var end = 0.0
+        for (i, s) in stats.enumerated() where i < info.streams.count {
+            guard let first = s.firstPresentationTime, let last = s.endPresentationTime,
+                  let tb = info.streams[i].timeBase.value else { continue }
+            info.streams[i].duration = last - first
+            end = max(end, Double(last - first) * tb)
+        }
+        info.duration = Int64(end * 1_000_000)
+        info.durationIsEstimate = false
+        return info
+    }
+
     func run() async throws {
         var results = [Result<ContainerInfo, MediaEngineError>?](repeating: nil, count: files.count)
         await withTaskGroup(of: (Int, Result<ContainerInfo, MediaEngineError>).self) { group in
             for (i, file) in files.enumerated() {
                 group.addTask {
                     do {
-                        return (i, .success(try await Demuxer.open(path: file).info))
+                        return (i, .success(try await Inspect.containerInfo(path: file)))
                     } catch let error as MediaEngineError {
                         return (i, .failure(error))
                     } catch {

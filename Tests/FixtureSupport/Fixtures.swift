@@ -42,6 +42,8 @@ public struct FixtureFacts: Decodable, Sendable {
         public let faststart: Bool?
         public let fragmented: Bool?
         public let rotation: Double?
+        /// VBR MP3 without a Xing header: the header's duration is only an estimate.
+        public let vbrWithoutXing: Bool?
         public let video: Video?
         public let audio: [Audio]?
         public let subtitle: Subtitle?
