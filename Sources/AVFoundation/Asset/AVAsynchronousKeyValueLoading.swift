@@ -1,0 +1,44 @@
+import Foundation
+
+/// Asynchronous loading of property values, adopted by `AVAsset`, `AVAssetTrack` and `AVMetadataItem`.
+///
+/// The typed API (`load(_:)`, `status(of:)`) and the legacy string API share one status table per
+/// object: a value loaded through either is loaded for both.
+public protocol AVAsynchronousKeyValueLoading {
+    /// Where the value for `key` stands, without starting a load. For `.failed`, `outError` receives
+    /// the reason. A key that was never asked for, or that the object does not have, is `.unknown`.
+    @available(*, deprecated, message: "Use status(of:) instead")
+    func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus
+
+    /// Loads the values of `keys` that are not loaded yet and calls `handler` exactly once: at once,
+    /// on the calling thread, when every key is already loaded or has already failed (a missing file
+    /// fails at once), otherwise on a background queue when every key has loaded, failed or been
+    /// cancelled. Check each key with `statusOfValue(forKey:error:)`.
+    @available(*, deprecated, message: "Use load(_:) instead")
+    func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?)
+}
+
+extension AVAsynchronousKeyValueLoading {
+    /// Loads one or more properties in one request and returns their values in order:
+    /// `let (duration, tracks) = try await asset.load(.duration, .tracks)`.
+    ///
+    /// Never blocks the calling thread: I/O runs on the engine's own threads. Properties that come
+    /// from the file's header share one header parse. Throws the first failure; cancelling the
+    /// calling task ends the wait at once (and the load itself when nobody else waits for it).
+    public func load<each T>(_ properties: repeat AVAsyncProperty<Self, each T>) async throws -> (repeat each T) {
+        (repeat try await (each properties).loader(self))
+    }
+
+    /// Where `property` stands, without starting a load. O(1).
+    public func status<T>(of property: AVAsyncProperty<Self, T>) -> AVAsyncProperty<Self, T>.Status {
+        property.statusReader(self)
+    }
+
+    /// The `async` form of `loadValuesAsynchronously(forKeys:completionHandler:)`.
+    @available(*, deprecated, message: "Use load(_:) instead")
+    public func loadValues(forKeys keys: [String]) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loadValuesAsynchronously(forKeys: keys) { continuation.resume() }
+        }
+    }
+}

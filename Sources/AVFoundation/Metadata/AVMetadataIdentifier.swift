@@ -1,0 +1,134 @@
+import Foundation
+
+/// A metadata identifier: a key space and a key in one value, "<space>/<percent-encoded key>"
+/// ("common/title", "itsk/%A9nam", "id3/TIT2", "mdta/com.apple.quicktime.title").
+public struct AVMetadataIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+extension AVMetadataIdentifier {
+    public static let commonIdentifierTitle = AVMetadataIdentifier(rawValue: "common/title")
+    public static let commonIdentifierCreator = AVMetadataIdentifier(rawValue: "common/creator")
+    public static let commonIdentifierSubject = AVMetadataIdentifier(rawValue: "common/subject")
+    public static let commonIdentifierDescription = AVMetadataIdentifier(rawValue: "common/description")
+    public static let commonIdentifierPublisher = AVMetadataIdentifier(rawValue: "common/publisher")
+    public static let commonIdentifierContributor = AVMetadataIdentifier(rawValue: "common/contributor")
+    public static let commonIdentifierCreationDate = AVMetadataIdentifier(rawValue: "common/creationDate")
+    public static let commonIdentifierLastModifiedDate = AVMetadataIdentifier(rawValue: "common/lastModifiedDate")
+    public static let commonIdentifierType = AVMetadataIdentifier(rawValue: "common/type")
+    public static let commonIdentifierFormat = AVMetadataIdentifier(rawValue: "common/format")
+    public static let commonIdentifierAssetIdentifier = AVMetadataIdentifier(rawValue: "common/identifier")
+    public static let commonIdentifierSource = AVMetadataIdentifier(rawValue: "common/source")
+    public static let commonIdentifierLanguage = AVMetadataIdentifier(rawValue: "common/language")
+    public static let commonIdentifierRelation = AVMetadataIdentifier(rawValue: "common/relation")
+    public static let commonIdentifierLocation = AVMetadataIdentifier(rawValue: "common/location")
+    public static let commonIdentifierCopyrights = AVMetadataIdentifier(rawValue: "common/copyrights")
+    public static let commonIdentifierAlbumName = AVMetadataIdentifier(rawValue: "common/albumName")
+    public static let commonIdentifierAuthor = AVMetadataIdentifier(rawValue: "common/author")
+    public static let commonIdentifierArtist = AVMetadataIdentifier(rawValue: "common/artist")
+    public static let commonIdentifierArtwork = AVMetadataIdentifier(rawValue: "common/artwork")
+    public static let commonIdentifierMake = AVMetadataIdentifier(rawValue: "common/make")
+    public static let commonIdentifierModel = AVMetadataIdentifier(rawValue: "common/model")
+    public static let commonIdentifierSoftware = AVMetadataIdentifier(rawValue: "common/software")
+    public static let commonIdentifierAccessibilityDescription = AVMetadataIdentifier(rawValue: "common/accessibilityDescription")
+    public static let iTunesMetadataSongName = AVMetadataIdentifier(rawValue: "itsk/%A9nam")
+    public static let iTunesMetadataArtist = AVMetadataIdentifier(rawValue: "itsk/%A9ART")
+    public static let iTunesMetadataAlbumArtist = AVMetadataIdentifier(rawValue: "itsk/aART")
+    public static let iTunesMetadataAlbum = AVMetadataIdentifier(rawValue: "itsk/%A9alb")
+    public static let iTunesMetadataComposer = AVMetadataIdentifier(rawValue: "itsk/%A9wrt")
+    public static let iTunesMetadataUserComment = AVMetadataIdentifier(rawValue: "itsk/%A9cmt")
+    public static let iTunesMetadataUserGenre = AVMetadataIdentifier(rawValue: "itsk/%A9gen")
+    public static let iTunesMetadataPredefinedGenre = AVMetadataIdentifier(rawValue: "itsk/gnre")
+    public static let iTunesMetadataReleaseDate = AVMetadataIdentifier(rawValue: "itsk/%A9day")
+    public static let iTunesMetadataTrackNumber = AVMetadataIdentifier(rawValue: "itsk/trkn")
+    public static let iTunesMetadataDiscNumber = AVMetadataIdentifier(rawValue: "itsk/disk")
+    public static let iTunesMetadataGrouping = AVMetadataIdentifier(rawValue: "itsk/%A9grp")
+    public static let iTunesMetadataLyrics = AVMetadataIdentifier(rawValue: "itsk/%A9lyr")
+    public static let iTunesMetadataEncodingTool = AVMetadataIdentifier(rawValue: "itsk/%A9too")
+    public static let iTunesMetadataEncodedBy = AVMetadataIdentifier(rawValue: "itsk/%A9enc")
+    public static let iTunesMetadataCopyright = AVMetadataIdentifier(rawValue: "itsk/cprt")
+    public static let iTunesMetadataCoverArt = AVMetadataIdentifier(rawValue: "itsk/covr")
+    public static let iTunesMetadataDescription = AVMetadataIdentifier(rawValue: "itsk/desc")
+    public static let iTunesMetadataBeatsPerMin = AVMetadataIdentifier(rawValue: "itsk/tmpo")
+    public static let iTunesMetadataAuthor = AVMetadataIdentifier(rawValue: "itsk/%A9aut")
+    public static let iTunesMetadataPublisher = AVMetadataIdentifier(rawValue: "itsk/%A9pub")
+    public static let id3MetadataTitleDescription = AVMetadataIdentifier(rawValue: "id3/TIT2")
+    public static let id3MetadataLeadPerformer = AVMetadataIdentifier(rawValue: "id3/TPE1")
+    public static let id3MetadataBand = AVMetadataIdentifier(rawValue: "id3/TPE2")
+    public static let id3MetadataAlbumTitle = AVMetadataIdentifier(rawValue: "id3/TALB")
+    public static let id3MetadataComposer = AVMetadataIdentifier(rawValue: "id3/TCOM")
+    public static let id3MetadataContentType = AVMetadataIdentifier(rawValue: "id3/TCON")
+    public static let id3MetadataRecordingTime = AVMetadataIdentifier(rawValue: "id3/TDRC")
+    public static let id3MetadataYear = AVMetadataIdentifier(rawValue: "id3/TYER")
+    public static let id3MetadataTrackNumber = AVMetadataIdentifier(rawValue: "id3/TRCK")
+    public static let id3MetadataPartOfASet = AVMetadataIdentifier(rawValue: "id3/TPOS")
+    public static let id3MetadataCopyright = AVMetadataIdentifier(rawValue: "id3/TCOP")
+    public static let id3MetadataEncodedWith = AVMetadataIdentifier(rawValue: "id3/TSSE")
+    public static let id3MetadataEncodedBy = AVMetadataIdentifier(rawValue: "id3/TENC")
+    public static let id3MetadataPublisher = AVMetadataIdentifier(rawValue: "id3/TPUB")
+    public static let id3MetadataLanguage = AVMetadataIdentifier(rawValue: "id3/TLAN")
+    public static let id3MetadataComments = AVMetadataIdentifier(rawValue: "id3/COMM")
+    public static let id3MetadataUnsynchronizedLyric = AVMetadataIdentifier(rawValue: "id3/USLT")
+    public static let id3MetadataAttachedPicture = AVMetadataIdentifier(rawValue: "id3/APIC")
+    public static let id3MetadataOriginalReleaseTime = AVMetadataIdentifier(rawValue: "id3/TDOR")
+    public static let quickTimeMetadataTitle = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.title")
+    public static let quickTimeMetadataArtist = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.artist")
+    public static let quickTimeMetadataAlbum = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.album")
+    public static let quickTimeMetadataAuthor = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.author")
+    public static let quickTimeMetadataComment = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.comment")
+    public static let quickTimeMetadataCopyright = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.copyright")
+    public static let quickTimeMetadataCreationDate = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.creationdate")
+    public static let quickTimeMetadataDescription = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.description")
+    public static let quickTimeMetadataGenre = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.genre")
+    public static let quickTimeMetadataKeywords = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.keywords")
+    public static let quickTimeMetadataMake = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.make")
+    public static let quickTimeMetadataModel = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.model")
+    public static let quickTimeMetadataSoftware = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.software")
+    public static let quickTimeMetadataPublisher = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.publisher")
+    public static let quickTimeMetadataArtwork = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.artwork")
+    public static let quickTimeMetadataLocationISO6709 = AVMetadataIdentifier(rawValue: "mdta/com.apple.quicktime.location.ISO6709")
+    public static let quickTimeUserDataFullName = AVMetadataIdentifier(rawValue: "udta/%A9nam")
+    public static let quickTimeUserDataArtist = AVMetadataIdentifier(rawValue: "udta/%A9ART")
+    public static let quickTimeUserDataAlbum = AVMetadataIdentifier(rawValue: "udta/%A9alb")
+    public static let quickTimeUserDataAuthor = AVMetadataIdentifier(rawValue: "udta/%A9aut")
+    public static let quickTimeUserDataComment = AVMetadataIdentifier(rawValue: "udta/%A9cmt")
+    public static let quickTimeUserDataCopyright = AVMetadataIdentifier(rawValue: "udta/%A9cpy")
+    public static let quickTimeUserDataCreationDate = AVMetadataIdentifier(rawValue: "udta/%A9day")
+    public static let quickTimeUserDataDescription = AVMetadataIdentifier(rawValue: "udta/%A9des")
+    public static let quickTimeUserDataGenre = AVMetadataIdentifier(rawValue: "udta/%A9gen")
+    public static let quickTimeUserDataMake = AVMetadataIdentifier(rawValue: "udta/%A9mak")
+    public static let quickTimeUserDataModel = AVMetadataIdentifier(rawValue: "udta/%A9mod")
+    public static let quickTimeUserDataSoftware = AVMetadataIdentifier(rawValue: "udta/%A9swr")
+    public static let quickTimeUserDataComposer = AVMetadataIdentifier(rawValue: "udta/%A9com")
+    public static let quickTimeUserDataLocation = AVMetadataIdentifier(rawValue: "udta/%A9xyz")
+    public static let quickTimeUserDataEncodedBy = AVMetadataIdentifier(rawValue: "udta/%A9enc")
+    public static let quickTimeUserDataInformation = AVMetadataIdentifier(rawValue: "udta/%A9inf")
+}
+
+// Swift 3 era global names, still in older sample code (seed 004 filters with AVMetadataCommonIdentifierTitle).
+public let AVMetadataCommonIdentifierTitle = AVMetadataIdentifier.commonIdentifierTitle
+public let AVMetadataCommonIdentifierCreator = AVMetadataIdentifier.commonIdentifierCreator
+public let AVMetadataCommonIdentifierSubject = AVMetadataIdentifier.commonIdentifierSubject
+public let AVMetadataCommonIdentifierDescription = AVMetadataIdentifier.commonIdentifierDescription
+public let AVMetadataCommonIdentifierPublisher = AVMetadataIdentifier.commonIdentifierPublisher
+public let AVMetadataCommonIdentifierContributor = AVMetadataIdentifier.commonIdentifierContributor
+public let AVMetadataCommonIdentifierCreationDate = AVMetadataIdentifier.commonIdentifierCreationDate
+public let AVMetadataCommonIdentifierLastModifiedDate = AVMetadataIdentifier.commonIdentifierLastModifiedDate
+public let AVMetadataCommonIdentifierType = AVMetadataIdentifier.commonIdentifierType
+public let AVMetadataCommonIdentifierFormat = AVMetadataIdentifier.commonIdentifierFormat
+public let AVMetadataCommonIdentifierAssetIdentifier = AVMetadataIdentifier.commonIdentifierAssetIdentifier
+public let AVMetadataCommonIdentifierSource = AVMetadataIdentifier.commonIdentifierSource
+public let AVMetadataCommonIdentifierLanguage = AVMetadataIdentifier.commonIdentifierLanguage
+public let AVMetadataCommonIdentifierRelation = AVMetadataIdentifier.commonIdentifierRelation
+public let AVMetadataCommonIdentifierLocation = AVMetadataIdentifier.commonIdentifierLocation
+public let AVMetadataCommonIdentifierCopyrights = AVMetadataIdentifier.commonIdentifierCopyrights
+public let AVMetadataCommonIdentifierAlbumName = AVMetadataIdentifier.commonIdentifierAlbumName
+public let AVMetadataCommonIdentifierAuthor = AVMetadataIdentifier.commonIdentifierAuthor
+public let AVMetadataCommonIdentifierArtist = AVMetadataIdentifier.commonIdentifierArtist
+public let AVMetadataCommonIdentifierArtwork = AVMetadataIdentifier.commonIdentifierArtwork
+public let AVMetadataCommonIdentifierMake = AVMetadataIdentifier.commonIdentifierMake
+public let AVMetadataCommonIdentifierModel = AVMetadataIdentifier.commonIdentifierModel
+public let AVMetadataCommonIdentifierSoftware = AVMetadataIdentifier.commonIdentifierSoftware
+public let AVMetadataCommonIdentifierAccessibilityDescription = AVMetadataIdentifier.commonIdentifierAccessibilityDescription

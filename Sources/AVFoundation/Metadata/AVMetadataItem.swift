@@ -1,0 +1,292 @@
+import Foundation
+
+/// One piece of metadata: a key in a key space and a value (a title, a date, cover art).
+///
+/// Items read from files hold their values in memory, so every property is loaded from the start:
+/// `load(.value)` returns at once and `status(of:)` reports `.loaded`. Format-specific items carry a
+/// `commonKey` when they map onto the common key space; `AVAsset.commonMetadata` holds copies of
+/// those in the common key space (identifier "common/title" and so on).
+public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, NSMutableCopying, @unchecked Sendable {
+    // @unchecked Sendable: every field sits behind `lock`; values are immutable Foundation objects.
+    struct Fields {
+        var key: (any NSCopying & NSObjectProtocol)?
+        var keySpace: AVMetadataKeySpace?
+        var commonKey: AVMetadataKey?
+        var locale: Locale?
+        var extendedLanguageTag: String?
+        var time: CMTime = .invalid
+        var duration: CMTime = .invalid
+        var startDate: Date?
+        var dataType: String?
+        var value: (any NSCopying & NSObjectProtocol)?
+        var extraAttributes: [AVMetadataExtraAttributeKey: Any]?
+    }
+
+    let lock = NSLock()
+    var fields: Fields
+
+    init(fields: Fields) {
+        self.fields = fields
+    }
+
+    /// An empty item; set its fields through `AVMutableMetadataItem`.
+    public override init() {
+        fields = Fields()
+    }
+
+    func read<T>(_ body: (Fields) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(fields)
+    }
+
+    func write(_ body: (inout Fields) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(&fields)
+    }
+
+    /// "<key space prefix>/<percent-encoded key>", as `identifier(forKey:keySpace:)` builds it.
+    public var identifier: AVMetadataIdentifier? {
+        read { f in
+            guard let key = f.key, let space = f.keySpace else { return nil }
+            return AVMetadataItem.identifier(forKey: key, keySpace: space)
+        }
+    }
+
+    /// The key: an `NSNumber` holding the four-character code for the iTunes and QuickTime user-data
+    /// key spaces (as Apple's), an `NSString` for the others.
+    public var key: (any NSCopying & NSObjectProtocol)? { read { $0.key } }
+    public var keySpace: AVMetadataKeySpace? { read { $0.keySpace } }
+    public var commonKey: AVMetadataKey? { read { $0.commonKey } }
+    public var locale: Locale? { read { $0.locale } }
+    public var extendedLanguageTag: String? { read { $0.extendedLanguageTag } }
+    /// When a timed item (a chapter title) applies; `.invalid` for untimed metadata.
+    public var time: CMTime { read { $0.time } }
+    public var duration: CMTime { read { $0.duration } }
+    public var startDate: Date? { read { $0.startDate } }
+    /// The value's type as a `com.apple.metadata.datatype.*` identifier (UTF-8, JPEG, PNG, raw data).
+    public var dataType: String? { read { $0.dataType } }
+
+    @available(*, deprecated, message: "Use load(.value) instead")
+    public var value: (any NSCopying & NSObjectProtocol)? { currentValue }
+    @available(*, deprecated, message: "Use load(.stringValue) instead")
+    public var stringValue: String? { currentStringValue }
+    @available(*, deprecated, message: "Use load(.numberValue) instead")
+    public var numberValue: NSNumber? { currentNumberValue }
+    @available(*, deprecated, message: "Use load(.dateValue) instead")
+    public var dateValue: Date? { currentDateValue }
+    @available(*, deprecated, message: "Use load(.dataValue) instead")
+    public var dataValue: Data? { currentDataValue }
+    @available(*, deprecated, message: "Use load(.extraAttributes) instead")
+    public var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
+
+    var currentValue: (any NSCopying & NSObjectProtocol)? { read { $0.value } }
+
+    /// The value as a string: text as is, numbers in decimal; nil for data.
+    var currentStringValue: String? {
+        switch currentValue {
+        case let s as NSString: return s as String
+        case let n as NSNumber: return n.stringValue
+        case let d as NSDate: return ISO8601DateFormatter().string(from: d as Date)
+        default: return nil
+        }
+    }
+
+    /// The value as a number: numbers as is; text whose start is a number ("3", "3/12", "2.5").
+    var currentNumberValue: NSNumber? {
+        switch currentValue {
+        case let n as NSNumber: return n
+        case let s as NSString: return MetadataValues.number(from: s as String)
+        default: return nil
+        }
+    }
+
+    /// The value as a date: dates as is; text in ISO 8601 forms ("2024-05-01T12:30:00Z", "2024-05-01",
+    /// "2024"), read as UTC.
+    var currentDateValue: Date? {
+        switch currentValue {
+        case let d as NSDate: return d as Date
+        case let s as NSString: return MetadataValues.date(from: s as String)
+        default: return nil
+        }
+    }
+
+    /// The value as bytes: data as is (cover art); nil for text and numbers.
+    var currentDataValue: Data? {
+        (currentValue as? NSData).map { Data(referencing: $0) }
+    }
+
+    var currentExtraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        AVMetadataItem(fields: read { $0 })
+    }
+
+    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableMetadataItem(fields: read { $0 })
+    }
+
+    public override var description: String {
+        let id = identifier?.rawValue ?? "nil"
+        let text = currentStringValue ?? currentDataValue.map { "<\($0.count) bytes>" } ?? "nil"
+        return "<AVMetadataItem identifier=\(id) commonKey=\(commonKey?.rawValue ?? "nil") value=\(text)>"
+    }
+
+    // MARK: - Loading: values are in memory, so every key is loaded.
+
+    static let loadableKeys: Set<String> = ["value", "stringValue", "numberValue", "dateValue", "dataValue", "extraAttributes"]
+
+    @available(*, deprecated, message: "Use status(of:) instead")
+    public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+        AVMetadataItem.loadableKeys.contains(key) ? .loaded : .unknown
+    }
+
+    /// Calls `handler` at once on the calling thread: an item's values are always loaded.
+    @available(*, deprecated, message: "Use load(_:) instead")
+    public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
+        handler?()
+    }
+
+    // MARK: - Identifiers
+
+    /// "<prefix>/<key>" with the key's bytes percent-encoded where they are not letters, digits or
+    /// `-._~` (© is the Mac Roman byte 0xA9, so "©nam" becomes "%A9nam").
+    public class func identifier(forKey key: Any, keySpace: AVMetadataKeySpace) -> AVMetadataIdentifier? {
+        guard let text = MetadataValues.keyString(key) else { return nil }
+        return AVMetadataIdentifier(rawValue: keySpace.identifierPrefix + "/" + MetadataValues.percentEncode(text))
+    }
+
+    /// The key of `identifier`, in the form items of its key space use (NSNumber four-character codes
+    /// for iTunes and QuickTime user data, strings otherwise).
+    public class func key(forIdentifier identifier: AVMetadataIdentifier) -> Any? {
+        guard let (space, key) = MetadataValues.split(identifier) else { return nil }
+        return MetadataValues.keyObject(key, in: space)
+    }
+
+    public class func keySpace(forIdentifier identifier: AVMetadataIdentifier) -> AVMetadataKeySpace? {
+        MetadataValues.split(identifier)?.0
+    }
+
+    // MARK: - Filtering
+
+    /// The items whose identifier is `identifier`, in their order.
+    public class func metadataItems(from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier) -> [AVMetadataItem] {
+        metadataItems.filter { $0.identifier == identifier }
+    }
+
+    /// The items with `key` in `keySpace`; a nil key or key space matches any. A key may be given as a
+    /// string ("©nam") or as the four-character code's number.
+    public class func metadataItems(from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?) -> [AVMetadataItem] {
+        let wanted = key.flatMap(MetadataValues.keyString)
+        return metadataItems.filter { item in
+            if let keySpace, item.keySpace != keySpace { return false }
+            if key != nil {
+                guard let wanted, let itemKey = item.key.flatMap(MetadataValues.keyString), itemKey == wanted else { return false }
+            }
+            return true
+        }
+    }
+
+    /// The items whose locale's language is one of `preferredLanguages` (BCP 47 tags such as "en" or
+    /// "fr-CA"; matched by language code), ordered by preference. Items without a locale are left out.
+    public class func metadataItems(from metadataItems: [AVMetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [AVMetadataItem] {
+        var result: [AVMetadataItem] = []
+        for language in preferredLanguages {
+            let code = MetadataValues.languageCode(of: Locale(identifier: language))
+            result += metadataItems.filter { item in
+                guard let locale = item.locale, !result.contains(where: { $0 === item }) else { return false }
+                return MetadataValues.languageCode(of: locale) == code
+            }
+        }
+        return result
+    }
+
+    /// The items whose locale has the language of `locale`.
+    public class func metadataItems(from metadataItems: [AVMetadataItem], with locale: Locale) -> [AVMetadataItem] {
+        let code = MetadataValues.languageCode(of: locale)
+        return metadataItems.filter { $0.locale.map(MetadataValues.languageCode) == code }
+    }
+}
+
+/// An item whose fields can be set; setting `identifier` sets `key` and `keySpace`, and the reverse.
+public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
+    public override init() {
+        super.init(fields: Fields())
+    }
+
+    override init(fields: Fields) {
+        super.init(fields: fields)
+    }
+
+    public override var identifier: AVMetadataIdentifier? {
+        get { super.identifier }
+        set {
+            write { f in
+                if let newValue, let (space, key) = MetadataValues.split(newValue) {
+                    f.keySpace = space
+                    f.key = MetadataValues.keyObject(key, in: space)
+                } else {
+                    f.keySpace = nil
+                    f.key = nil
+                }
+            }
+        }
+    }
+
+    public override var key: (any NSCopying & NSObjectProtocol)? {
+        get { super.key }
+        set { write { $0.key = newValue } }
+    }
+
+    public override var keySpace: AVMetadataKeySpace? {
+        get { super.keySpace }
+        set { write { $0.keySpace = newValue } }
+    }
+
+    public override var locale: Locale? {
+        get { super.locale }
+        set { write { $0.locale = newValue } }
+    }
+
+    public override var extendedLanguageTag: String? {
+        get { super.extendedLanguageTag }
+        set { write { $0.extendedLanguageTag = newValue } }
+    }
+
+    public override var time: CMTime {
+        get { super.time }
+        set { write { $0.time = newValue } }
+    }
+
+    public override var duration: CMTime {
+        get { super.duration }
+        set { write { $0.duration = newValue } }
+    }
+
+    public override var startDate: Date? {
+        get { super.startDate }
+        set { write { $0.startDate = newValue } }
+    }
+
+    public override var dataType: String? {
+        get { super.dataType }
+        set { write { $0.dataType = newValue } }
+    }
+
+    /// The value; settable. Reading it is not deprecated on a mutable item.
+    public override var value: (any NSCopying & NSObjectProtocol)? {
+        get { currentValue }
+        set { write { $0.value = newValue } }
+    }
+
+    public override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
+        get { currentExtraAttributes }
+        set { write { $0.extraAttributes = newValue } }
+    }
+
+    public override var stringValue: String? { currentStringValue }
+    public override var numberValue: NSNumber? { currentNumberValue }
+    public override var dateValue: Date? { currentDateValue }
+    public override var dataValue: Data? { currentDataValue }
+}

@@ -1,0 +1,180 @@
+internal import MediaEngine
+import Foundation
+
+/// Turns the tags FFmpeg reads (under its own normalised names: "title", "album_artist", "date") back
+/// into each format's metadata items: the key space of the container, the format's native key, and the
+/// common key it maps onto.
+enum MetadataMapping {
+    typealias Entry = (native: String, common: AVMetadataKey?)
+
+    /// The key space of a container's tags.
+    static func keySpace(for info: ContainerInfo) -> AVMetadataKeySpace {
+        let format = info.formatName
+        if info.isQuickTimeFamily {
+            return info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true ? .quickTimeUserData : .iTunes
+        }
+        if format == "mp3" { return .id3 }
+        if format == "flac" || format == "ogg" { return .vorbisComment }
+        if format.hasPrefix("matroska") { return .matroska }
+        return .audioFile
+    }
+
+    /// FFmpeg names for things that are not metadata: file structure, muxers, statistics.
+    private static let technicalKeys: Set<String> = [
+        "major_brand", "minor_version", "compatible_brands", "creation_time", "handler_name", "vendor_id",
+        "language", "duration", "timecode", "bps", "number_of_frames", "number_of_bytes", "_statistics_writing_app",
+        "_statistics_writing_date_utc", "_statistics_tags",
+    ]
+
+    private static let iTunes: [String: Entry] = [
+        "title": ("©nam", .commonKeyTitle), "artist": ("©ART", .commonKeyArtist), "album": ("©alb", .commonKeyAlbumName),
+        "album_artist": ("aART", nil), "composer": ("©wrt", .commonKeyCreator), "genre": ("©gen", nil),
+        "date": ("©day", .commonKeyCreationDate), "comment": ("©cmt", nil), "description": ("desc", .commonKeyDescription),
+        "synopsis": ("ldes", nil), "copyright": ("cprt", .commonKeyCopyrights), "encoder": ("©too", .commonKeySoftware),
+        "encoded_by": ("©enc", nil), "track": ("trkn", nil), "disc": ("disk", nil), "grouping": ("©grp", nil),
+        "lyrics": ("©lyr", nil), "compilation": ("cpil", nil), "show": ("tvsh", nil), "network": ("tvnn", nil),
+        "episode_id": ("tven", nil), "media_type": ("stik", nil), "hd_video": ("hdvd", nil), "gapless_playback": ("pgap", nil),
+        "keywords": ("keyw", nil), "category": ("catg", nil), "podcast": ("pcst", nil), "rating": ("rtng", nil),
+        "author": ("©aut", .commonKeyAuthor), "publisher": ("©pub", .commonKeyPublisher),
+    ]
+
+    private static let quickTimeUserData: [String: Entry] = [
+        "title": ("©nam", .commonKeyTitle), "artist": ("©ART", .commonKeyArtist), "album": ("©alb", .commonKeyAlbumName),
+        "date": ("©day", .commonKeyCreationDate), "comment": ("©cmt", nil), "description": ("©des", .commonKeyDescription),
+        "copyright": ("©cpy", .commonKeyCopyrights), "encoder": ("©swr", .commonKeySoftware), "make": ("©mak", .commonKeyMake),
+        "model": ("©mod", .commonKeyModel), "location": ("©xyz", .commonKeyLocation), "author": ("©aut", .commonKeyAuthor),
+        "composer": ("©com", nil), "genre": ("©gen", nil), "encoded_by": ("©enc", nil),
+    ]
+
+    private static let quickTimeMetadata: [String: AVMetadataKey] = [
+        "com.apple.quicktime.title": .commonKeyTitle, "com.apple.quicktime.artist": .commonKeyArtist,
+        "com.apple.quicktime.album": .commonKeyAlbumName, "com.apple.quicktime.author": .commonKeyAuthor,
+        "com.apple.quicktime.creationdate": .commonKeyCreationDate, "com.apple.quicktime.description": .commonKeyDescription,
+        "com.apple.quicktime.copyright": .commonKeyCopyrights, "com.apple.quicktime.make": .commonKeyMake,
+        "com.apple.quicktime.model": .commonKeyModel, "com.apple.quicktime.software": .commonKeySoftware,
+        "com.apple.quicktime.location.iso6709": .commonKeyLocation, "com.apple.quicktime.publisher": .commonKeyPublisher,
+        "com.apple.quicktime.artwork": .commonKeyArtwork,
+    ]
+
+    private static let id3: [String: Entry] = [
+        "title": ("TIT2", .commonKeyTitle), "artist": ("TPE1", .commonKeyArtist), "album": ("TALB", .commonKeyAlbumName),
+        "album_artist": ("TPE2", nil), "composer": ("TCOM", .commonKeyCreator), "genre": ("TCON", nil),
+        "date": ("TDRC", .commonKeyCreationDate), "track": ("TRCK", nil), "disc": ("TPOS", nil),
+        "copyright": ("TCOP", .commonKeyCopyrights), "encoder": ("TSSE", .commonKeySoftware), "encoded_by": ("TENC", nil),
+        "publisher": ("TPUB", .commonKeyPublisher), "language": ("TLAN", .commonKeyLanguage), "comment": ("COMM", nil),
+        "lyrics": ("USLT", nil), "original_date": ("TDOR", nil),
+    ]
+
+    private static let vorbis: [String: Entry] = [
+        "title": ("TITLE", .commonKeyTitle), "artist": ("ARTIST", .commonKeyArtist), "album": ("ALBUM", .commonKeyAlbumName),
+        "album_artist": ("ALBUMARTIST", nil), "composer": ("COMPOSER", .commonKeyCreator), "genre": ("GENRE", nil),
+        "date": ("DATE", .commonKeyCreationDate), "track": ("TRACKNUMBER", nil), "disc": ("DISCNUMBER", nil),
+        "comment": ("COMMENT", nil), "description": ("DESCRIPTION", .commonKeyDescription),
+        "copyright": ("COPYRIGHT", .commonKeyCopyrights), "publisher": ("ORGANIZATION", .commonKeyPublisher),
+        "encoder": ("ENCODER", .commonKeySoftware), "language": ("LANGUAGE", .commonKeyLanguage),
+    ]
+
+    private static let matroska: [String: Entry] = [
+        "title": ("TITLE", .commonKeyTitle), "artist": ("ARTIST", .commonKeyArtist), "album": ("ALBUM", .commonKeyAlbumName),
+        "album_artist": ("ALBUM_ARTIST", nil), "composer": ("COMPOSER", .commonKeyCreator), "genre": ("GENRE", nil),
+        "date": ("DATE_RELEASED", .commonKeyCreationDate), "date_released": ("DATE_RELEASED", .commonKeyCreationDate),
+        "track": ("PART_NUMBER", nil), "comment": ("COMMENT", .commonKeyDescription), "description": ("DESCRIPTION", .commonKeyDescription),
+        "copyright": ("COPYRIGHT", .commonKeyCopyrights), "publisher": ("PUBLISHER", .commonKeyPublisher),
+    ]
+
+    private static let audioFile: [String: Entry] = [
+        "title": ("title", .commonKeyTitle), "artist": ("artist", .commonKeyArtist), "album": ("album", .commonKeyAlbumName),
+        "date": ("year", .commonKeyCreationDate), "comment": ("comments", .commonKeyDescription),
+        "copyright": ("copyright", .commonKeyCopyrights), "encoder": ("encoding application", .commonKeySoftware),
+        "genre": ("genre", nil), "track": ("track number", nil), "composer": ("composer", .commonKeyCreator),
+    ]
+
+    private static func table(_ space: AVMetadataKeySpace) -> [String: Entry] {
+        switch space {
+        case .iTunes: return iTunes
+        case .quickTimeUserData: return quickTimeUserData
+        case .id3: return id3
+        case .vorbisComment: return vorbis
+        case .matroska: return matroska
+        default: return audioFile
+        }
+    }
+
+    /// Items for `tags` in `space`. Keys of QuickTime's `mdta` scheme ("com.apple.quicktime.title") go
+    /// to the QuickTime metadata key space whatever the container's own space.
+    static func items(_ tags: [Tag], space: AVMetadataKeySpace, skippingEncoder: Bool = false) -> [AVMetadataItem] {
+        let known = table(space)
+        var result: [AVMetadataItem] = []
+        for tag in tags {
+            let generic = tag.key.lowercased()
+            if technicalKeys.contains(generic) || (skippingEncoder && generic == "encoder") { continue }
+            if generic.hasPrefix("com.apple.quicktime.") {
+                result.append(item(key: tag.key, space: .quickTimeMetadata, common: quickTimeMetadata[generic], text: tag.value))
+                continue
+            }
+            // FFmpeg suffixes language-specific ID3 frames ("lyrics-eng"); the text is what matters.
+            let base = generic.split(separator: "-").first.map(String.init) ?? generic
+            if let entry = known[generic] ?? known[base] {
+                result.append(item(key: entry.native, space: space, common: entry.common, text: tag.value))
+            } else {
+                let native = space == .vorbisComment || space == .matroska ? tag.key.uppercased() : tag.key
+                result.append(item(key: native, space: space, common: nil, text: tag.value))
+            }
+        }
+        return result
+    }
+
+    /// The cover-art item of `space` for an attached picture's bytes, mapped to the common artwork key.
+    static func artwork(_ data: Data, space: AVMetadataKeySpace) -> AVMetadataItem {
+        let (key, itemSpace): (String, AVMetadataKeySpace)
+        switch space {
+        case .iTunes: (key, itemSpace) = ("covr", .iTunes)
+        case .id3: (key, itemSpace) = ("APIC", .id3)
+        case .vorbisComment: (key, itemSpace) = ("METADATA_BLOCK_PICTURE", .vorbisComment)
+        case .matroska: (key, itemSpace) = ("COVER", .matroska)
+        default: (key, itemSpace) = ("com.apple.quicktime.artwork", .quickTimeMetadata)
+        }
+        var fields = AVMetadataItem.Fields()
+        fields.key = MetadataValues.keyObject(key, in: itemSpace)
+        fields.keySpace = itemSpace
+        fields.commonKey = .commonKeyArtwork
+        fields.value = data as NSData
+        fields.dataType = MetadataValues.imageDataType(data)
+        return AVMetadataItem(fields: fields)
+    }
+
+    static func item(key: String, space: AVMetadataKeySpace, common: AVMetadataKey?, text: String,
+                     locale: Locale? = nil, time: CMTime = .invalid, duration: CMTime = .invalid) -> AVMetadataItem {
+        var fields = AVMetadataItem.Fields()
+        fields.key = MetadataValues.keyObject(key, in: space)
+        fields.keySpace = space
+        fields.commonKey = common
+        fields.value = text as NSString
+        fields.dataType = MetadataValues.dataTypeUTF8
+        fields.locale = locale
+        fields.time = time
+        fields.duration = duration
+        return AVMetadataItem(fields: fields)
+    }
+
+    /// Copies of the items that map onto the common key space, in it ("common/title" and so on).
+    static func commonItems(_ items: [AVMetadataItem]) -> [AVMetadataItem] {
+        items.compactMap { item in
+            guard let common = item.commonKey else { return nil }
+            var fields = item.read { $0 }
+            fields.key = common.rawValue as NSString
+            fields.keySpace = .common
+            return AVMetadataItem(fields: fields)
+        }
+    }
+
+    /// The formats `items` come in, in first-seen order.
+    static func formats(_ items: [AVMetadataItem]) -> [AVMetadataFormat] {
+        var seen: [AVMetadataFormat] = []
+        for item in items {
+            guard let format = item.keySpace?.format, !seen.contains(format) else { continue }
+            seen.append(format)
+        }
+        return seen
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Conversions between the forms metadata keys and values take.
+enum MetadataValues {
+    /// Key spaces whose keys Apple gives as numbers holding four-character codes.
+    static let fourCharCodeSpaces: Set<AVMetadataKeySpace> = [.iTunes, .quickTimeUserData]
+
+    /// A key as text: strings as they are, four-character-code numbers as their characters (Mac Roman).
+    static func keyString(_ key: Any) -> String? {
+        switch key {
+        case let s as String: return s
+        case let s as NSString: return s as String
+        case let n as NSNumber:
+            let code = UInt32(truncatingIfNeeded: n.int64Value)
+            let bytes = [24, 16, 8, 0].map { UInt8((code >> UInt32($0)) & 0xff) }
+            return String(bytes: bytes, encoding: .isoLatin1)
+        default: return nil
+        }
+    }
+
+    /// The key object items of `space` carry: an NSNumber four-character code, or an NSString.
+    static func keyObject(_ key: String, in space: AVMetadataKeySpace) -> any NSCopying & NSObjectProtocol {
+        if fourCharCodeSpaces.contains(space), let bytes = key.data(using: .isoLatin1), bytes.count == 4 {
+            let code = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            return NSNumber(value: Int32(bitPattern: code))
+        }
+        return key as NSString
+    }
+
+    static func percentEncode(_ key: String) -> String {
+        var out = ""
+        for scalar in key.unicodeScalars {
+            let c = Character(scalar)
+            if scalar.isASCII, c.isLetter || c.isNumber || "-._~".contains(c) {
+                out.append(c)
+            } else if scalar.value < 256 {
+                out += String(format: "%%%02X", scalar.value)
+            } else {
+                for byte in String(c).utf8 { out += String(format: "%%%02X", byte) }
+            }
+        }
+        return out
+    }
+
+    static func percentDecode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var i = text.utf8.startIndex
+        let utf8 = text.utf8
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: "%"), let h1 = utf8.index(i, offsetBy: 1, limitedBy: utf8.endIndex), h1 != utf8.endIndex,
+               let h2 = utf8.index(h1, offsetBy: 1, limitedBy: utf8.endIndex), h2 != utf8.endIndex,
+               let value = UInt8(String(decoding: [utf8[h1], utf8[h2]], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                i = utf8.index(after: h2)
+            } else {
+                bytes.append(byte)
+                i = utf8.index(after: i)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) ?? text
+    }
+
+    /// The key space and decoded key of an identifier.
+    static func split(_ identifier: AVMetadataIdentifier) -> (AVMetadataKeySpace, String)? {
+        guard let slash = identifier.rawValue.firstIndex(of: "/") else { return nil }
+        let prefix = String(identifier.rawValue[..<slash])
+        guard let space = AVMetadataKeySpace(identifierPrefix: prefix) else { return nil }
+        return (space, percentDecode(String(identifier.rawValue[identifier.rawValue.index(after: slash)...])))
+    }
+
+    /// The leading number of a text: "3" and "3/12" give 3, "2.5" gives 2.5.
+    static func number(from text: String) -> NSNumber? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let prefix = trimmed.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }
+        if let int = Int(prefix) { return NSNumber(value: int) }
+        if let double = Double(prefix) { return NSNumber(value: double) }
+        return nil
+    }
+
+    /// Dates as metadata writes them: full ISO 8601 (with or without fractions), a day, a month, a year.
+    static func date(from text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let full = ISO8601DateFormatter()
+        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = full.date(from: trimmed) { return date }
+        full.formatOptions = [.withInternetDateTime]
+        if let date = full.date(from: trimmed) { return date }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd", "yyyy-MM", "yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        return nil
+    }
+
+    /// The two-letter language code where one exists ("eng" gives "en"), else the code as given.
+    static func languageCode(of locale: Locale) -> String? {
+        guard let code = locale.language.languageCode else { return nil }
+        return code.identifier(.alpha2) ?? code.identifier
+    }
+
+    /// A locale for an ISO 639-2 code from a container ("eng" gives "en"); nil for "und" or none.
+    static func locale(forISO639 code: String?) -> Locale? {
+        guard let code, !code.isEmpty, code != "und" else { return nil }
+        let language = Locale.LanguageCode(code)
+        return Locale(identifier: language.identifier(.alpha2) ?? code)
+    }
+
+    /// Apple's data type identifier for image bytes, by their signature.
+    static func imageDataType(_ data: Data) -> String {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return dataTypePNG }
+        if data.starts(with: [0xFF, 0xD8]) { return dataTypeJPEG }
+        if data.starts(with: Array("BM".utf8)) { return "com.apple.metadata.datatype.BMP" }
+        return dataTypeRaw
+    }
+
+    static let dataTypeUTF8 = "com.apple.metadata.datatype.UTF-8"
+    static let dataTypePNG = "com.apple.metadata.datatype.PNG"
+    static let dataTypeJPEG = "com.apple.metadata.datatype.JPEG"
+    static let dataTypeRaw = "com.apple.metadata.datatype.raw-data"
+}
