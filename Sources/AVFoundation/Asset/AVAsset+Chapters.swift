@@ -1,0 +1,51 @@
+import Foundation
+
+extension AVAsset {
+    /// The chapters as timed metadata groups, each with a title item (common key space, key "title")
+    /// whose `time` and `duration` are the chapter's. Chapters whose language is recorded are returned
+    /// only when it matches `locale`'s; chapters without one (Matroska's, as FFmpeg reads them) match any
+    /// locale. `commonKeys` may add items with other common keys where the chapter has them; Avocet's
+    /// chapters carry titles only.
+    public func loadChapterMetadataGroups(withTitleLocale locale: Locale,
+                                          containingItemsWithCommonKeys commonKeys: [AVMetadataKey] = []) async throws -> [AVTimedMetadataGroup] {
+        let header = try await header()
+        let wanted = MetadataValues.languageCode(of: locale)
+        return header.chapters
+            .filter { $0.locale == nil || MetadataValues.languageCode(of: $0.locale!) == wanted }
+            .map(AVAsset.group)
+    }
+
+    /// The chapters in the first of `preferredLanguages` that the asset has; when none matches, the
+    /// chapters whose language is not recorded, else those of the first language available.
+    public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String]) async throws -> [AVTimedMetadataGroup] {
+        let header = try await header()
+        for language in preferredLanguages {
+            let code = MetadataValues.languageCode(of: Locale(identifier: language))
+            let matching = header.chapters.filter { $0.locale.map(MetadataValues.languageCode) == code }
+            if !matching.isEmpty { return matching.map(AVAsset.group) }
+        }
+        let unmarked = header.chapters.filter { $0.locale == nil }
+        if !unmarked.isEmpty { return unmarked.map(AVAsset.group) }
+        guard let first = header.chapters.first?.locale else { return [] }
+        return header.chapters.filter { $0.locale == first }.map(AVAsset.group)
+    }
+
+    private static func group(_ chapter: AssetHeader.Chapter) -> AVTimedMetadataGroup {
+        var items: [AVMetadataItem] = []
+        if let title = chapter.title {
+            items.append(MetadataMapping.item(key: AVMetadataKey.commonKeyTitle.rawValue, space: .common, common: .commonKeyTitle,
+                                              text: title, locale: chapter.locale, time: chapter.range.start,
+                                              duration: chapter.range.duration))
+        }
+        return AVTimedMetadataGroup(items: items, timeRange: chapter.range)
+    }
+
+    /// Synchronous form of `loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)`;
+    /// blocks the calling thread while the header loads.
+    @available(*, deprecated, message: "Use loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:) instead")
+    public func chapterMetadataGroups(withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey]?) -> [AVTimedMetadataGroup] {
+        guard let header = try? blockingHeader() else { return [] }
+        let wanted = MetadataValues.languageCode(of: locale)
+        return header.chapters.filter { $0.locale == nil || MetadataValues.languageCode(of: $0.locale!) == wanted }.map(AVAsset.group)
+    }
+}

@@ -1,0 +1,11 @@
+import Foundation
+
+/// Tracks that are alternatives to one another (only one of them plays at a time).
+public class AVAssetTrackGroup: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    public let trackIDs: [NSNumber]
+
+    init(trackIDs: [CMPersistentTrackID]) {
+        self.trackIDs = trackIDs.map { NSNumber(value: $0) }
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// A span of a track's timeline and the span of its media it plays.
+public class AVAssetTrackSegment: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    public let timeMapping: CMTimeMapping
+    /// An empty edit: no media plays during the target range.
+    public var isEmpty: Bool { !timeMapping.source.start.isNumeric }
+
+    init(timeMapping: CMTimeMapping) {
+        self.timeMapping = timeMapping
+    }
+}

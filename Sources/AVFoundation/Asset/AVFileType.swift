@@ -1,0 +1,34 @@
+/// A file type, by its uniform type identifier.
+public struct AVFileType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+    public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
+    public static let m4a = AVFileType(rawValue: "com.apple.m4a-audio")
+    public static let caf = AVFileType(rawValue: "com.apple.coreaudio-format")
+    public static let wav = AVFileType(rawValue: "com.microsoft.waveform-audio")
+    public static let aiff = AVFileType(rawValue: "public.aiff-audio")
+    public static let aifc = AVFileType(rawValue: "public.aifc-audio")
+    public static let amr = AVFileType(rawValue: "org.3gpp.adaptive-multi-rate-audio")
+    public static let mp3 = AVFileType(rawValue: "public.mp3")
+    public static let au = AVFileType(rawValue: "public.au-audio")
+    public static let ac3 = AVFileType(rawValue: "public.ac3-audio")
+    public static let eac3 = AVFileType(rawValue: "public.enhanced-ac3-audio")
+    public static let mobile3GPP = AVFileType(rawValue: "public.3gpp")
+    public static let mobile3GPP2 = AVFileType(rawValue: "public.3gpp2")
+    public static let jpg = AVFileType(rawValue: "public.jpeg")
+    public static let heic = AVFileType(rawValue: "public.heic")
+    public static let heif = AVFileType(rawValue: "public.heif")
+    public static let tif = AVFileType(rawValue: "public.tiff")
+    /// Matroska. Avocet's: Apple has none.
+    public static let mkv = AVFileType(rawValue: "org.matroska.mkv")
+    /// WebM. Avocet's.
+    public static let webm = AVFileType(rawValue: "org.webmproject.webm")
+    /// FLAC. Avocet's.
+    public static let flac = AVFileType(rawValue: "org.xiph.flac")
+    /// Ogg (Vorbis, Opus). Avocet's.
+    public static let ogg = AVFileType(rawValue: "org.xiph.ogg")
+}
