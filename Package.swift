@@ -29,10 +29,10 @@ let package = Package(
             ]
         ),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
-        .target(name: "FixtureSupport", path: "Tests/FixtureSupport"),
+        .target(name: "FixtureSupport", dependencies: ["MediaEngine"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "FixtureSupport"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,7 @@
 """Builds every fixture in this folder from facts.json with the ffmpeg command.
 
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg).
-The outputs are committed; tests never run this script. Every number and tag comes from facts.json,
+The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
 import json
@@ -159,6 +159,19 @@ def main():
                     out.write(fx["text"])
             else:
                 sys.exit(f"unknown recipe {recipe} for {fx['name']}")
+    # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
+    probes = os.path.join(HERE, "ffprobe")
+    os.makedirs(probes, exist_ok=True)
+    for fx in facts["fixtures"]:
+        if "bad" in fx:
+            continue
+        out = subprocess.run(["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json",
+                              os.path.join(HERE, fx["name"])], check=True, capture_output=True, text=True).stdout
+        report = json.loads(out)
+        report["format"].pop("filename", None)
+        with open(os.path.join(probes, fx["name"] + ".json"), "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1, sort_keys=True)
+            f.write("\n")
     print("fixtures written to", HERE)
 
 

@@ -23,12 +23,23 @@ public let AVURLAssetReferenceRestrictionsKey = "AVURLAssetReferenceRestrictions
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     public let url: URL
     private let preciseTiming: Bool
+    /// Where the bytes come from when not from `url` directly (tests inject slow or failing sources).
+    private let byteSource: (any ByteSource)?
 
     /// An asset for `URL`. `options` takes the `AVURLAsset...Key` constants; only
     /// `AVURLAssetPreferPreciseDurationAndTimingKey` changes what file assets do.
     public init(url URL: URL, options: [String: Any]? = nil) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
+        self.byteSource = nil
+        super.init()
+    }
+
+    /// An asset that reads through `source` (internal: for tests with slow or failing sources).
+    init(url URL: URL, options: [String: Any]? = nil, source: any ByteSource) {
+        self.url = URL
+        self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
+        self.byteSource = source
         super.init()
     }
 
@@ -37,20 +48,22 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
     override func openDemuxer() async throws -> Demuxer {
+        if let byteSource { return try await Demuxer.open(source: byteSource) }
         let path = try localPath()
         return try await Demuxer.open(path: path)
     }
 
     override func openDemuxerBlocking() throws -> Demuxer {
-        let path = try localPath()
         do {
-            return try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: CancellationToken())
+            let source = try byteSource ?? FileByteSource(path: try localPath())
+            return try Demuxer(source: source, options: DemuxerOptions(), cancellation: CancellationToken())
         } catch let error as MediaEngineError {
             throw AVError(engineError: error)
         }
     }
 
     override func immediateFailure() -> AVError? {
+        if byteSource != nil { return nil }
         do {
             let path = try localPath()
             if !FileManager.default.fileExists(atPath: path) {

@@ -1,40 +1,40 @@
-@testable import MediaEngine
+import MediaEngine
 import Foundation
 import Synchronization
 
 /// Byte sources that misbehave on purpose, wrapping a real file whose name and size they report.
-protocol FileWrappingSource: ByteSource {
+package protocol FileWrappingSource: ByteSource {
     var base: FileByteSource { get }
 }
 
 extension FileWrappingSource {
-    var name: String { base.name }
-    func size() throws -> Int64? { try base.size() }
+    package var name: String { base.name }
+    package func size() throws -> Int64? { try base.size() }
 }
 
 /// Reads at most `chunk` bytes per call: FFmpeg must cope with short reads.
-final class ShortReadSource: FileWrappingSource {
-    let base: FileByteSource
-    let chunk: Int
-    init(path: String, chunk: Int) throws {
+package final class ShortReadSource: FileWrappingSource {
+    package let base: FileByteSource
+    package let chunk: Int
+    package init(path: String, chunk: Int) throws {
         base = try FileByteSource(path: path)
         self.chunk = chunk
     }
-    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         let n = min(chunk, buffer.count)
         return try base.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n]), cancellation: cancellation)
     }
 }
 
 /// Fails every read at or past `failAt`, as a disk or network error would.
-final class FailingSource: FileWrappingSource {
-    let base: FileByteSource
-    let failAt: Int64
-    init(path: String, failAt: Int64) throws {
+package final class FailingSource: FileWrappingSource {
+    package let base: FileByteSource
+    package let failAt: Int64
+    package init(path: String, failAt: Int64) throws {
         base = try FileByteSource(path: path)
         self.failAt = failAt
     }
-    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         if offset + Int64(buffer.count) > failAt {
             throw MediaEngineError(.readFailed, source: name, operation: "read", reason: "simulated disk error at byte \(failAt)")
         }
@@ -44,17 +44,17 @@ final class FailingSource: FileWrappingSource {
 
 /// Waits `delay` seconds before each read. With `honoursCancellation` it wakes at once when cancelled
 /// (as a well-behaved network source does); without, it sleeps the whole delay regardless.
-final class SlowSource: FileWrappingSource {
-    let base: FileByteSource
-    let delay: Double
-    let honoursCancellation: Bool
-    let reads = Atomic<Int>(0)
-    init(path: String, delay: Double, honoursCancellation: Bool) throws {
+package final class SlowSource: FileWrappingSource {
+    package let base: FileByteSource
+    package let delay: Double
+    package let honoursCancellation: Bool
+    package let reads = Atomic<Int>(0)
+    package init(path: String, delay: Double, honoursCancellation: Bool) throws {
         base = try FileByteSource(path: path)
         self.delay = delay
         self.honoursCancellation = honoursCancellation
     }
-    func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         reads.add(1, ordering: .relaxed)
         if honoursCancellation {
             if cancellation.wait(seconds: delay) {
