@@ -15,12 +15,16 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
     public private(set) weak var asset: AVAsset?
 
     let properties = PropertyStore()
+    /// The open container, held strongly: a track keeps loading after its asset is gone (the demuxer
+    /// holds no reference back, so there is no cycle).
+    let demuxer: Demuxer
     let stream: StreamInfo
     /// Index of the stream in the container, for packet statistics.
     let streamIndex: Int
 
-    init(asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, stream: StreamInfo, values: [String: Any]) {
+    init(asset: AVAsset, demuxer: Demuxer, trackID: CMPersistentTrackID, mediaType: AVMediaType, stream: StreamInfo, values: [String: Any]) {
         self.asset = asset
+        self.demuxer = demuxer
         self.trackID = trackID
         self.mediaType = mediaType
         self.stream = stream
@@ -50,21 +54,23 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
     ]
 
     /// A value that needs the packet scan (it was not known from the header).
+    /// One pass over the file's packets, kept by the demuxer, on an engine thread.
     func scannedValue(_ key: String) async throws -> Any {
-        guard let asset else {
-            throw AVError(.failedToLoadMediaData, userInfo: [NSLocalizedDescriptionKey: "The track's asset no longer exists."])
+        do {
+            let stats = try await demuxer.scanPackets()
+            return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
+        } catch let error as MediaEngineError {
+            throw AVError(engineError: error)
         }
-        let stats = try await asset.packetStatistics()
-        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream, header: try await asset.header())
     }
 
     func scannedValueBlocking(_ key: String) throws -> Any {
-        guard let asset else {
-            throw AVError(.failedToLoadMediaData, userInfo: [NSLocalizedDescriptionKey: "The track's asset no longer exists."])
+        do {
+            let stats = try demuxer.scanPackets(cancellation: CancellationToken())
+            return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
+        } catch let error as MediaEngineError {
+            throw AVError(engineError: error)
         }
-        let header = try asset.blockingHeader()
-        let stats = try header.demuxer.scanPackets(cancellation: CancellationToken())
-        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream, header: header)
     }
 
     // MARK: - Legacy key-value loading

@@ -19,14 +19,22 @@ public protocol AVAsynchronousKeyValueLoading {
 }
 
 extension AVAsynchronousKeyValueLoading {
-    /// Loads one or more properties in one request and returns their values in order:
-    /// `let (duration, tracks) = try await asset.load(.duration, .tracks)`.
+    /// Loads a property and returns its value: `let duration = try await asset.load(.duration)`.
     ///
-    /// Never blocks the calling thread: I/O runs on the engine's own threads. Properties that come
-    /// from the file's header share one header parse. Throws the first failure; cancelling the
-    /// calling task ends the wait at once (and the load itself when nobody else waits for it).
-    public func load<each T>(_ properties: repeat AVAsyncProperty<Self, each T>) async throws -> (repeat each T) {
-        (repeat try await (each properties).loader(self))
+    /// Never blocks the calling thread: I/O runs on the engine's own threads. Properties that come from
+    /// the file's header share one header parse. Throws when the load fails; cancelling the calling task
+    /// ends the wait at once (and the load itself when nobody else waits for it).
+    public func load<T>(_ property: AVAsyncProperty<Self, T>) async throws -> T {
+        try await property.loader(self)
+    }
+
+    /// Loads several properties in one request and returns their values in order, for any number of
+    /// properties: `let (duration, tracks) = try await asset.load(.duration, .tracks)`. Header-level
+    /// properties share one header parse. Throws the first failure.
+    public func load<A, B, each C>(
+        _ propertyA: AVAsyncProperty<Self, A>, _ propertyB: AVAsyncProperty<Self, B>, _ properties: repeat AVAsyncProperty<Self, each C>
+    ) async throws -> (A, B, repeat each C) {
+        (try await propertyA.loader(self), try await propertyB.loader(self), repeat try await (each properties).loader(self))
     }
 
     /// Where `property` stands, without starting a load. O(1).

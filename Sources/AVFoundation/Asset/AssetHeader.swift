@@ -38,7 +38,7 @@ final class AssetHeader: @unchecked Sendable {
             if id <= 0 || containerIDs.filter({ $0 == id }).count > 1 || usedIDs.contains(id) { id = CMPersistentTrackID(stream.index + 1) }
             usedIDs.insert(id)
             let values = TrackFacts.values(stream, mediaType: type, info: info, precise: precise, space: space)
-            tracks.append(AVAssetTrack(asset: asset, trackID: id, mediaType: type, stream: stream, values: values))
+            tracks.append(AVAssetTrack(asset: asset, demuxer: demuxer, trackID: id, mediaType: type, stream: stream, values: values))
         }
         self.tracks = tracks
 

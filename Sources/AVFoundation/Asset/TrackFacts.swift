@@ -141,7 +141,7 @@ enum TrackFacts {
     }
 
     /// A value computed from the packet scan, for keys the header could not give.
-    static func scanned(_ key: String, stats: PacketStatistics, stream: StreamInfo, header: AssetHeader) -> Any {
+    static func scanned(_ key: String, stats: PacketStatistics, stream: StreamInfo) -> Any {
         let range = scannedTimeRange(stats, stream: stream)
         switch key {
         case "totalSampleDataLength":

@@ -1,0 +1,53 @@
+import Foundation
+
+/// ffprobe's report of a fixture (Fixtures/ffprobe/NAME.json, written by make-fixtures.py), to check
+/// Avocet's values against ffprobe's for the same file.
+public struct FFprobeReport: Decodable, Sendable {
+    public struct Format: Decodable, Sendable {
+        public let duration: String?
+        public let size: String?
+        public let formatName: String
+    }
+
+    public struct Stream: Decodable, Sendable {
+        public struct Disposition: Decodable, Sendable {
+            public let attachedPic: Int?
+        }
+
+        public struct SideData: Decodable, Sendable {
+            public let rotation: Int?
+        }
+
+        public let index: Int
+        public let codecType: String
+        public let codecName: String?
+        public let width: Int?
+        public let height: Int?
+        public let sampleRate: String?
+        public let channels: Int?
+        public let nbFrames: String?
+        public let duration: String?
+        public let disposition: Disposition?
+        public let sideDataList: [SideData]?
+        public let tags: [String: String]?
+
+        public var isAttachedPicture: Bool { disposition?.attachedPic == 1 }
+        public var rotation: Int? { sideDataList?.compactMap(\.rotation).first }
+    }
+
+    public let format: Format
+    public let streams: [Stream]
+
+    public var duration: Double? { format.duration.flatMap(Double.init) }
+
+    public static func of(_ name: String) -> FFprobeReport {
+        let url = Fixtures.directory.appendingPathComponent("ffprobe").appendingPathComponent(name + ".json")
+        do {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try decoder.decode(FFprobeReport.self, from: Data(contentsOf: url))
+        } catch {
+            fatalError("cannot read \(url.path): \(error)")
+        }
+    }
+}
