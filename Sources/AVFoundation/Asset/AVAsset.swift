@@ -52,13 +52,8 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
 
     // MARK: - Where the bytes come from (AVURLAsset overrides these)
 
-    /// Opens the container on an engine thread.
-    func openDemuxer() async throws -> Demuxer {
-        throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "This asset has no media to load."])
-    }
-
-    /// Opens the container on the calling thread (for the deprecated synchronous getters).
-    func openDemuxerBlocking() throws -> Demuxer {
+    /// The source of the asset's bytes. Called on an engine thread (opening a file may block).
+    func makeByteSource() throws -> any ByteSource {
         throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "This asset has no media to load."])
     }
 
@@ -67,11 +62,12 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
 
     // MARK: - The header parse and the packet scan
 
-    /// The parsed header: shared by every load of the asset; parsed once.
+    /// The parsed header: shared by every load of the asset; parsed once. The open, the parse and the
+    /// building of tracks and metadata all run in one job on the engine's threads.
     func header() async throws -> AssetHeader {
         try await properties.value("_header") { [self] in
             do {
-                return install(try await openDemuxer())
+                return install(try await IOExecutor.shared.run { token in try self.parseHeader(cancellation: token) })
             } catch {
                 throw failHeader(error)
             }
@@ -83,15 +79,21 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
         if let header = properties.loadedValue("_header") as? AssetHeader { return header }
         if case .failed(let error) = properties.status("_header") { throw error }
         do {
-            return install(try openDemuxerBlocking())
+            return install(try parseHeader(cancellation: CancellationToken()))
         } catch {
             throw failHeader(error)
         }
     }
 
-    private func install(_ demuxer: Demuxer) -> AssetHeader {
+    /// Opens the container and builds the header. Blocking: runs on an engine thread (or, for the
+    /// deprecated synchronous getters, on the caller's).
+    private func parseHeader(cancellation: CancellationToken) throws -> AssetHeader {
+        let demuxer = try Demuxer(source: makeByteSource(), options: DemuxerOptions(), cancellation: cancellation)
+        return AssetHeader(demuxer: demuxer, asset: self, precise: prefersPreciseDurationAndTiming)
+    }
+
+    private func install(_ header: AssetHeader) -> AssetHeader {
         headerParses.add(1, ordering: .relaxed)
-        let header = AssetHeader(demuxer: demuxer, asset: self, precise: prefersPreciseDurationAndTiming)
         var values = header.values
         values["_header"] = header
         properties.fill(values)

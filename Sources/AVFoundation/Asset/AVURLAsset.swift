@@ -47,19 +47,9 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
 
     public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
-    override func openDemuxer() async throws -> Demuxer {
-        if let byteSource { return try await Demuxer.open(source: byteSource) }
-        let path = try localPath()
-        return try await Demuxer.open(path: path)
-    }
-
-    override func openDemuxerBlocking() throws -> Demuxer {
-        do {
-            let source = try byteSource ?? FileByteSource(path: try localPath())
-            return try Demuxer(source: source, options: DemuxerOptions(), cancellation: CancellationToken())
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
-        }
+    override func makeByteSource() throws -> any ByteSource {
+        if let byteSource { return byteSource }
+        return try FileByteSource(path: try localPath())
     }
 
     override func immediateFailure() -> AVError? {

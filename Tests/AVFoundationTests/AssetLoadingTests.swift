@@ -1,0 +1,266 @@
+@testable import AVFoundation
+import FixtureSupport
+import Foundation
+import Synchronization
+import Testing
+
+private func fileAsset(_ name: String) -> AVURLAsset {
+    AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(name)))
+}
+
+/// An asset whose every read waits `delay` seconds (waking at once when cancelled).
+private func slowAsset(_ name: String, delay: Double) throws -> (AVURLAsset, SlowSource) {
+    let source = try SlowSource(path: Fixtures.path(name), delay: delay, honoursCancellation: true)
+    return (AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(name)), source: source), source)
+}
+
+@Suite("Loading semantics")
+struct AssetLoadingTests {
+    @Test func creatingAnAssetDoesNoIO() {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/avocet.mp4"))
+        #expect(asset.url.path == "/nonexistent/avocet.mp4")
+        guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("nothing loads at creation"); return }
+        let parses = asset.headerParses.load(ordering: .relaxed)
+        #expect(parses == 0)
+    }
+
+    @Test func oneHeaderParseFillsEveryHeaderKey() async throws {
+        let asset = fileAsset("av.mp4")
+        let duration = try await asset.load(.duration)
+        #expect(duration == CMTime(value: 2, timescale: 1))
+        // Every header-level key is loaded now, without another parse.
+        guard case .loaded(let tracks) = asset.status(of: .tracks) else { Issue.record("tracks not filled"); return }
+        #expect(tracks.count == 2)
+        guard case .loaded(true) = asset.status(of: .isPlayable) else { Issue.record("playable not filled"); return }
+        let (metadata, formats, readable, composable, created) = try await asset.load(.metadata, .availableMetadataFormats, .isReadable, .isComposable, .creationDate)
+        #expect(metadata.count == 4 && formats == [.iTunesMetadata] && readable && composable && created != nil)
+        let parses = asset.headerParses.load(ordering: .relaxed)
+        #expect(parses == 1)
+    }
+
+    @Test func concurrentLoadsShareOneHeaderParse() async throws {
+        let (asset, source) = try slowAsset("av.mp4", delay: 0.01)
+        let durations = try await withThrowingTaskGroup(of: CMTime.self) { group in
+            for i in 0..<24 {
+                group.addTask {
+                    i % 2 == 0 ? try await asset.load(.duration) : try await asset.load(.tracks, .duration).1
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(durations.count == 24 && Set(durations) == [CMTime(value: 2, timescale: 1)])
+        let parses = asset.headerParses.load(ordering: .relaxed)
+        #expect(parses == 1)
+        let readsForOneParse = source.reads.load(ordering: .relaxed)
+        _ = try await asset.load(.commonMetadata)
+        let readsAfter = source.reads.load(ordering: .relaxed)
+        #expect(readsAfter == readsForOneParse, "later loads read nothing")
+    }
+
+    @Test func loadedValuesNeverChange() async throws {
+        let asset = fileAsset("multi.mkv")
+        let first = try await asset.load(.tracks)
+        let second = try await asset.load(.tracks)
+        #expect(zip(first, second).allSatisfy { $0 === $1 }, "the same track objects")
+        let bytes = try await first[0].load(.totalSampleDataLength)
+        #expect(try await first[0].load(.totalSampleDataLength) == bytes)
+        guard case .loaded(let status) = first[0].status(of: .totalSampleDataLength) else { Issue.record("not loaded"); return }
+        #expect(status == bytes)
+    }
+
+    @Test func aTrackOutlivesItsAsset() async throws {
+        var asset: AVURLAsset? = fileAsset("multi.mkv")
+        let track = try #require(try await asset?.loadTracks(withMediaType: .video).first)
+        asset = nil
+        // The finished load task lets go of the asset a moment after the value arrives.
+        for _ in 0..<100 where track.asset != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(track.asset == nil)
+        #expect(try await track.load(.totalSampleDataLength) > 10_000, "the scan still runs")
+    }
+
+    @Test func statusOfWalksThroughTheStates() async throws {
+        let (asset, _) = try slowAsset("tone.wav", delay: 0.2)
+        guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("not yet loaded"); return }
+        let load = Task { try await asset.load(.duration) }
+        try await Task.sleep(for: .milliseconds(50))
+        guard case .loading = asset.status(of: .duration) else { Issue.record("loading"); return }
+        let duration = try await load.value
+        guard case .loaded(let value) = asset.status(of: .duration) else { Issue.record("loaded"); return }
+        #expect(value == duration && duration.seconds == 1)
+    }
+
+    /// The async API and the string API read one table.
+    @Test @available(*, deprecated) func bothAPIsShareOneStatusTable() async throws {
+        let asset = fileAsset("tone.wav")
+        var error: NSError?
+        #expect(asset.statusOfValue(forKey: "duration", error: &error) == .unknown)
+        _ = try await asset.load(.duration)
+        #expect(asset.statusOfValue(forKey: "duration", error: &error) == .loaded)
+        #expect(asset.statusOfValue(forKey: "playable", error: &error) == .loaded, "filled by the same parse")
+        #expect(asset.statusOfValue(forKey: "durration", error: &error) == .unknown, "a misspelt key never loads")
+
+        let other = fileAsset("tone.wav")
+        await other.loadValues(forKeys: ["tracks"])
+        guard case .loaded(let tracks) = other.status(of: .tracks) else { Issue.record("loaded through the string API"); return }
+        #expect(tracks.count == 1)
+    }
+
+    /// Cancelling the waiting task ends the wait at once and cancels the load, down to the byte source.
+    @Test func taskCancellationEndsALoadPromptly() async throws {
+        let (asset, source) = try slowAsset("av.mp4", delay: 30)
+        let load = Task { try await asset.load(.duration) }
+        // Wait until the load sits in its first read (the engine may be busy with other tests' jobs).
+        for _ in 0..<500 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let start = ContinuousClock.now
+        load.cancel()
+        await #expect(throws: CancellationError.self) { try await load.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        try await Task.sleep(for: .milliseconds(100))
+        let reads = source.reads.load(ordering: .relaxed)
+        #expect(reads == 1, "the blocked read was woken, no more reads")
+        guard case .failed(let error) = asset.status(of: .duration) else { Issue.record("cancelled shows as failed"); return }
+        #expect(error.code == AVError.Code.operationCancelled.rawValue)
+    }
+
+    /// One caller cancelling does not cancel the load another caller still waits for.
+    @Test func aSharedLoadSurvivesOneCancelledWaiter() async throws {
+        let (asset, _) = try slowAsset("tone.wav", delay: 0.05)
+        let patient = Task { try await asset.load(.duration) }
+        let impatient = Task { try await asset.load(.duration) }
+        try await Task.sleep(for: .milliseconds(20))
+        impatient.cancel()
+        await #expect(throws: CancellationError.self) { try await impatient.value }
+        #expect(try await patient.value.seconds == 1)
+    }
+
+    @Test @available(*, deprecated) func cancelLoadingEndsLoadsWithStatusCancelled() async throws {
+        let (asset, _) = try slowAsset("av.mp4", delay: 30)
+        let load = Task { try await asset.load(.tracks) }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        asset.cancelLoading()
+        do {
+            _ = try await load.value
+            Issue.record("must not load")
+        } catch let error as AVError {
+            #expect(error.code == .operationCancelled)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        var error: NSError?
+        #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .cancelled)
+        #expect(error?.code == AVError.Code.operationCancelled.rawValue)
+    }
+
+    @Test func aCancelledKeyLoadsAgainLater() async throws {
+        let asset = fileAsset("tone.wav")
+        let load = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await asset.load(.duration)
+        }
+        await #expect(throws: CancellationError.self) { try await load.value }
+        #expect(try await asset.load(.duration).seconds == 1)
+    }
+
+    /// Seed 003: the handler runs exactly once, asynchronously on a background queue, with each key's
+    /// state to check.
+    @Test @available(*, deprecated) func legacyHandlerRunsOnceInTheBackground() async throws {
+        let asset = fileAsset("av.mp4")
+        let calls = Atomic<Int>(0)
+        let returned = Atomic<Bool>(false)
+        let ranBeforeReturn = Atomic<Bool>(false)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            asset.loadValuesAsynchronously(forKeys: ["duration", "tracks", "nonsense"]) {
+                if !returned.load(ordering: .acquiring) { ranBeforeReturn.store(true, ordering: .relaxed) }
+                if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume() }
+            }
+            returned.store(true, ordering: .releasing)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let callCount = calls.load(ordering: .relaxed)
+        let early = ranBeforeReturn.load(ordering: .relaxed)
+        #expect(callCount == 1)
+        #expect(!early)
+        var error: NSError?
+        #expect(asset.statusOfValue(forKey: "duration", error: &error) == .loaded)
+        #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .loaded)
+        #expect(asset.statusOfValue(forKey: "nonsense", error: &error) == .unknown)
+    }
+
+    /// Seed 003: "synchronously if an I/O error occurs immediately", and when everything is loaded.
+    @Test @available(*, deprecated) func legacyHandlerRunsSynchronouslyOnImmediateFailureAndWhenLoaded() async throws {
+        let missing = AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/avocet/gone.mp4"))
+        var calls = 0
+        missing.loadValuesAsynchronously(forKeys: ["duration"]) { calls += 1 }
+        #expect(calls == 1, "called before loadValuesAsynchronously returned")
+        var error: NSError?
+        #expect(missing.statusOfValue(forKey: "duration", error: &error) == .failed)
+        #expect(error?.domain == AVError.errorDomain && error?.code == AVError.Code.failedToLoadMediaData.rawValue)
+        #expect(error?.localizedDescription.contains("gone.mp4") == true)
+
+        let loaded = fileAsset("tone.wav")
+        _ = try await loaded.load(.duration)
+        var again = 0
+        loaded.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) { again += 1 }
+        #expect(again == 1)
+    }
+}
+
+/// The cooperative pool stays free while assets load: run one at a time, so the two heartbeats do not
+/// measure each other.
+@Suite("Heartbeat beside loading assets", .serialized)
+struct HeartbeatTests {
+    /// 200 assets load at once while a heartbeat task keeps ticking on time: the blocking work is on
+    /// the engine's threads, never on the two threads of the cooperative pool.
+    @Test func heartbeatKeepsTimeWhile200AssetsLoad() async throws {
+        let names = Fixtures.media.map(\.name)
+        let assets = (0..<200).map { fileAsset(names[$0 % names.count]) }
+        let stop = Atomic<Bool>(false)
+        let heartbeat = Task { () -> Duration in
+            var worst = Duration.zero
+            var last = ContinuousClock.now
+            while !stop.load(ordering: .relaxed) {
+                try? await Task.sleep(for: .milliseconds(5))
+                let now = ContinuousClock.now
+                worst = max(worst, now - last)
+                last = now
+            }
+            return worst
+        }
+        let loaded = try await withThrowingTaskGroup(of: Int.self) { group in
+            for asset in assets {
+                group.addTask {
+                    let (tracks, _, _) = try await asset.load(.tracks, .duration, .commonMetadata)
+                    return tracks.count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        stop.store(true, ordering: .relaxed)
+        let worstGap = await heartbeat.value
+        #expect(loaded > 200)
+        // The loads do real CPU work beside the heartbeat (parses on the engine's threads, results handed
+        // back on the pool) and other suites share the two cores: this bounds jitter, not blocking, which
+        // the next test pins down.
+        #expect(worstGap < .milliseconds(500), "the heartbeat's longest gap was \(worstGap)")
+    }
+
+    /// 200 loads blocked on slow byte sources: the cooperative pool stays free, so the heartbeat ticks
+    /// as if nothing else were happening.
+    @Test func heartbeatKeepsTimeWhile200LoadsAreBlocked() async throws {
+        let assets = try (0..<200).map { _ in try slowAsset("av.mp4", delay: 30).0 }
+        let loads = assets.map { asset in Task { try await asset.load(.duration) } }
+        var worst = Duration.zero
+        var last = ContinuousClock.now
+        for _ in 0..<40 {
+            try await Task.sleep(for: .milliseconds(5))
+            let now = ContinuousClock.now
+            worst = max(worst, now - last)
+            last = now
+        }
+        loads.forEach { $0.cancel() }
+        for load in loads { _ = try? await load.value }
+        // A blocked pool would stop the heartbeat for the whole 30-second read; other suites' CPU work
+        // can delay a tick by a fraction of a second.
+        #expect(worst < .seconds(1), "the heartbeat's longest gap was \(worst)")
+    }
+}
