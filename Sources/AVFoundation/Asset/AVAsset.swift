@@ -77,7 +77,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// The parsed header, parsing it on the calling thread when no load has yet. Blocking.
     func blockingHeader() throws -> AssetHeader {
         if let header = properties.loadedValue("_header") as? AssetHeader { return header }
-        if case .failed(let error) = properties.status("_header") { throw error }
+        if case .failed(let error) = properties.status("_header") { throw AVError(bridging: error) }
         do {
             return install(try parseHeader(cancellation: CancellationToken()))
         } catch {
@@ -105,7 +105,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     private func failHeader(_ error: any Error) -> any Error {
         let mapped: any Error = (error as? MediaEngineError).map { AVError(engineError: $0) } ?? error
         if !PropertyStore.isCancellation(mapped) {
-            properties.fail(AVAsset.keys.map(\.key) + ["_header"], error: PropertyStore.nsError(mapped))
+            properties.fail(AVAsset.keys.map(\.key) + ["_header"], error: mapped)
         }
         return mapped
     }

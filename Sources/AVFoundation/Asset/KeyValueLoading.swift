@@ -36,7 +36,7 @@ enum KeyValueLoading {
             return
         }
         if let immediateFailure, case .notYetLoaded = store.status("_header") {
-            store.fail(knownKeys.map(\.key) + ["_header"], error: immediateFailure as NSError)
+            store.fail(knownKeys.map(\.key) + ["_header"], error: immediateFailure)
             handler?()
             return
         }

@@ -12,8 +12,14 @@ final class PropertyStore: Sendable {
     enum Entry {
         case loading(Load)
         case loaded(UncheckedValue)
-        case failed(NSError)
+        /// The error as thrown (an `AVError` stays one, so `catch let e as AVError` works on Linux,
+        /// which has no NSError bridging); `status` gives it as an `NSError`.
+        case failed(UncheckedError)
         case cancelled
+    }
+
+    struct UncheckedError: @unchecked Sendable {
+        let error: any Error
     }
 
     /// Where a key stands, as both status APIs read it.
@@ -58,8 +64,8 @@ final class PropertyStore: Sendable {
                     switch s.entries[key] {
                     case .loaded(let value)?:
                         return .success(value)
-                    case .failed(let error)?:
-                        return .failure(error)
+                    case .failed(let failure)?:
+                        return .failure(failure.error)
                     case .loading(let load)?:
                         load.waiters[id] = continuation
                         return nil
@@ -110,14 +116,14 @@ final class PropertyStore: Sendable {
             case .success(let value):
                 s.entries[key] = .loaded(value)
             case .failure(let error):
-                s.entries[key] = PropertyStore.isCancellation(error) ? .cancelled : .failed(PropertyStore.nsError(error))
+                s.entries[key] = PropertyStore.isCancellation(error) ? .cancelled : .failed(UncheckedError(error: error))
             }
             let waiting = Array(load.waiters.values)
             load.waiters.removeAll()
             return waiting
         }
         for waiter in waiters {
-            waiter.resume(with: result.mapError { PropertyStore.isCancellation($0) ? $0 : PropertyStore.nsError($0) })
+            waiter.resume(with: result)
         }
     }
 
@@ -144,7 +150,8 @@ final class PropertyStore: Sendable {
     }
 
     /// Marks `keys` failed with `error` unless already loaded; waiters on them get the error.
-    func fail(_ keys: [String], error: NSError) {
+    func fail(_ keys: [String], error: any Error) {
+        let failure = UncheckedError(error: error)
         var resumes: [CheckedContinuation<UncheckedValue, any Error>] = []
         state.withLock { s in
             for key in keys {
@@ -153,10 +160,10 @@ final class PropertyStore: Sendable {
                     resumes += load.waiters.values
                     load.waiters.removeAll()
                 }
-                s.entries[key] = .failed(error)
+                s.entries[key] = .failed(failure)
             }
         }
-        for waiter in resumes { waiter.resume(throwing: error) }
+        for waiter in resumes { waiter.resume(throwing: failure.error) }
     }
 
     /// Cancels every load in flight: waiters get `AVError(.operationCancelled)`, keys become cancelled.
@@ -183,7 +190,7 @@ final class PropertyStore: Sendable {
             case nil: return .notYetLoaded
             case .loading?: return .loading
             case .loaded(let value)?: return .loaded(value.value)
-            case .failed(let error)?: return .failed(error)
+            case .failed(let failure)?: return .failed(PropertyStore.nsError(failure.error))
             case .cancelled?: return .cancelled
             }
         }

@@ -103,6 +103,16 @@ public struct AVError: CustomNSError, LocalizedError, Hashable, @unchecked Senda
         self.errorUserInfo = userInfo
     }
 
+    /// The AVError an `NSError` of AVFoundation's domain stands for (Linux has no automatic bridging);
+    /// any other error becomes `.unknown` with it as the underlying error.
+    init(bridging error: NSError) {
+        if error.domain == AVError.errorDomain, let code = Code(rawValue: error.code) {
+            self.init(code, userInfo: error.userInfo)
+        } else {
+            self.init(.unknown, userInfo: [NSLocalizedDescriptionKey: error.localizedDescription, NSUnderlyingErrorKey: error])
+        }
+    }
+
     public var errorCode: Int { code.rawValue }
     public var userInfo: [String: Any] { errorUserInfo }
 
