@@ -1,0 +1,203 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// The loading and metadata samples of the seed documents, as they are written there; only UIKit lines
+/// are adapted. Samples that use the legacy API live in functions marked deprecated, as Apple's SDK
+/// marks that API for Swift.
+@Suite("Seed samples")
+struct SeedSampleTests {
+    private let url = URL(fileURLWithPath: Fixtures.path("av.mp4"))
+
+    // MARK: Seed 000, "Loading media data asynchronously"
+
+    @Test func seed000LoadSingleAndSeveral() async throws {
+        let asset = AVAsset(url: url)
+        // A CMTime value.
+        let duration = try await asset.load(.duration)
+        // An array of AVMetadataItem for the asset.
+        let metadata = try await asset.load(.metadata)
+        #expect(duration.seconds == 2 && metadata.count == 4)
+
+        let other = AVAsset(url: url)
+        // A CMTime value and an array of AVMetadataItem.
+        let (duration2, metadata2) = try await other.load(.duration, .metadata)
+        #expect(duration2 == duration && metadata2.count == metadata.count)
+    }
+
+    @Test func seed000StatusOf() async throws {
+        let asset = AVAsset(url: url)
+        var seen: [String] = []
+        for _ in 0..<2 {
+            // Determine the loaded status of the metadata property.
+            switch asset.status(of: .metadata) {
+            case .notYetLoaded:
+                // The initial state of a property.
+                seen.append("notYetLoaded")
+            case .loading:
+                // The asset is actively loading the property value.
+                seen.append("loading")
+            case .loaded(let metadata):
+                // The property is ready to use.
+                seen.append("loaded \(metadata.count)")
+            case .failed(let error):
+                // The property value fails to load.
+                seen.append("failed \(error.code)")
+            }
+            _ = try await asset.load(.metadata)
+        }
+        #expect(seen == ["notYetLoaded", "loaded 4"])
+
+        var processed: [AVMetadataItem] = []
+        func processMetadata(_ items: [AVMetadataItem]) { processed = items }
+        // Verify the metadata property is in a loaded state.
+        if case .loaded(let metadata) = asset.status(of: .metadata) {
+            // Process the loaded value.
+            processMetadata(metadata)
+        }
+        #expect(processed.count == 4)
+    }
+
+    @Test(arguments: [("av.mp4", [Float(44100)]), ("multi.mkv", [Float(48000), 48000]), ("tone.wav", [22050])])
+    func seed000SampleRates(name: String, expected: [Float]) async throws {
+        let asset = AVAsset(url: URL(fileURLWithPath: Fixtures.path(name)))
+        // Load the asset's audio tracks asynchronously.
+        let audioTracks = try await asset.loadTracks(withMediaType: .audio)
+        var allDescriptions = [CMFormatDescription]()
+        for track in audioTracks {
+            // Load each audio track's format descriptions asynchronously.
+            allDescriptions.append(contentsOf: try await track.load(.formatDescriptions))
+        }
+        // Collect the unique sample rates, and sort them from highest to lowest.
+        let sampleRates = Set(allDescriptions).map {
+            Float($0.audioStreamBasicDescription?.mSampleRate ?? 0)
+        }.sorted(by: { $0 > $1 })
+        #expect(sampleRates == expected)
+    }
+
+    // MARK: Seed 002, WWDC22 "Create a more responsive media app": asset inspection
+
+    @Test @available(*, deprecated) func seed002LegacyAndAsyncInspection() async throws {
+        let asset = AVAsset(url: url)
+        var used: (CMTime, [AVAssetTrack])?
+        func myFunction(thatUses duration: CMTime, and tracks: [AVAssetTrack]) { used = (duration, tracks) }
+        var error: NSError?
+
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            asset.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) {
+                defer { done.resume() }
+                guard asset.statusOfValue(forKey: "duration", error: &error) == .loaded else { return }
+                guard asset.statusOfValue(forKey: "tracks", error: &error) == .loaded else { return }
+                myFunction(thatUses: asset.duration, and: asset.tracks)
+            }
+        }
+        #expect(used?.0.seconds == 2 && used?.1.count == 2 && error == nil)
+
+        used = nil
+        let (duration, tracks) = try await asset.load(.duration, .tracks)
+        myFunction(thatUses: duration, and: tracks)
+        #expect(used?.0 == duration && used?.1.count == 2)
+    }
+
+    // MARK: Seed 004, "Exploring AVFoundation"
+
+    @Test @available(*, deprecated) func seed004CreatingAndPreparingAssets() async throws {
+        let asset = AVAsset(url: url)
+        #expect(asset is AVURLAsset)
+        let options = [AVURLAssetAllowsCellularAccessKey: false]
+        let cellular = AVURLAsset(url: url, options: options)
+
+        let playableKey = "playable"
+        var outcome = ""
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            // Load the "playable" property
+            cellular.loadValuesAsynchronously(forKeys: [playableKey]) {
+                var error: NSError? = nil
+                let status = cellular.statusOfValue(forKey: playableKey, error: &error)
+                switch status {
+                case .loaded:
+                    // Successfully loaded. Continue processing.
+                    outcome = "loaded"
+                case .failed:
+                    // Handle error
+                    outcome = "failed"
+                case .cancelled:
+                    // Terminate processing
+                    outcome = "cancelled"
+                default:
+                    // Handle all other cases
+                    outcome = "other"
+                }
+                done.resume()
+            }
+        }
+        #expect(outcome == "loaded" && cellular.isPlayable)
+    }
+
+    @Test @available(*, deprecated) func seed004MetadataFormats() async throws {
+        let url = URL(fileURLWithPath: Fixtures.path("tagged.m4a"))
+        let asset = AVAsset(url: url)
+        let formatsKey = "availableMetadataFormats"
+        var collected: [AVMetadataFormat: Int] = [:]
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            asset.loadValuesAsynchronously(forKeys: [formatsKey]) {
+                var error: NSError? = nil
+                let status = asset.statusOfValue(forKey: formatsKey, error: &error)
+                if status == .loaded {
+                    for format in asset.availableMetadataFormats {
+                        let metadata = asset.metadata(forFormat: format)
+                        // process format-specific metadata collection
+                        collected[format] = metadata.count
+                    }
+                }
+                done.resume()
+            }
+        }
+        #expect(collected == [.iTunesMetadata: 6], "title, artist, album, genre, track and cover art")
+    }
+
+    @Test @available(*, deprecated) func seed004TitleAndArtwork() throws {
+        let asset = AVAsset(url: url)
+        let metadata = asset.commonMetadata
+        let titleID = AVMetadataCommonIdentifierTitle
+        let titleItems = AVMetadataItem.metadataItems(from: metadata, filteredByIdentifier: titleID)
+        var title: String?
+        if let item = titleItems.first {
+            // process title item
+            title = item.stringValue
+        }
+        #expect(title == "Avocet Test Pattern")
+
+        // Filter metadata to find the asset's artwork
+        let artworkItems =
+            AVMetadataItem.metadataItems(from: metadata,
+                                         filteredByIdentifier:
+                                             AVMetadataCommonIdentifierArtwork)
+        var size: (Int, Int)?
+        if let artworkItem = artworkItems.first {
+            // Coerce the value to an NSData using its dataValue property
+            if let imageData = artworkItem.dataValue {
+                let image = try CGImage.decoded(from: imageData)   // UIImage(data: imageData) on iOS
+                // process image
+                size = (image.width, image.height)
+            } else {
+                // No image data found
+            }
+        }
+        #expect(size?.0 == Fixtures.facts.cover.width && size?.1 == Fixtures.facts.cover.height)
+    }
+
+    @Test func seed004Times() {
+        // 0.25 seconds
+        let quarterSecond = CMTime(value: 1, timescale: 4)
+        // 10 second mark in a 44.1 kHz audio file
+        let tenSeconds = CMTime(value: 441000, timescale: 44100)
+        // 3 seconds into a 30fps video
+        let cursor = CMTime(value: 90, timescale: 30)
+        let timeScale = CMTimeScale(NSEC_PER_SEC)
+        let time = CMTime(seconds: 0.5, preferredTimescale: timeScale)
+        #expect(quarterSecond.seconds == 0.25 && tenSeconds.seconds == 10 && cursor.seconds == 3)
+        #expect(time.value == 500_000_000 && time.timescale == 1_000_000_000)
+    }
+}
