@@ -24,7 +24,7 @@ let package = Package(
         .executableTarget(
             name: "avtool",
             dependencies: [
-                "AVFoundation", "MediaEngine",
+                "AVFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

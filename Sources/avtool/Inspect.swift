@@ -1,13 +1,13 @@
 import ArgumentParser
+import AVFoundation
 import Foundation
-import MediaEngine
 
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print container, duration, tracks, tags and chapters of media files.",
+        abstract: "Print duration, tracks, tags and chapters of media files, through the AVFoundation API.",
         discussion: """
-            Files are opened concurrently and reported in the order given. A file that cannot be read gets \
-            one line on standard error naming it and the reason; the exit status is then 1.
+            Files load concurrently (at most 32 at once) and are reported in the order given. A file that \
+            cannot be read gets one line on standard error naming it and the reason; the exit status is then 1.
             With --json the output is one JSON array with an object per readable file.
             """)
 
@@ -17,61 +17,50 @@ struct Inspect: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    /// The header's facts; where the header only estimates the duration (VBR MP3 without a Xing
-    /// header), one packet scan replaces the estimate with the exact value.
-    static func containerInfo(path: String) async throws -> ContainerInfo {
-        let demuxer = try await Demuxer.open(path: path)
-        var info = demuxer.info
-        guard info.durationIsEstimate else { return info }
-        let stats = try await demuxer.scanPackets()
-        var end = 0.0
-        for (i, s) in stats.enumerated() where i < info.streams.count {
-            guard let first = s.firstPresentationTime, let last = s.endPresentationTime,
-                  let tb = info.streams[i].timeBase.value else { continue }
-            info.streams[i].duration = last - first
-            end = max(end, Double(last - first) * tb)
-        }
-        info.duration = Int64(end * 1_000_000)
-        info.durationIsEstimate = false
-        return info
-    }
+    /// How many files load at the same time.
+    static let window = 32
 
     func run() async throws {
-        var results = [Result<ContainerInfo, MediaEngineError>?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, Result<ContainerInfo, MediaEngineError>).self) { group in
-            for (i, file) in files.enumerated() {
+        var results = [Result<InspectReport, any Error>?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, Result<InspectReport, any Error>).self) { group in
+            var next = 0
+            func start(_ i: Int) {
+                let file = files[i]
                 group.addTask {
-                    do {
-                        return (i, .success(try await Inspect.containerInfo(path: file)))
-                    } catch let error as MediaEngineError {
-                        return (i, .failure(error))
-                    } catch {
-                        return (i, .failure(MediaEngineError(.failed, source: file, operation: "open", reason: "\(error)")))
-                    }
+                    do { return (i, .success(try await InspectReport.load(file: file))) } catch { return (i, .failure(error)) }
                 }
             }
-            for await (i, result) in group { results[i] = result }
+            while next < min(Inspect.window, files.count) { start(next); next += 1 }
+            for await (i, result) in group {
+                results[i] = result
+                if next < files.count { start(next); next += 1 }
+            }
         }
 
         var reports: [InspectReport] = []
         var failed = false
         for (file, result) in zip(files, results) {
             switch result {
-            case .success(let info)?: reports.append(InspectReport(file: file, info: info))
+            case .success(let report)?: reports.append(report)
             case .failure(let error)?:
                 failed = true
-                FileHandle.standardError.write(Data("avtool: \(error.description)\n".utf8))
+                FileHandle.standardError.write(Data("avtool: \(Inspect.message(error, file: file))\n".utf8))
             case nil: break
             }
         }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(reports)
-            print(String(decoding: data, as: UTF8.self))
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
         } else {
             print(reports.map(\.text).joined(separator: "\n\n"))
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// One line naming the file: AVFoundation's message already does ("<file>: cannot open: ...").
+    static func message(_ error: any Error, file: String) -> String {
+        let text = error.localizedDescription
+        return text.contains(file) ? text : "\(file): \(text)"
     }
 }

@@ -1,30 +1,35 @@
+import AVFoundation
 import Foundation
-import MediaEngine
 
-/// What `avtool inspect` reports for one file; encodes as the `--json` output.
+/// What `avtool inspect` reports for one file, all of it from the public AVFoundation API; encodes as
+/// the `--json` output.
 struct InspectReport: Encodable {
     struct Track: Encodable {
-        var index: Int
         var id: Int32
-        var type: String
+        var mediaType: String
         var codec: String
-        var codecTag: String?
-        var profile: String?
-        var duration: Double?
-        var frames: Int64?
+        var format: String?
+        var enabled: Bool
+        var playable: Bool
+        var start: Double
+        var duration: Double
+        var timescale: Int32
+        var dataRate: Float
+        var language: String?
         var width: Int?
         var height: Int?
-        var frameRate: Double?
-        var pixelAspectRatio: String?
         var rotation: Double?
-        var sampleRate: Int?
+        var frameRate: Float?
+        var sampleRate: Double?
         var channels: Int?
-        var channelLayout: String?
-        var language: String?
-        var isDefault: Bool
-        var isAttachedPicture: Bool
-        var attachedPictureBytes: Int?
-        var metadata: [String: String]
+        var title: String?
+    }
+
+    struct Tag: Encodable {
+        var identifier: String
+        var commonKey: String?
+        var value: String?
+        var bytes: Int?
     }
 
     struct Chapter: Encodable {
@@ -34,76 +39,86 @@ struct InspectReport: Encodable {
     }
 
     var file: String
-    var format: String
-    var formatName: String
     var size: Int64?
-    var duration: Double?
-    var startTime: Double?
-    var bitRate: Int64?
+    var duration: Double
+    var preciseTiming: Bool
+    var playable: Bool
     var tracks: [Track]
-    var metadata: [String: String]
+    var metadata: [Tag]
     var chapters: [Chapter]
 
-    init(file: String, info: ContainerInfo) {
-        self.file = file
-        format = info.formatLongName
-        formatName = info.formatName
-        size = info.byteSize
-        duration = info.durationSeconds
-        startTime = info.startTime.map { Double($0) / 1_000_000 }
-        bitRate = info.bitRate
-        metadata = InspectReport.dictionary(info.metadata)
-        chapters = info.chapters.map { Chapter(start: $0.start.seconds, end: $0.end.seconds, title: $0.title) }
-        tracks = info.streams.map { s in
-            Track(
-                index: s.index, id: s.id, type: s.kind.rawValue, codec: s.codecName,
-                codecTag: s.codecTag == 0 ? nil : InspectReport.fourCC(s.codecTag), profile: s.profile,
-                duration: s.durationSeconds, frames: s.frameCount, width: s.width, height: s.height,
-                frameRate: s.kind == .video && !s.disposition.contains(.attachedPicture) ? (s.averageFrameRate?.value ?? s.realFrameRate?.value) : nil,
-                pixelAspectRatio: s.sampleAspectRatio.map { "\($0.numerator):\($0.denominator)" },
-                rotation: s.kind == .video ? s.rotation : nil,
-                sampleRate: s.sampleRate, channels: s.channels, channelLayout: s.channelLayout, language: s.language,
-                isDefault: s.disposition.contains(.default), isAttachedPicture: s.disposition.contains(.attachedPicture),
-                attachedPictureBytes: s.attachedPicture?.count, metadata: InspectReport.dictionary(s.metadata))
+    /// Loads everything the report needs: the asset's keys in one `load`, then each track's.
+    static func load(file: String) async throws -> InspectReport {
+        // Precise timing costs a packet scan only for files whose header merely estimates (VBR MP3).
+        let asset = AVURLAsset(url: URL(fileURLWithPath: file), options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
+        let (duration, precise, playable, tracks, metadata) = try await asset.load(
+            .duration, .providesPreciseDurationAndTiming, .isPlayable, .tracks, .metadata)
+        var report = InspectReport(
+            file: file, size: (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int).flatMap { $0.map(Int64.init) },
+            duration: duration.seconds, preciseTiming: precise, playable: playable, tracks: [], metadata: [], chapters: [])
+        for track in tracks { report.tracks.append(try await Self.track(track)) }
+        for item in metadata { report.metadata.append(try await Self.tag(item)) }
+        for group in try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: Locale.preferredLanguages) {
+            let title = try await group.items.first?.load(.stringValue) ?? nil
+            report.chapters.append(Chapter(start: group.timeRange.start.seconds, end: group.timeRange.end.seconds, title: title))
         }
+        return report
     }
 
-    /// FFmpeg stores tags little-endian: 'avc1' is 0x31637661.
-    private static func fourCC(_ tag: UInt32) -> String {
-        let bytes = (0..<4).map { UInt8((tag >> (8 * UInt32($0))) & 0xff) }
-        return bytes.allSatisfy { (0x20..<0x7f).contains($0) } ? String(decoding: bytes, as: UTF8.self) : String(format: "0x%08x", tag)
-    }
-
-    private static func dictionary(_ tags: [Tag]) -> [String: String] {
-        var result: [String: String] = [:]
-        for tag in tags where result[tag.key] == nil { result[tag.key] = tag.value }
+    private static func track(_ track: AVAssetTrack) async throws -> Track {
+        let (descriptions, enabled, playable, range, rate, language, common) = try await track.load(
+            .formatDescriptions, .isEnabled, .isPlayable, .timeRange, .estimatedDataRate, .languageCode, .commonMetadata)
+        let description = descriptions.first
+        let format = description?.extensions[.formatName]?.propertyListRepresentation as? String
+        let title = try await AVMetadataItem.metadataItems(from: common, filteredByIdentifier: .commonIdentifierTitle).first?.load(.stringValue) ?? nil
+        var result = Track(
+            id: track.trackID, mediaType: track.mediaType.rawValue, codec: description?.mediaSubType.description ?? "?",
+            format: format, enabled: enabled, playable: playable, start: range.start.seconds, duration: range.duration.seconds,
+            timescale: try await track.load(.naturalTimeScale), dataRate: rate, language: language, title: title)
+        if track.mediaType == .video {
+            let (size, transform, frameRate) = try await track.load(.naturalSize, .preferredTransform, .nominalFrameRate)
+            result.width = Int(size.width)
+            result.height = Int(size.height)
+            var degrees = (atan2(Double(transform.b), Double(transform.a)) * 180 / .pi).rounded()
+            if degrees < 0 { degrees += 360 }
+            result.rotation = degrees
+            result.frameRate = frameRate
+        }
+        if let asbd = description?.audioStreamBasicDescription {
+            result.sampleRate = asbd.mSampleRate
+            result.channels = Int(asbd.mChannelsPerFrame)
+        }
         return result
     }
 
-    /// The human-readable form: one header line, then one line per track, tag and chapter.
+    private static func tag(_ item: AVMetadataItem) async throws -> Tag {
+        let (text, data) = try await item.load(.stringValue, .dataValue)
+        return Tag(identifier: item.identifier?.rawValue ?? "?", commonKey: item.commonKey?.rawValue, value: text, bytes: data?.count)
+    }
+
+    /// The human-readable form: the file, then one line per fact, track, tag and chapter.
     var text: String {
         var lines = [file]
-        var container = "  container  \(format.isEmpty ? formatName : format)"
-        if let size { container += ", \(size) bytes" }
-        lines.append(container)
-        var timing = "  duration   " + (duration.map { String(format: "%.3f s", $0) } ?? "unknown")
-        if let bitRate { timing += String(format: ", %.0f kb/s", Double(bitRate) / 1000) }
-        lines.append(timing)
+        if let size { lines.append("  size       \(size) bytes") }
+        lines.append("  duration   " + String(format: "%.3f s", duration) + (preciseTiming ? "" : " (estimated)"))
         for t in tracks {
-            var parts = ["  track \(t.index + 1)    \(t.type)", t.codec + (t.profile.map { " (\($0))" } ?? "")]
+            let kinds = ["vide": "video", "soun": "audio", "sbtl": "subtitle", "clcp": "closed captions", "meta": "metadata",
+                         "tmcd": "timecode", "text": "text"]
+            var parts = ["  track \(t.id)    \(kinds[t.mediaType] ?? t.mediaType)", t.codec.trimmingCharacters(in: .whitespaces)]
+            if let format = t.format { parts.append(format) }
             if let w = t.width, let h = t.height { parts.append("\(w)x\(h)") }
-            if let fps = t.frameRate { parts.append(String(format: "%.3g fps", fps)) }
+            if let fps = t.frameRate, fps > 0 { parts.append(String(format: "%.3g fps", fps)) }
             if let r = t.rotation, r != 0 { parts.append(String(format: "rotated %.0f°", r)) }
-            if let rate = t.sampleRate { parts.append("\(rate) Hz") }
-            if let layout = t.channelLayout { parts.append(layout) }
+            if let rate = t.sampleRate { parts.append(String(format: "%.0f Hz", rate)) }
+            if let channels = t.channels { parts.append(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) ch") }
             if let language = t.language { parts.append("[\(language)]") }
-            if let title = t.metadata["title"], !t.isAttachedPicture { parts.append("“\(title)”") }
-            if let d = t.duration { parts.append(String(format: "%.3f s", d)) }
-            if t.isAttachedPicture { parts.append("cover art, \(t.attachedPictureBytes ?? 0) bytes") }
+            if let title = t.title { parts.append("“\(title)”") }
+            if !t.enabled { parts.append("disabled") }
             lines.append(parts.joined(separator: "  "))
         }
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            lines.append("  tag        \(key): \(value)")
+        for tag in metadata {
+            let value = tag.value ?? tag.bytes.map { "<\($0) bytes>" } ?? ""
+            lines.append("  tag        \(tag.identifier): \(value)")
         }
         for c in chapters {
             lines.append(String(format: "  chapter    %.3f–%.3f  ", c.start, c.end) + (c.title ?? ""))
