@@ -264,3 +264,41 @@ struct HeartbeatTests {
         #expect(worst < .seconds(1), "the heartbeat's longest gap was \(worst)")
     }
 }
+
+@Suite("Completion-handler twins")
+struct CompletionHandlerTests {
+    /// Runs `start`, waits for its handler, and returns what it was called with and how often.
+    private func callback<T: Sendable>(_ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void) async -> (T?, String?, Int) {
+        let calls = Atomic<Int>(0)
+        let (value, error) = await withCheckedContinuation { (done: CheckedContinuation<(T?, String?), Never>) in
+            start { value, error in
+                if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume(returning: (value, error?.localizedDescription)) }
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        return (value, error, calls.load(ordering: .relaxed))
+    }
+
+    @Test func twinsCallBackOnceWithTheValue() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("chapters.mp4")))
+        let (tracks, error, calls) = await callback { asset.loadTracks(withMediaType: .audio, completionHandler: $0) }
+        #expect(tracks?.count == 1 && error == nil && calls == 1)
+        let (track, _, _) = await callback { asset.loadTrack(withTrackID: 1, completionHandler: $0) }
+        #expect(track?.mediaType == .video)
+        let (visual, _, _) = await callback { asset.loadTracks(withMediaCharacteristic: .visual, completionHandler: $0) }
+        #expect(visual?.count == 1)
+        let (items, _, _) = await callback { asset.loadMetadata(for: .iTunesMetadata, completionHandler: $0) }
+        #expect(items?.count == 1)
+        let (groups, _, _) = await callback { asset.loadChapterMetadataGroups(withTitleLocale: Locale(identifier: "en"), containingItemsWithCommonKeys: [], completionHandler: $0) }
+        #expect(groups?.count == 3)
+        let (best, _, _) = await callback { asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["en"], completionHandler: $0) }
+        #expect(best?.count == 3)
+    }
+
+    @Test func twinsCallBackOnceWithTheError() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("not-media.mp4")))
+        let (tracks, error, calls) = await callback { asset.loadTracks(withMediaType: .video, completionHandler: $0) }
+        #expect(tracks == nil && calls == 1)
+        #expect(error?.contains("not a media file") == true)
+    }
+}

@@ -30,6 +30,20 @@ extension AVAsset {
         return header.chapters.filter { $0.locale == first }.map(AVAsset.group)
     }
 
+    /// Calls `completionHandler` on a background queue with the chapters for `locale`, or the error.
+    public func loadChapterMetadataGroups(withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey],
+                                          completionHandler: @escaping @Sendable ([AVTimedMetadataGroup]?, (any Error)?) -> Void) {
+        AVAsset.complete(completionHandler) {
+            try await self.loadChapterMetadataGroups(withTitleLocale: locale, containingItemsWithCommonKeys: commonKeys)
+        }
+    }
+
+    /// Calls `completionHandler` on a background queue with the best-matching chapters, or the error.
+    public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String],
+                                          completionHandler: @escaping @Sendable ([AVTimedMetadataGroup]?, (any Error)?) -> Void) {
+        AVAsset.complete(completionHandler) { try await self.loadChapterMetadataGroups(bestMatchingPreferredLanguages: preferredLanguages) }
+    }
+
     private static func group(_ chapter: AssetHeader.Chapter) -> AVTimedMetadataGroup {
         var items: [AVMetadataItem] = []
         if let title = chapter.title {
