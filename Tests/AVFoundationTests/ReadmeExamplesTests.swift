@@ -1,4 +1,5 @@
 import AVFoundation
+import FixtureSupport
 import Testing
 
 /// The README's Swift sample, with what it says it prints.
@@ -15,5 +16,22 @@ struct ReadmeExamplesTests {
         #expect(CGRect(x: 0, y: 0, width: 1920, height: 1080).applying(portrait).size == CGSize(width: 1080, height: 1920))
         let boundary = NSValue(time: CMTime(value: 3, timescale: 1))
         #expect(boundary.timeValue == CMTime(value: 3, timescale: 1))
+    }
+
+    @Test func assetSample() async throws {
+        let asset = AVAsset(url: URL(fileURLWithPath: Fixtures.path("multi.mkv")))   // an AVURLAsset; no I/O yet
+        let (duration, tracks) = try await asset.load(.duration, .tracks)
+        #expect(asset is AVURLAsset && duration.seconds == 2.021 && tracks.count == 4)
+        var printed: [String] = []
+        for track in try await asset.loadTracks(withMediaType: .audio) {
+            let (formats, language) = try await track.load(.formatDescriptions, .languageCode)
+            printed.append("\(language ?? "und") \(formats.first?.audioStreamBasicDescription?.mSampleRate ?? 0)")
+        }
+        #expect(printed == ["eng 48000.0", "fra 48000.0"])
+        let titles = AVMetadataItem.metadataItems(from: try await asset.load(.commonMetadata),
+                                                  filteredByIdentifier: .commonIdentifierTitle)
+        #expect(try await titles.first?.load(.stringValue) ?? "" == "Two Tongues")
+        let chapters = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["en"])
+        #expect(chapters.count == 2)
     }
 }
