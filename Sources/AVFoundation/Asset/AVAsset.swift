@@ -110,14 +110,14 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
         return mapped
     }
 
-    /// Packet statistics of every stream: one pass over the file, once per asset, on an engine thread.
+    /// Packet statistics of every stream: one pass over the file, on an engine thread. The demuxer keeps
+    /// the result and serialises concurrent requests, so the asset and its tracks share one pass.
     func packetStatistics() async throws -> [PacketStatistics] {
-        try await properties.value("_scan") { [self] in
-            do {
-                return try await header().demuxer.scanPackets()
-            } catch let error as MediaEngineError {
-                throw AVError(engineError: error)
-            }
+        let demuxer = try await header().demuxer
+        do {
+            return try await demuxer.scanPackets()
+        } catch let error as MediaEngineError {
+            throw AVError(engineError: error)
         }
     }
 
