@@ -22,9 +22,8 @@ package final class Demuxer: @unchecked Sendable {
     /// Held for the whole of each operation: one demuxer serves one engine job at a time.
     private let operationLock = NSLock()
     private let executor: IOExecutor
-    /// Packets have been read since opening, so the read position is no longer at the start.
-    private var hasReadPackets = false
-    /// The packet scan's result, kept: a file's packets do not change.
+    /// The packet scan's result, kept: a file's packets do not change. The scan is the only packet
+    /// reader so far, so it always starts where opening left the read position: at the beginning.
     private var scanned: [PacketStatistics]?
 
     /// Opens the local file at `path`: the `open(2)`, probing and header parse all run on an engine
@@ -104,13 +103,6 @@ package final class Demuxer: @unchecked Sendable {
         let nopts = avocet_nopts_value()
         var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
-        // Right after opening, reads start at the beginning (FFmpeg replays what probing buffered);
-        // after an earlier pass, seek back first.
-        if hasReadPackets {
-            try FFmpeg.check(avformat_seek_file(ctx, -1, Int64.min, 0, Int64.max, 0),
-                             "seek to the start", source: name, ioError: io.lastError)
-        }
-        hasReadPackets = true
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         guard let p = packet else {
