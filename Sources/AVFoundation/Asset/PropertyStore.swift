@@ -179,8 +179,7 @@ final class PropertyStore: Sendable {
                 s.entries[key] = .cancelled
             }
         }
-        let error = AVError(.operationCancelled, userInfo: [NSLocalizedDescriptionKey: "Loading was cancelled."])
-        for waiter in resumes { waiter.resume(throwing: error) }
+        for waiter in resumes { waiter.resume(throwing: PropertyStore.cancelled) }
         for task in tasks { task.cancel() }
     }
 
@@ -213,6 +212,8 @@ final class PropertyStore: Sendable {
         return error as NSError
     }
 
-    /// The error a cancelled key reports through `status(of:)`.
-    static let cancelledError = AVError(.operationCancelled, userInfo: [NSLocalizedDescriptionKey: "Loading was cancelled."]) as NSError
+    /// The error `cancelAll()` ends loads with.
+    static let cancelled = AVError(.operationCancelled, userInfo: [NSLocalizedDescriptionKey: "Loading was cancelled."])
+    /// The same, as a cancelled key reports it through `status(of:)` and `statusOfValue`.
+    static let cancelledError = cancelled as NSError
 }

@@ -3,9 +3,6 @@ import Foundation
 
 /// The values of a track's properties, computed once from the container's header.
 enum TrackFacts {
-    /// Keys whose value may need the packet scan.
-    static let scanKeys: Set<String> = ["totalSampleDataLength", "estimatedDataRate", "timeRange", "nominalFrameRate"]
-
     /// A stream time as a `CMTime`, exactly when the time base allows it.
     static func time(_ value: Int64, _ timeBase: Rational) -> CMTime {
         guard timeBase.denominator > 0 else { return .invalid }
