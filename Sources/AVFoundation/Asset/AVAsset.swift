@@ -103,7 +103,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// Records a header failure on every header-level key (not a cancellation: that leaves keys free to
     /// load again) and returns the error as an AVError.
     private func failHeader(_ error: any Error) -> any Error {
-        let mapped: any Error = (error as? MediaEngineError).map { AVError(engineError: $0) } ?? error
+        let mapped = AVError.converting(error)
         if !PropertyStore.isCancellation(mapped) {
             properties.fail(AVAsset.keys.map(\.key) + ["_header"], error: mapped)
         }
@@ -114,11 +114,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// the result and serialises concurrent requests, so the asset and its tracks share one pass.
     func packetStatistics() async throws -> [PacketStatistics] {
         let demuxer = try await header().demuxer
-        do {
-            return try await demuxer.scanPackets()
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
-        }
+        return try await AVError.converting { try await demuxer.scanPackets() }
     }
 
     /// The value of an asset key: from the header, or from the packet scan for exact timing.

@@ -56,21 +56,13 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
     /// A value that needs the packet scan (it was not known from the header).
     /// One pass over the file's packets, kept by the demuxer, on an engine thread.
     func scannedValue(_ key: String) async throws -> Any {
-        do {
-            let stats = try await demuxer.scanPackets()
-            return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
-        }
+        let stats = try await AVError.converting { try await demuxer.scanPackets() }
+        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
     }
 
     func scannedValueBlocking(_ key: String) throws -> Any {
-        do {
-            let stats = try demuxer.scanPackets(cancellation: CancellationToken())
-            return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
-        }
+        let stats = try AVError.converting { try demuxer.scanPackets(cancellation: CancellationToken()) }
+        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
     }
 
     // MARK: - Legacy key-value loading

@@ -38,3 +38,21 @@ extension AVError {
         self.init(code, userInfo: info)
     }
 }
+
+extension AVError {
+    /// `error` as callers of the public API see it: an engine failure becomes its AVError; any other
+    /// error (already an AVError, a cancellation) is returned as it is.
+    static func converting(_ error: any Error) -> any Error {
+        (error as? MediaEngineError).map { AVError(engineError: $0) } ?? error
+    }
+
+    /// Runs `body`, turning an engine failure into its AVError. The one place the public API crosses
+    /// into MediaEngine's errors.
+    static func converting<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw converting(error) }
+    }
+
+    static func converting<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw converting(error) }
+    }
+}

@@ -19,22 +19,15 @@ extension CGImage {
     /// Decodes a PNG or JPEG file into an 8-bit RGBA image (Avocet's, Linux only). Runs on the calling
     /// thread. Throws `AVError(.fileFormatNotRecognized)` for other data.
     public static func decoded(from data: Data) throws -> CGImage {
-        do {
-            let image = try ImageCodec.decode(data)
-            guard let cg = CGImage(rgbaPixels: image.pixels, width: image.width, height: image.height) else {
-                throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The image has no pixels."])
-            }
-            return cg
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
+        let image = try AVError.converting { try ImageCodec.decode(data) }
+        guard let cg = CGImage(rgbaPixels: image.pixels, width: image.width, height: image.height) else {
+            throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The image has no pixels."])
         }
+        return cg
     }
 
     private func encoded(as format: ImageCodec.Format) throws -> Data {
-        do {
-            return try ImageCodec.encode(ImageCodec.RGBAImage(width: width, height: height, pixels: straightRGBA), as: format)
-        } catch let error as MediaEngineError {
-            throw AVError(engineError: error)
-        }
+        let image = ImageCodec.RGBAImage(width: width, height: height, pixels: straightRGBA)
+        return try AVError.converting { try ImageCodec.encode(image, as: format) }
     }
 }
