@@ -21,6 +21,7 @@ static inline int avocet_averror_exit(void) { return AVERROR_EXIT; }
 static inline int avocet_averror_eio(void) { return AVERROR(EIO); }
 static inline int avocet_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int avocet_averror_einval(void) { return AVERROR(EINVAL); }
+static inline int avocet_averror_eperm(void) { return AVERROR(EPERM); }
 static inline int avocet_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int avocet_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int avocet_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
@@ -34,17 +35,22 @@ static inline int avocet_error_max_string_size(void) { return AV_ERROR_MAX_STRIN
 #include <stdarg.h>
 
 // FFmpeg's log callback is variadic (va_list), which Swift cannot implement; this one formats the line
-// and hands it to a plain Swift function. Only MediaEngine imports this header.
-typedef void (*avocet_log_sink)(int level, const char *message);
+// and offers it to a plain Swift function. When the sink does not take the message (it is not from an
+// Avocet operation), FFmpeg's default callback prints it under the host's own log level, so a host
+// application's FFmpeg logging is neither silenced nor changed. Only MediaEngine imports this header.
+typedef int (*avocet_log_sink)(int level, const char *message);
 static avocet_log_sink avocet_current_log_sink = 0;
 
 static inline void avocet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
-    (void)avcl;
-    if (!avocet_current_log_sink || !fmt) return;
-    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
-    char line[1024];
-    vsnprintf(line, sizeof line, fmt, vl);
-    avocet_current_log_sink(level, line);
+    if (avocet_current_log_sink && fmt) {
+        va_list copy;
+        va_copy(copy, vl);
+        char line[1024];
+        vsnprintf(line, sizeof line, fmt, copy);
+        va_end(copy);
+        if (avocet_current_log_sink(level, line)) return;
+    }
+    av_log_default_callback(avcl, level, fmt, vl);
 }
 
 static inline void avocet_install_log_sink(avocet_log_sink sink) {

@@ -38,8 +38,8 @@ final class AVIOBridge: @unchecked Sendable {
     }
 
     deinit {
-        if context != nil {
-            av_freep(&context!.pointee.buffer)
+        if let ctx = context {
+            av_freep(&ctx.pointee.buffer)
             avio_context_free(&context)
         }
     }
@@ -52,7 +52,7 @@ final class AVIOBridge: @unchecked Sendable {
     /// Calls the installed interrupt callback as FFmpeg does: true means "stop now".
     var interruptRequested: Bool {
         let cb = interruptCallback
-        return cb.callback!(cb.opaque) != 0
+        return cb.callback.map { $0(cb.opaque) != 0 } ?? false
     }
 
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int32) -> Int32 {
@@ -61,9 +61,11 @@ final class AVIOBridge: @unchecked Sendable {
         do {
             let n = try source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)),
                                     cancellation: cancellation)
-            if n == 0 { return avocet_averror_eof() }
-            position += Int64(n)
-            return Int32(n)
+            // A source that claims more than it was asked for is held to the buffer.
+            let count = min(max(n, 0), Int(count))
+            if count == 0 { return avocet_averror_eof() }
+            position = position.addingSaturating(Int64(count))
+            return Int32(count)
         } catch let error as MediaEngineError {
             lastError = error
             return error.code == .cancelled ? avocet_averror_exit() : avocet_averror_eio()
@@ -79,10 +81,10 @@ final class AVIOBridge: @unchecked Sendable {
         let target: Int64
         switch mode {
         case SEEK_SET: target = offset
-        case SEEK_CUR: target = position + offset
+        case SEEK_CUR: target = position.addingSaturating(offset)
         case SEEK_END:
             guard let size else { return -1 }
-            target = size + offset
+            target = size.addingSaturating(offset)
         default: return -1
         }
         guard target >= 0 else { return Int64(avocet_averror_einval()) }
@@ -93,19 +95,20 @@ final class AVIOBridge: @unchecked Sendable {
     fileprivate var isInterrupted: Bool { cancellation.isCancelled }
 }
 
-private func bridge(_ opaque: UnsafeMutableRawPointer?) -> AVIOBridge {
-    Unmanaged<AVIOBridge>.fromOpaque(opaque!).takeUnretainedValue()
+private func bridge(_ opaque: UnsafeMutableRawPointer?) -> AVIOBridge? {
+    opaque.map { Unmanaged<AVIOBridge>.fromOpaque($0).takeUnretainedValue() }
 }
 
 private let avocetReadPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
     opaque, buffer, count in
-    bridge(opaque).read(buffer!, count)
+    guard let bridge = bridge(opaque), let buffer, count > 0 else { return avocet_averror_einval() }
+    return bridge.read(buffer, count)
 }
 
 private let avocetSeek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
-    bridge(opaque).seek(offset, whence)
+    bridge(opaque)?.seek(offset, whence) ?? Int64(avocet_averror_einval())
 }
 
 private let avocetInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
-    bridge(opaque).isInterrupted ? 1 : 0
+    bridge(opaque)?.isInterrupted == false ? 0 : 1
 }

@@ -1,7 +1,9 @@
 /// What one header parse of a container yields, as plain Swift values.
 package struct ContainerInfo: Sendable, Equatable {
-    /// FFmpeg's short format name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "mp3", ...).
+    /// FFmpeg's short format name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm", "mp3", ...), for messages.
     package var formatName: String
+    /// The container family, for decisions.
+    package var format: ContainerFormat
     package var formatLongName: String
     /// Duration in microseconds, when known.
     package var duration: Int64?
@@ -21,7 +23,12 @@ package struct ContainerInfo: Sendable, Equatable {
     package var mp4Boxes: MP4Boxes?
 
     /// The MP4/QuickTime family (FFmpeg's "mov,mp4,m4a,3gp,3g2,mj2" demuxer).
-    package var isQuickTimeFamily: Bool { formatName.hasPrefix("mov,") }
+    package var isQuickTimeFamily: Bool { format == .quickTime }
+    /// A QuickTime movie proper (major brand `qt  `), whose tags are QuickTime user data rather than
+    /// iTunes metadata.
+    package var isQuickTimeMovie = false
+    /// FFmpeg's `avformat_find_stream_info` was skipped because the header gave every fact.
+    package var skippedStreamAnalysis = false
 
     package var durationSeconds: Double? { duration.map { Double($0) / 1_000_000 } }
 }

@@ -2,10 +2,18 @@ internal import CFFmpeg
 import Foundation
 
 /// Options for opening a container.
-package struct DemuxerOptions: Sendable {
-    /// Read the first packets to fill in what the header lacks (frame rates, Ogg and FLAC stream
-    /// parameters, durations of streams without an index). Costs a little decoding; on by default.
-    package var analyzeStreams = true
+package struct DemuxerOptions: Sendable, Equatable {
+    /// When to run FFmpeg's `avformat_find_stream_info`, which reads and decodes the first packets to
+    /// fill in what a header lacks (frame rates, Ogg and FLAC stream parameters, durations of streams
+    /// without an index). It dominates the cost of an open.
+    package enum StreamAnalysis: Sendable, Equatable {
+        /// Only for containers whose header does not give every fact (`ContainerFormat.headerSuffices`).
+        case whenNeeded
+        case always
+        case never
+    }
+
+    package var streamAnalysis = StreamAnalysis.whenNeeded
 
     package init() {}
 }
@@ -13,18 +21,17 @@ package struct DemuxerOptions: Sendable {
 /// One open container, parsed once. `info` holds everything the header said, as plain Swift values.
 ///
 /// Opening runs on the engine's I/O threads (`IOExecutor`) and never on the caller's. The FFmpeg state
-/// stays alive for later packet reads; it is only touched from one engine job at a time, which is why
-/// the class is unchecked Sendable. `info` is immutable.
+/// (one `FormatContext`, which frees it) lives as long as the demuxer; it is only touched from one
+/// engine job at a time, which is why the class is unchecked Sendable. `info` is immutable. A demuxer
+/// holds its byte source (a file descriptor for files) open: drop it when its work is done.
 package final class Demuxer: @unchecked Sendable {
     package let info: ContainerInfo
-    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
-    private let io: AVIOBridge
+    private let context: FormatContext
+    private let source: any ByteSource
+    private let options: DemuxerOptions
     /// Held for the whole of each operation: one demuxer serves one engine job at a time.
     private let operationLock = NSLock()
     private let executor: IOExecutor
-    /// The packet scan's result, kept: a file's packets do not change. The scan is the only packet
-    /// reader so far, so it always starts where opening left the read position: at the beginning.
-    private var scanned: [PacketStatistics]?
 
     /// Opens the local file at `path`: the `open(2)`, probing and header parse all run on an engine
     /// thread. Cancelling the calling task interrupts FFmpeg and ends with `.cancelled`.
@@ -41,52 +48,85 @@ package final class Demuxer: @unchecked Sendable {
         }
     }
 
-    /// Opens and parses synchronously. Blocking: call only on an engine thread.
+    /// Opens and parses synchronously. Blocking: call only on an engine thread. Parses the header, and
+    /// decodes the first frames only for containers whose header leaves facts out (see `DemuxerOptions`).
     package init(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
                  executor: IOExecutor = .shared) throws {
-        FFmpegLog.reset()
         self.executor = executor
+        self.source = source
+        self.options = options
+        (context, info) = try FFmpegLog.capturing { try Demuxer.openAndDescribe(source, options: options, cancellation: cancellation) }
+    }
+
+    private static func openAndDescribe(_ source: any ByteSource, options: DemuxerOptions,
+                                        cancellation: CancellationToken) throws -> (FormatContext, ContainerInfo) {
         let name = source.name
         let byteSize = try source.size()
         if byteSize == 0 {
             throw MediaEngineError(.notMedia, source: name, operation: "open", reason: "the file is empty")
         }
-        io = try AVIOBridge(source: source, cancellation: cancellation)
-        guard let allocated = avformat_alloc_context() else {
-            throw MediaEngineError(.outOfMemory, source: name, operation: "open", reason: "out of memory")
+        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
+        guard let ctx = context.pointer else {
+            throw MediaEngineError(.failed, source: name, operation: "open", reason: "FFmpeg gave no context")
         }
-        allocated.pointee.pb = io.context
-        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        allocated.pointee.interrupt_callback = io.interruptCallback
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let rc = avformat_open_input(&ctx, name, nil, nil)
-        guard rc >= 0, let ctx else {
-            // FFmpeg has freed the context; the bridge frees the I/O context.
-            throw Demuxer.openFailure(rc, io: io, cancellation: cancellation)
-        }
-        formatContext = ctx
-        if options.analyzeStreams {
-            let rc = avformat_find_stream_info(ctx, nil)
-            if rc < 0 {
-                if cancellation.isCancelled || rc == avocet_averror_exit() {
-                    throw FFmpeg.error(avocet_averror_exit(), "read stream information", source: name)
-                }
-                throw FFmpeg.error(rc, "read stream information", source: name, ioError: io.lastError)
-            }
-        }
+        let analyzed = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         var described = Demuxer.describe(ctx, byteSize: byteSize)
+        described.skippedStreamAnalysis = !analyzed
+        if !analyzed && described.format == .matroska {
+            try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
+        }
         if described.isQuickTimeFamily {
             described.mp4Boxes = try MP4Boxes.scan(source, cancellation: cancellation)
         }
-        info = described
-        try Demuxer.checkComplete(info, ctx: ctx, source: name)
+        try Demuxer.checkComplete(described, ctx: ctx, source: name)
+        return (context, described)
+    }
+
+    /// Runs `avformat_find_stream_info` when the options and the container call for it; returns whether it ran.
+    private static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken) throws -> Bool {
+        guard let ctx = context.pointer else { return false }
+        let name = context.io.source.name
+        let analyze: Bool
+        switch options.streamAnalysis {
+        case .always: analyze = true
+        case .never: analyze = false
+        case .whenNeeded:
+            analyze = !ContainerFormat(demuxer: ctx.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "").headerSuffices
+                || headerLeavesOut(ctx)
+        }
+        guard analyze else { return false }
+        let rc = avformat_find_stream_info(ctx, nil)
+        if rc < 0 {
+            if cancellation.isCancelled || rc == avocet_averror_exit() {
+                throw FFmpeg.error(avocet_averror_exit(), "read stream information", source: name)
+            }
+            throw FFmpeg.error(rc, "read stream information", source: name, ioError: context.io.lastError)
+        }
+        return true
+    }
+
+    /// Whether a header that usually suffices left a fact out that only reading packets tells: the
+    /// picture size (MP4 leaves it to the decoder for H.263 and MPEG-4 Part 2), the frame rate, or an
+    /// audio sample rate.
+    private static func headerLeavesOut(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            guard let st = ctx.pointee.streams[i] else { continue }
+            let par = st.pointee.codecpar.pointee
+            let picture = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+            // A video stream with no size, or no rate (fragmented MP4, WebM without default durations).
+            if par.codec_type == AVMEDIA_TYPE_VIDEO && !picture
+                && (par.width <= 0 || par.height <= 0 || st.pointee.r_frame_rate.num <= 0) { return true }
+            if par.codec_type == AVMEDIA_TYPE_AUDIO && (par.sample_rate <= 0 || par.ch_layout.nb_channels <= 0) { return true }
+        }
+        return false
     }
 
     // MARK: - Packet scan
 
     /// Reads every packet to the end without decoding, on an engine thread, and returns per-stream
-    /// statistics indexed like `info.streams`. Cost: one pass over the file's bytes, once per demuxer
-    /// (the result is kept). Cancelling the calling task stops it.
+    /// statistics indexed like `info.streams`. Cost: one pass over the file's bytes, through a container
+    /// opened afresh for the pass, so every call counts from the start (a cancelled scan spoils nothing).
+    /// Cancelling the calling task stops it.
     package func scanPackets() async throws -> [PacketStatistics] {
         try await executor.run { [self] token in try scanPackets(cancellation: token) }
     }
@@ -95,11 +135,20 @@ package final class Demuxer: @unchecked Sendable {
     package func scanPackets(cancellation: CancellationToken) throws -> [PacketStatistics] {
         operationLock.lock()
         defer { operationLock.unlock() }
-        if let scanned { return scanned }
-        guard let ctx = formatContext else { return [] }
-        io.cancellation = cancellation
-        io.lastError = nil
-        let name = io.source.name
+        return try Demuxer.scanPackets(source: source, options: options, cancellation: cancellation)
+    }
+
+    /// Opens `source` and reads every packet to the end without decoding. Blocking: call only on an
+    /// engine thread. The streams are those a demuxer opened with the same options reports.
+    package static func scanPackets(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken) throws -> [PacketStatistics] {
+        try FFmpegLog.capturing { try scanAll(source: source, options: options, cancellation: cancellation) }
+    }
+
+    private static func scanAll(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken) throws -> [PacketStatistics] {
+        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
+        guard let ctx = context.pointer else { return [] }
+        let name = source.name
+        _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         let nopts = avocet_nopts_value()
         var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
@@ -113,17 +162,18 @@ package final class Demuxer: @unchecked Sendable {
             if rc == avocet_averror_eof() { break }
             if rc < 0 {
                 if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "read packets", source: name) }
-                throw FFmpeg.error(rc, "read packets", source: name, ioError: io.lastError)
+                throw FFmpeg.error(rc, "read packets", source: name, ioError: context.io.lastError)
             }
             let i = Int(p.pointee.stream_index)
-            if i < stats.count {
-                stats[i].packetCount += 1
-                stats[i].totalBytes += Int64(p.pointee.size)
-                if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes += 1 }
+            // Streams found mid-file (MPEG-TS) have no header entry; they are not counted.
+            if i >= 0 && i < stats.count {
+                stats[i].packetCount = stats[i].packetCount.addingSaturating(1)
+                stats[i].totalBytes = stats[i].totalBytes.addingSaturating(Int64(max(0, p.pointee.size)))
+                if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes = stats[i].keyframes.addingSaturating(1) }
                 let pts = p.pointee.pts
                 if pts != nopts {
                     stats[i].firstPresentationTime = min(stats[i].firstPresentationTime ?? pts, pts)
-                    let end = pts + max(0, p.pointee.duration)
+                    let end = pts.addingSaturating(max(0, p.pointee.duration))
                     stats[i].endPresentationTime = max(stats[i].endPresentationTime ?? end, end)
                     if let last = lastPTS[i], pts < last { stats[i].hasReordering = true }
                     lastPTS[i] = pts
@@ -134,59 +184,46 @@ package final class Demuxer: @unchecked Sendable {
             }
             av_packet_unref(p)
         }
-        scanned = stats
         return stats
     }
 
-    deinit {
-        if formatContext != nil { avformat_close_input(&formatContext) }
+    /// Reads the first packets of a container whose header gives no start times and no hint of frame
+    /// reordering (Matroska), without decoding: at most 64 packets or 4 MiB. Sets each stream's start to
+    /// its earliest presentation time seen, and marks video whose presentation times go backwards.
+    private static func peekPackets(_ ctx: UnsafeMutablePointer<AVFormatContext>, into info: inout ContainerInfo,
+                                    cancellation: CancellationToken, source: String) throws {
+        let nopts = avocet_nopts_value()
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        guard let p = packet else { return }
+        var first = [Int64?](repeating: nil, count: info.streams.count)
+        var last = [Int64?](repeating: nil, count: info.streams.count)
+        var reorders = [Bool](repeating: false, count: info.streams.count)
+        var bytes: Int64 = 0
+        for _ in 0..<64 {
+            let rc = av_read_frame(ctx, p)
+            if rc < 0 {
+                if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "open", source: source) }
+                break
+            }
+            defer { av_packet_unref(p) }
+            bytes = bytes.addingSaturating(Int64(max(0, p.pointee.size)))
+            let i = Int(p.pointee.stream_index)
+            guard i >= 0, i < first.count else { continue }
+            let pts = p.pointee.pts
+            guard pts != nopts else { continue }
+            first[i] = min(first[i] ?? pts, pts)
+            if let previous = last[i], pts < previous { reorders[i] = true }
+            last[i] = pts
+            if bytes > 4 << 20 { break }
+        }
+        for i in info.streams.indices {
+            if info.streams[i].startTime == nil, let start = first[i] { info.streams[i].startTime = start }
+            if info.streams[i].kind == .video && reorders[i] { info.streams[i].videoDelay = max(info.streams[i].videoDelay, 1) }
+        }
     }
 
     // MARK: - Errors
-
-    /// Turns a failed `avformat_open_input` into the most useful error: cancelled, the byte source's own
-    /// failure, not media at all (content matches no format), or media that is truncated or damaged.
-    private static func openFailure(_ rc: Int32, io: AVIOBridge, cancellation: CancellationToken) -> MediaEngineError {
-        let name = io.source.name
-        if cancellation.isCancelled || rc == avocet_averror_exit() {
-            return FFmpeg.error(avocet_averror_exit(), "open", source: name)
-        }
-        if let ioError = io.lastError { return ioError }
-        let ffmpegWords = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
-        guard let format = contentFormat(of: io.source, cancellation: cancellation) else {
-            return MediaEngineError(.notMedia, source: name, operation: "open",
-                                    reason: "not a media file: its contents match no format FFmpeg knows", ffmpegCode: rc)
-        }
-        if rc == avocet_averror_invaliddata() || rc == avocet_averror_eof() {
-            return MediaEngineError(.truncated, source: name, operation: "open",
-                                    reason: "the \(format) data is truncated or damaged: \(ffmpegWords)", ffmpegCode: rc)
-        }
-        return MediaEngineError(.failed, source: name, operation: "open", reason: ffmpegWords, ffmpegCode: rc)
-    }
-
-    /// The long name of the format the first bytes look like, judged by content alone (no file name).
-    private static func contentFormat(of source: any ByteSource, cancellation: CancellationToken) -> String? {
-        let probeSize = 4096
-        let padding = Int(AVPROBE_PADDING_SIZE)
-        var bytes = [UInt8](repeating: 0, count: probeSize + padding)
-        let count = bytes.withUnsafeMutableBytes { buffer in
-            (try? source.read(at: 0, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<probeSize]),
-                              cancellation: cancellation)) ?? 0
-        }
-        guard count > 0 else { return nil }
-        return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
-            "".withCString { emptyName in
-                var probe = AVProbeData()
-                probe.filename = emptyName
-                probe.buf = buffer.baseAddress
-                probe.buf_size = Int32(count)
-                // Below FFmpeg's retry score a match is a guess (random bytes often pass for MP3).
-                var score = Int32(AVPROBE_SCORE_RETRY)
-                guard let format = av_probe_input_format2(&probe, 1, &score) else { return nil }
-                return format.pointee.long_name.map { String(cString: $0) } ?? String(cString: format.pointee.name)
-            }
-        }
-    }
 
     /// A container whose index points past the end of the file is truncated: its header promises media
     /// data that is not there. (FFmpeg opens such files and fails later, mid-playback; we fail now.)
@@ -197,9 +234,9 @@ package final class Demuxer: @unchecked Sendable {
             guard let st = ctx.pointee.streams[i] else { continue }
             let count = avformat_index_get_entries_count(st)
             // Positions grow with time in nearly every file; the last few entries hold the maximum.
-            for j in max(0, count - 8)..<count {
+            for j in max(0, count - 8)..<max(0, count) {
                 if let entry = avformat_index_get_entry(st, j) {
-                    dataEnd = max(dataEnd, entry.pointee.pos + Int64(entry.pointee.size))
+                    dataEnd = max(dataEnd, entry.pointee.pos.addingSaturating(Int64(max(0, entry.pointee.size))))
                 }
             }
         }
@@ -214,9 +251,10 @@ package final class Demuxer: @unchecked Sendable {
     private static func describe(_ ctx: UnsafeMutablePointer<AVFormatContext>, byteSize: Int64?) -> ContainerInfo {
         let c = ctx.pointee
         let nopts = avocet_nopts_value()
+        let format = ContainerFormat(demuxer: c.iformat.map { String(cString: $0.pointee.name) } ?? "")
         var streams: [StreamInfo] = []
         for i in 0..<Int(c.nb_streams) {
-            if let st = c.streams[i] { streams.append(describe(stream: st, index: i)) }
+            if let st = c.streams[i] { streams.append(describe(stream: st, index: i, format: format)) }
         }
         var chapters: [ChapterInfo] = []
         for i in 0..<Int(c.nb_chapters) {
@@ -225,10 +263,12 @@ package final class Demuxer: @unchecked Sendable {
             chapters.append(ChapterInfo(id: ch.id, start: MediaTimestamp(value: ch.start, timeBase: tb),
                                         end: MediaTimestamp(value: ch.end, timeBase: tb), metadata: tags(ch.metadata)))
         }
+        let formatName = c.iformat.map { String(cString: $0.pointee.name) } ?? ""
         var info = ContainerInfo(
-            formatName: c.iformat.map { String(cString: $0.pointee.name) } ?? "",
+            formatName: formatName,
+            format: ContainerFormat(demuxer: formatName),
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
-            duration: c.duration == nopts ? nil : c.duration,
+            duration: c.duration == nopts || c.duration < 0 ? nil : c.duration,
             startTime: c.start_time == nopts ? nil : c.start_time,
             bitRate: c.bit_rate > 0 ? c.bit_rate : nil,
             byteSize: byteSize,
@@ -236,10 +276,15 @@ package final class Demuxer: @unchecked Sendable {
             metadata: tags(c.metadata),
             chapters: chapters)
         info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+        info.isQuickTimeMovie = info.format == .quickTime && info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true
+        if info.duration == nil {
+            // Without stream analysis FFmpeg leaves the total to be worked out: the longest stream's end.
+            info.duration = streams.compactMap(\.endMicroseconds).max()
+        }
         return info
     }
 
-    private static func describe(stream st: UnsafeMutablePointer<AVStream>, index: Int) -> StreamInfo {
+    private static func describe(stream st: UnsafeMutablePointer<AVStream>, index: Int, format: ContainerFormat) -> StreamInfo {
         let s = st.pointee
         let par = s.codecpar.pointee
         let nopts = avocet_nopts_value()
@@ -253,11 +298,12 @@ package final class Demuxer: @unchecked Sendable {
         default: kind = .unknown
         }
         let metadata = tags(s.metadata)
+        let codecName = String(cString: avcodec_get_name(par.codec_id))
         var info = StreamInfo(
             index: index, id: s.id, kind: kind,
-            codecName: String(cString: avcodec_get_name(par.codec_id)),
+            codecName: codecName, codec: Codec(ffmpegName: codecName), aacProfile: nil,
             codecTag: par.codec_tag,
-            profile: avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) },
+            profile: avcodec_profile_name(par.codec_id, par.profile >= 0 ? par.profile : headerProfile(par)).map { String(cString: $0) },
             timeBase: Rational(s.time_base.num, s.time_base.den),
             startTime: s.start_time == nopts ? nil : s.start_time,
             duration: s.duration == nopts || s.duration <= 0 ? nil : s.duration,
@@ -270,8 +316,12 @@ package final class Demuxer: @unchecked Sendable {
         if kind == .video {
             info.width = Int(par.width)
             info.height = Int(par.height)
-            let sar = par.sample_aspect_ratio.num != 0 ? par.sample_aspect_ratio : s.sample_aspect_ratio
-            info.sampleAspectRatio = sar.num != 0 ? Rational(sar.num, sar.den) : nil
+            // MP4 and Matroska state the display size in the track header, which FFmpeg turns into the
+            // stream's aspect ratio; the codec's own (H.263's 12:11) does not override it there.
+            let containerStatesSize = format == .quickTime || format == .matroska
+            let sar = containerStatesSize || s.sample_aspect_ratio.num != 0 ? s.sample_aspect_ratio : par.sample_aspect_ratio
+            info.sampleAspectRatio = sar.num > 0 && sar.den > 0 ? Rational(sar.num, sar.den) : nil
+            info.isFullRange = par.color_range == AVCOL_RANGE_JPEG
             info.averageFrameRate = s.avg_frame_rate.num != 0 ? Rational(s.avg_frame_rate.num, s.avg_frame_rate.den) : nil
             info.realFrameRate = s.r_frame_rate.num != 0 ? Rational(s.r_frame_rate.num, s.r_frame_rate.den) : nil
             info.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }
@@ -300,12 +350,16 @@ package final class Demuxer: @unchecked Sendable {
             var text = [CChar](repeating: 0, count: 128)
             if av_channel_layout_describe(&layout, &text, text.count) > 0 { info.channelLayout = string(fromNullTerminated: text) }
             info.sampleFormat = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)).map { String(cString: $0) }
-            info.frameSize = par.frame_size > 0 ? Int(par.frame_size) : nil
+            info.frameSize = par.frame_size > 0 ? Int(par.frame_size) : info.codec.defaultFrameSize(sampleRate: info.sampleRate ?? 0)
             let bits = par.bits_per_raw_sample > 0 ? par.bits_per_raw_sample : par.bits_per_coded_sample
             info.bitsPerSample = bits > 0 ? Int(bits) : nil
         }
         if info.disposition.contains(.attachedPicture), s.attached_pic.size > 0, let data = s.attached_pic.data {
-            info.attachedPicture = Data(bytes: data, count: Int(s.attached_pic.size))
+            let picture = Data(bytes: data, count: Int(s.attached_pic.size))
+            info.attachedPicture = picture
+            if info.width ?? 0 <= 0 || info.height ?? 0 <= 0, let size = PictureSize.of(Array(picture.prefix(64 * 1024))) {
+                (info.width, info.height) = (size.width, size.height)
+            }
         }
         var sideSize = 0
         info.isEncrypted = av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &sideSize) != nil
@@ -313,16 +367,41 @@ package final class Demuxer: @unchecked Sendable {
         if par.extradata_size > 0, let extra = par.extradata {
             info.extradata = Data(bytes: extra, count: Int(par.extradata_size))
         }
+        if info.codec == .aac {
+            info.aacProfile = info.extradata.flatMap { AACProfile(audioSpecificConfig: Array($0.prefix(2))) }
+                ?? AACProfile(ffmpegProfile: par.profile)
+            // The AudioSpecificConfig's frame length flag (bit 2 of its second byte) says 960-sample frames.
+            if let config = info.extradata, config.count >= 2, par.frame_size <= 0, config[config.startIndex + 1] & 0x04 != 0 {
+                info.frameSize = 960
+            }
+        }
         // Sample byte total: only where the index lists every sample (MP4/MOV), so the sum is exact.
         let entries = avformat_index_get_entries_count(st)
         if entries > 0, Int64(entries) == s.nb_frames {
             var total: Int64 = 0
             for j in 0..<entries {
-                if let entry = avformat_index_get_entry(st, j) { total += Int64(entry.pointee.size) }
+                if let entry = avformat_index_get_entry(st, j) { total = total.addingSaturating(Int64(max(0, entry.pointee.size))) }
             }
             info.totalSampleBytes = total
         }
         return info
+    }
+
+    /// The H.264 or HEVC profile as the codec setup data in the header (avcC, hvcC) states it, in
+    /// FFmpeg's numbering, for when no stream analysis ran. FFmpeg's "unknown" otherwise.
+    private static func headerProfile(_ par: AVCodecParameters) -> Int32 {
+        guard par.extradata_size >= 4, let extra = par.extradata, extra[0] == 1 else { return par.profile }
+        switch par.codec_id {
+        case AV_CODEC_ID_H264:
+            var profile = Int32(extra[1])
+            // Baseline with constraint_set1 is Constrained Baseline (FFmpeg's FF_PROFILE_H264_CONSTRAINED).
+            if profile == 66 && extra[2] & 0x40 != 0 { profile |= 1 << 9 }
+            return profile
+        case AV_CODEC_ID_HEVC:
+            return Int32(extra[1] & 0x1f)
+        default:
+            return par.profile
+        }
     }
 
     private static func tags(_ dict: OpaquePointer?) -> [Tag] {

@@ -6,17 +6,24 @@ import Synchronization
 /// Threads start lazily as work arrives, up to `maxThreads`, and then wait for more work; jobs beyond
 /// that queue in order. `run` bridges one job to `async`: cancelling the calling task sets the job's
 /// `CancellationToken`, which FFmpeg's interrupt callback and byte sources read, so a blocked open or
-/// read ends promptly with `MediaEngineError.Code.cancelled`.
+/// read ends promptly with `MediaEngineError.Code.cancelled`. A job cancelled while still queued never
+/// runs, and its caller returns at once without waiting for a thread.
 package final class IOExecutor: Sendable {
     /// The process-wide executor. Sixteen threads: enough that slow sources (a remote server, a resource
     /// loader delegate) do not starve local file work, few enough to stay cheap when idle.
     package static let shared = IOExecutor(maxThreads: 16)
 
+    private struct Job {
+        let cancellation: CancellationToken?
+        let body: @Sendable () -> Void
+    }
+
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [Job] = []
         var head = 0
         var threads = 0
         var idle = 0
+        var started = 0
     }
 
     private let maxThreads: Int
@@ -29,27 +36,37 @@ package final class IOExecutor: Sendable {
         self.maxThreads = maxThreads
     }
 
+    /// How many jobs have started running (skipped cancelled jobs do not count). For tests.
+    package var startedJobs: Int { state.withLock { $0.started } }
+
+    /// How many jobs wait for a thread, cancelled ones included until a thread passes them. For tests.
+    package var queuedJobs: Int { state.withLock { $0.jobs.count - $0.head } }
+
     /// Runs `body` on an engine thread and returns its result. The token passed in is cancelled when the
-    /// calling task is; `body` should hand it to FFmpeg and to byte sources. If the task is already
-    /// cancelled the job still runs, sees the token set and should end at once.
+    /// calling task is; `body` should hand it to FFmpeg and to byte sources. A task cancelled before its
+    /// job starts gets `MediaEngineError.Code.cancelled` at once, and the job never runs.
     package func run<T: Sendable>(_ body: @escaping @Sendable (CancellationToken) throws -> T) async throws -> T {
         let token = CancellationToken()
+        let pending = PendingJob<T>()
         return try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<T, any Error>) in
-                if Task.isCancelled { token.cancel() }
-                submit {
-                    continuation.resume(with: Result { try body(token) })
+                guard pending.attach(continuation) else { return }
+                submit(cancellation: token) {
+                    guard pending.start() else { return }
+                    pending.finish(Result { try body(token) })
                 }
             }
         } onCancel: {
             token.cancel()
+            pending.abandon()
         }
     }
 
-    /// Queues a job; starts a thread when queued jobs outnumber idle workers and the limit allows.
-    package func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues a job; starts a thread when queued jobs outnumber idle workers and the limit allows. A job
+    /// whose `cancellation` is set by the time a thread reaches it is dropped without running.
+    package func submit(cancellation: CancellationToken? = nil, _ job: @escaping @Sendable () -> Void) {
         let startThread = state.withLock { s -> Bool in
-            s.jobs.append(job)
+            s.jobs.append(Job(cancellation: cancellation, body: job))
             // More queued jobs than idle workers: another thread, so one blocked job never delays the next.
             if s.jobs.count - s.head > s.idle && s.threads < maxThreads {
                 s.threads += 1
@@ -68,23 +85,27 @@ package final class IOExecutor: Sendable {
         wakeup.unlock()
     }
 
-    private func nextJob() -> (@Sendable () -> Void)? {
+    private func nextJob() -> Job? {
         state.withLock { s in
-            guard s.head < s.jobs.count else { return nil }
-            let job = s.jobs[s.head]
-            s.head += 1
-            if s.head > 64 && s.head * 2 > s.jobs.count {
-                s.jobs.removeFirst(s.head)
-                s.head = 0
+            while s.head < s.jobs.count {
+                let job = s.jobs[s.head]
+                s.head += 1
+                if s.head > 64 && s.head * 2 > s.jobs.count {
+                    s.jobs.removeFirst(s.head)
+                    s.head = 0
+                }
+                if job.cancellation?.isCancelled == true { continue }
+                s.started += 1
+                return job
             }
-            return job
+            return nil
         }
     }
 
     private func workerLoop() {
         while true {
             if let job = nextJob() {
-                job()
+                job.body()
                 continue
             }
             wakeup.lock()
@@ -96,5 +117,71 @@ package final class IOExecutor: Sendable {
             state.withLock { $0.idle -= 1 }
             wakeup.unlock()
         }
+    }
+}
+
+/// One `run` call's continuation and whether its job has started, so that exactly one of the worker
+/// (which runs the job) and the cancellation handler (which abandons a job still queued) resumes it.
+private final class PendingJob<T: Sendable>: Sendable {
+    private enum Phase {
+        case waiting
+        case queued(UnsafeContinuation<T, any Error>)
+        case running(UnsafeContinuation<T, any Error>)
+        case abandoned
+        case done
+    }
+
+    private let phase = Mutex(Phase.waiting)
+
+    private static var cancelled: MediaEngineError {
+        MediaEngineError(.cancelled, source: "", operation: "run", reason: "the operation was cancelled")
+    }
+
+    /// Records the continuation; false (after resuming it with a cancellation) when the caller was
+    /// cancelled before the job was even queued.
+    func attach(_ continuation: UnsafeContinuation<T, any Error>) -> Bool {
+        let queued = phase.withLock { p -> Bool in
+            guard case .waiting = p else { return false }
+            p = .queued(continuation)
+            return true
+        }
+        if !queued { continuation.resume(throwing: PendingJob.cancelled) }
+        return queued
+    }
+
+    /// Called by the worker before running the job: false when the job was abandoned meanwhile.
+    func start() -> Bool {
+        phase.withLock { p in
+            guard case .queued(let continuation) = p else { return false }
+            p = .running(continuation)
+            return true
+        }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let continuation = phase.withLock { p -> UnsafeContinuation<T, any Error>? in
+            guard case .running(let continuation) = p else { return nil }
+            p = .done
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// The caller was cancelled: a job not yet started is dropped and its caller resumed now; a running
+    /// job ends by itself once it sees the token.
+    func abandon() {
+        let continuation = phase.withLock { p -> UnsafeContinuation<T, any Error>? in
+            switch p {
+            case .waiting:
+                p = .abandoned
+                return nil
+            case .queued(let continuation):
+                p = .abandoned
+                return continuation
+            case .running, .abandoned, .done:
+                return nil
+            }
+        }
+        continuation?.resume(throwing: PendingJob.cancelled)
     }
 }

@@ -19,25 +19,25 @@ package struct MP4Boxes: Sendable, Equatable {
         guard let size = try source.size() else { return result }
         var offset: Int64 = 0
         var visited = 0
-        while offset + 8 <= size, visited < limit, !(result.canContainFragments && result.containsFragments) {
+        while offset.addingSaturating(8) <= size, visited < limit, !(result.canContainFragments && result.containsFragments) {
             visited += 1
             guard let (type, boxSize, headerSize) = try header(source, at: offset, fileSize: size, cancellation: cancellation) else { break }
             switch type {
             case "moov":
-                var child = offset + headerSize
-                let end = offset + boxSize
-                while child + 8 <= end, visited < limit {
+                var child = offset.addingSaturating(headerSize)
+                let end = min(offset.addingSaturating(boxSize), size)
+                while child.addingSaturating(8) <= end, visited < limit {
                     visited += 1
                     guard let (childType, childSize, _) = try header(source, at: child, fileSize: end, cancellation: cancellation) else { break }
                     if childType == "mvex" { result.canContainFragments = true }
-                    child += childSize
+                    child = child.addingSaturating(childSize)
                 }
             case "moof":
                 result.containsFragments = true
             default:
                 break
             }
-            offset += boxSize
+            offset = offset.addingSaturating(boxSize)
         }
         return result
     }
@@ -58,7 +58,7 @@ package struct MP4Boxes: Sendable, Equatable {
             size = bytes[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
             headerSize = 16
         } else if size32 == 0 {
-            size = fileSize - offset
+            size = fileSize.subtractingSaturating(offset)
         }
         guard size >= headerSize else { return nil }
         return (type, size, headerSize)

@@ -32,8 +32,12 @@ package struct StreamInfo: Sendable, Equatable {
     /// The container's own ID for the stream (the track ID in MP4 and Matroska).
     package var id: Int32
     package var kind: Kind
-    /// FFmpeg's codec name ("h264", "aac", "opus", ...).
+    /// FFmpeg's codec name ("h264", "aac", "opus", ...), for messages and tests.
     package var codecName: String
+    /// The codec, for decisions.
+    package var codec: Codec
+    /// The AAC object type, for AAC streams whose setup data or analysis tells it.
+    package var aacProfile: AACProfile?
     /// The codec tag as stored in the container (a FourCC such as 'avc1'), 0 when none.
     package var codecTag: UInt32
     /// The codec profile's name ("High", "LC", ...), when known.
@@ -52,6 +56,8 @@ package struct StreamInfo: Sendable, Equatable {
     package var averageFrameRate: Rational?
     package var realFrameRate: Rational?
     package var pixelFormat: String?
+    /// Full-range (JPEG) luma and chroma, as the container or codec declares it.
+    package var isFullRange = false
     /// Frames the decoder holds back before output; above zero means decode order differs from
     /// presentation order (B-frames).
     package var videoDelay: Int = 0
@@ -83,6 +89,14 @@ package struct StreamInfo: Sendable, Equatable {
     package var isEncrypted = false
     /// A decoder for this codec exists in the FFmpeg at hand.
     package var hasDecoder = false
+
+    /// Where the stream ends, in microseconds from zero, when its duration is known.
+    package var endMicroseconds: Int64? {
+        guard let duration, let tb = timeBase.value else { return nil }
+        let end = (Double(startTime ?? 0) + Double(duration)) * tb * 1_000_000
+        guard end.isFinite, end >= 0, end < 9.2e18 else { return nil }
+        return Int64(end.rounded())
+    }
 
     /// The duration in seconds, when known.
     package var durationSeconds: Double? {

@@ -79,10 +79,12 @@ struct AssetLoadingTests {
     }
 
     @Test func statusOfWalksThroughTheStates() async throws {
-        let (asset, _) = try slowAsset("tone.wav", delay: 0.2)
+        let (asset, source) = try slowAsset("tone.wav", delay: 0.5)
         guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("not yet loaded"); return }
         let load = Task { try await asset.load(.duration) }
-        try await Task.sleep(for: .milliseconds(50))
+        // Wait (bounded) for the load to sit in its first slow read, however busy the machine is.
+        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(source.reads.load(ordering: .relaxed) >= 1)
         guard case .loading = asset.status(of: .duration) else { Issue.record("loading"); return }
         let duration = try await load.value
         guard case .loaded(let value) = asset.status(of: .duration) else { Issue.record("loaded"); return }
@@ -124,19 +126,21 @@ struct AssetLoadingTests {
 
     /// One caller cancelling does not cancel the load another caller still waits for.
     @Test func aSharedLoadSurvivesOneCancelledWaiter() async throws {
-        let (asset, _) = try slowAsset("tone.wav", delay: 0.05)
+        let (asset, source) = try slowAsset("tone.wav", delay: 0.05)
         let patient = Task { try await asset.load(.duration) }
         let impatient = Task { try await asset.load(.duration) }
-        try await Task.sleep(for: .milliseconds(20))
+        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        guard case .loading = asset.status(of: .duration) else { Issue.record("the shared load is under way"); return }
         impatient.cancel()
         await #expect(throws: CancellationError.self) { try await impatient.value }
         #expect(try await patient.value.seconds == 1)
     }
 
     @Test @available(*, deprecated) func cancelLoadingEndsLoadsWithStatusCancelled() async throws {
-        let (asset, _) = try slowAsset("av.mp4", delay: 30)
+        let (asset, source) = try slowAsset("av.mp4", delay: 30)
         let load = Task { try await asset.load(.tracks) }
-        try await Task.sleep(for: .milliseconds(100))
+        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(source.reads.load(ordering: .relaxed) == 1, "the load sits in its first read")
         let start = ContinuousClock.now
         asset.cancelLoading()
         do {

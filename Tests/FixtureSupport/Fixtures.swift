@@ -12,7 +12,23 @@ public struct FixtureFacts: Decodable, Sendable {
         public let codec: String
         public let width: Int
         public let height: Int
+        /// The frame rate, rounded to a whole number where it is not one (29.97 is 30); `frameRate` is exact.
         public let fps: Int
+        /// The exact frame rate as a fraction, where it is not a whole number (30000/1001).
+        public let fpsNum: Int?
+        public let fpsDen: Int?
+        /// The pixel aspect ratio ffprobe reports, where it is not square ("12:11" for H.263).
+        public let sampleAspectRatio: String?
+        /// The track header's size, which `naturalSize` must give, where a pixel aspect ratio could
+        /// suggest another (H.263's 12:11 would widen 176 to 192).
+        public let naturalWidth: Int?
+        public let naturalHeight: Int?
+
+        /// The exact frame rate: `fpsNum / fpsDen` where given, else `fps`.
+        public var frameRate: Double {
+            if let fpsNum, let fpsDen, fpsDen != 0 { return Double(fpsNum) / Double(fpsDen) }
+            return Double(fps)
+        }
     }
 
     public struct Audio: Decodable, Sendable {
@@ -44,6 +60,16 @@ public struct FixtureFacts: Decodable, Sendable {
         public let rotation: Double?
         /// VBR MP3 without a Xing header: the header's duration is only an estimate.
         public let vbrWithoutXing: Bool?
+        /// Encoded `trimStart` seconds longer, then stream-copied from there: the video's edit list
+        /// skips the frames between the keyframe before `trimStart` and `trimStart` itself.
+        public let trimStart: Double?
+        /// The video track has an edit list whose media time is past 0 (a trim, or B-frames' delay).
+        public let editList: Bool?
+        /// MP4 whose moov holds the first samples, with moof fragments after them.
+        public let partiallyFragmented: Bool?
+        /// Written to a pipe: the header gives no duration (ffprobe reports none), though the media
+        /// lasts `duration` seconds.
+        public let unknownDuration: Bool?
         public let video: Video?
         public let audio: [Audio]?
         public let subtitle: Subtitle?

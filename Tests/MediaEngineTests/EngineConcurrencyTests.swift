@@ -17,7 +17,7 @@ struct EngineConcurrencyTests {
     @Test func cancellingAnOpenBlockedOnASlowSourceEndsItPromptly() async throws {
         let source = try SlowSource(path: Fixtures.path("av.mp4"), delay: 30, honoursCancellation: true)
         let task = Task { try await Demuxer.open(source: source) }
-        try await Task.sleep(for: .milliseconds(200))
+        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let start = ContinuousClock.now
         task.cancel()
         do {
@@ -35,13 +35,16 @@ struct EngineConcurrencyTests {
     @Test func cancellationStopsFFmpegAfterTheReadInProgress() async throws {
         let source = try SlowSource(path: Fixtures.path("moov-at-end.mp4"), delay: 0.3, honoursCancellation: false)
         let task = Task { try await Demuxer.open(source: source) }
-        try await Task.sleep(for: .milliseconds(100))
+        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // Counted at the moment of cancelling: the read in progress may finish, no other may start.
+        let readsAtCancel = source.reads.load(ordering: .relaxed)
         task.cancel()
         await #expect(throws: MediaEngineError.self) { try await task.value }
-        let readsAtCancel = source.reads.load(ordering: .relaxed)
+        let readsAtEnd = source.reads.load(ordering: .relaxed)
+        #expect(readsAtCancel >= 1)
+        #expect(readsAtEnd <= readsAtCancel + 1, "at most the read in progress, then FFmpeg stops")
         try await Task.sleep(for: .milliseconds(700))
-        #expect(source.reads.load(ordering: .relaxed) == readsAtCancel, "no reads after cancellation")
-        #expect(readsAtCancel <= 2)
+        #expect(source.reads.load(ordering: .relaxed) == readsAtEnd, "no reads after the open ended")
     }
 
     @Test func alreadyCancelledTaskDoesNoWork() async throws {
@@ -70,6 +73,45 @@ struct EngineConcurrencyTests {
         #expect(info.streams.count == 1)
         opens.forEach { $0.cancel() }
         for open in opens { _ = try? await open.value }
+    }
+
+    /// A job cancelled while it waits in the queue (every engine thread busy) never runs, and its caller
+    /// returns at once rather than when a thread frees up.
+    @Test func aCancelledQueuedJobNeverRunsAndItsCallerReturnsAtOnce() async throws {
+        final class Counters: Sendable {
+            let blockersStarted = Atomic<Int>(0)
+            let ran = Atomic<Bool>(false)
+        }
+        let executor = IOExecutor(maxThreads: 2)
+        let release = CancellationToken()
+        let counters = Counters()
+        let blockers = (0..<2).map { _ in
+            Task { try await executor.run { _ in counters.blockersStarted.add(1, ordering: .relaxed); release.wait(seconds: 30) } }
+        }
+        for _ in 0..<1000 where counters.blockersStarted.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(counters.blockersStarted.load(ordering: .relaxed) == 2, "both engine threads are blocked")
+
+        let queued = Task { try await executor.run { _ in counters.ran.store(true, ordering: .relaxed) } }
+        for _ in 0..<1000 where executor.queuedJobs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(executor.queuedJobs == 1, "the job waits for a thread")
+        let start = ContinuousClock.now
+        queued.cancel()
+        do {
+            try await queued.value
+            Issue.record("a cancelled queued job must not complete")
+        } catch let error as MediaEngineError {
+            #expect(error.code == .cancelled)
+        }
+        #expect(ContinuousClock.now - start < .seconds(1), "returned while both threads were still blocked")
+        #expect(counters.blockersStarted.load(ordering: .relaxed) == 2 && !release.isCancelled)
+
+        release.cancel()
+        for blocker in blockers { _ = try await blocker.value }
+        // A job queued after the cancelled one runs, and the cancelled one was skipped on the way.
+        #expect(try await executor.run { _ in 42 } == 42)
+        let didRun = counters.ran.load(ordering: .relaxed)
+        #expect(!didRun, "the cancelled job never ran")
+        #expect(executor.startedJobs == 3, "two blockers and the last job; the cancelled one was skipped")
     }
 
     @Test func executorRunsJobsConcurrentlyAndReturnsResults() async throws {

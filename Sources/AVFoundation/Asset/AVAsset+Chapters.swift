@@ -8,17 +8,13 @@ extension AVAsset {
     /// chapters carry titles only.
     public func loadChapterMetadataGroups(withTitleLocale locale: Locale,
                                           containingItemsWithCommonKeys commonKeys: [AVMetadataKey] = []) async throws -> [AVTimedMetadataGroup] {
-        let header = try await header()
-        let wanted = MetadataValues.languageCode(of: locale)
-        return header.chapters
-            .filter { $0.locale == nil || MetadataValues.languageCode(of: $0.locale!) == wanted }
-            .map(AVAsset.group)
+        AVAsset.chapters(try await facts().chapters, locale: locale)
     }
 
     /// The chapters in the first of `preferredLanguages` that the asset has; when none matches, the
     /// chapters whose language is not recorded, else those of the first language available.
     public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String]) async throws -> [AVTimedMetadataGroup] {
-        let header = try await header()
+        let header = try await facts()
         for language in preferredLanguages {
             let code = MetadataValues.languageCode(of: Locale(identifier: language))
             let matching = header.chapters.filter { $0.locale.map(MetadataValues.languageCode) == code }
@@ -44,7 +40,13 @@ extension AVAsset {
         AVAsset.complete(completionHandler) { try await self.loadChapterMetadataGroups(bestMatchingPreferredLanguages: preferredLanguages) }
     }
 
-    private static func group(_ chapter: AssetHeader.Chapter) -> AVTimedMetadataGroup {
+    /// The chapters in `locale`'s language, and those whose language is not recorded.
+    private static func chapters(_ chapters: [AssetFacts.Chapter], locale: Locale) -> [AVTimedMetadataGroup] {
+        let wanted = MetadataValues.languageCode(of: locale)
+        return chapters.filter { chapter in chapter.locale.map { MetadataValues.languageCode(of: $0) == wanted } ?? true }.map(group)
+    }
+
+    private static func group(_ chapter: AssetFacts.Chapter) -> AVTimedMetadataGroup {
         var items: [AVMetadataItem] = []
         if let title = chapter.title {
             items.append(MetadataMapping.item(key: AVMetadataKey.commonKeyTitle.rawValue, space: .common, common: .commonKeyTitle,
@@ -58,8 +60,7 @@ extension AVAsset {
     /// blocks the calling thread while the header loads.
     @available(*, deprecated, message: "Use loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:) instead")
     public func chapterMetadataGroups(withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey]?) -> [AVTimedMetadataGroup] {
-        guard let header = try? blockingHeader() else { return [] }
-        let wanted = MetadataValues.languageCode(of: locale)
-        return header.chapters.filter { $0.locale == nil || MetadataValues.languageCode(of: $0.locale!) == wanted }.map(AVAsset.group)
+        guard let facts = try? blockingFacts().get() else { return [] }
+        return AVAsset.chapters(facts.chapters, locale: locale)
     }
 }

@@ -5,94 +5,92 @@ import Foundation
 extension AVAssetTrack {
     /// The format descriptions, typed `[Any]` as in Apple's synchronous API (each is a `CMFormatDescription`).
     @available(*, deprecated, message: "Use load(.formatDescriptions) instead")
-    public var formatDescriptions: [Any] { blockingValue("formatDescriptions", fallback: [CMFormatDescription]()) }
+    public var formatDescriptions: [Any] { blockingValue(.formatDescriptions, fallback: [CMFormatDescription]()) }
 
     @available(*, deprecated, message: "Use load(.isPlayable) instead")
-    public var isPlayable: Bool { blockingValue("playable", fallback: false) }
+    public var isPlayable: Bool { blockingValue(.isPlayable, fallback: false) }
 
     @available(*, deprecated, message: "Use load(.isDecodable) instead")
-    public var isDecodable: Bool { blockingValue("decodable", fallback: false) }
+    public var isDecodable: Bool { blockingValue(.isDecodable, fallback: false) }
 
     @available(*, deprecated, message: "Use load(.isEnabled) instead")
-    public var isEnabled: Bool { blockingValue("enabled", fallback: false) }
+    public var isEnabled: Bool { blockingValue(.isEnabled, fallback: false) }
 
     @available(*, deprecated, message: "Use load(.isSelfContained) instead")
-    public var isSelfContained: Bool { blockingValue("selfContained", fallback: true) }
+    public var isSelfContained: Bool { blockingValue(.isSelfContained, fallback: true) }
 
     @available(*, deprecated, message: "Use load(.totalSampleDataLength) instead")
-    public var totalSampleDataLength: Int64 { blockingValue("totalSampleDataLength", fallback: 0) }
+    public var totalSampleDataLength: Int64 { blockingValue(.totalSampleDataLength, fallback: 0) }
 
     @available(*, deprecated, message: "Use load(.mediaCharacteristics) instead")
-    public var mediaCharacteristics: [AVMediaCharacteristic] { blockingValue("mediaCharacteristics", fallback: []) }
+    public var mediaCharacteristics: [AVMediaCharacteristic] { blockingValue(.mediaCharacteristics, fallback: []) }
 
     @available(*, deprecated, message: "Use load(.timeRange) instead")
-    public var timeRange: CMTimeRange { blockingValue("timeRange", fallback: .invalid) }
+    public var timeRange: CMTimeRange { blockingValue(.timeRange, fallback: .invalid) }
 
     @available(*, deprecated, message: "Use load(.naturalTimeScale) instead")
-    public var naturalTimeScale: CMTimeScale { blockingValue("naturalTimeScale", fallback: 0) }
+    public var naturalTimeScale: CMTimeScale { blockingValue(.naturalTimeScale, fallback: 0) }
 
     @available(*, deprecated, message: "Use load(.estimatedDataRate) instead")
-    public var estimatedDataRate: Float { blockingValue("estimatedDataRate", fallback: 0) }
+    public var estimatedDataRate: Float { blockingValue(.estimatedDataRate, fallback: 0) }
 
     @available(*, deprecated, message: "Use load(.languageCode) instead")
-    public var languageCode: String? { blockingValue("languageCode", fallback: nil) }
+    public var languageCode: String? { blockingValue(.languageCode, fallback: nil) }
 
     @available(*, deprecated, message: "Use load(.extendedLanguageTag) instead")
-    public var extendedLanguageTag: String? { blockingValue("extendedLanguageTag", fallback: nil) }
+    public var extendedLanguageTag: String? { blockingValue(.extendedLanguageTag, fallback: nil) }
 
     @available(*, deprecated, message: "Use load(.naturalSize) instead")
-    public var naturalSize: CGSize { blockingValue("naturalSize", fallback: .zero) }
+    public var naturalSize: CGSize { blockingValue(.naturalSize, fallback: .zero) }
 
     @available(*, deprecated, message: "Use load(.preferredTransform) instead")
-    public var preferredTransform: CGAffineTransform { blockingValue("preferredTransform", fallback: .identity) }
+    public var preferredTransform: CGAffineTransform { blockingValue(.preferredTransform, fallback: .identity) }
 
     @available(*, deprecated, message: "Use load(.preferredVolume) instead")
-    public var preferredVolume: Float { blockingValue("preferredVolume", fallback: 0) }
+    public var preferredVolume: Float { blockingValue(.preferredVolume, fallback: 0) }
 
     @available(*, deprecated, message: "Use load(.nominalFrameRate) instead")
-    public var nominalFrameRate: Float { blockingValue("nominalFrameRate", fallback: 0) }
+    public var nominalFrameRate: Float { blockingValue(.nominalFrameRate, fallback: 0) }
 
     @available(*, deprecated, message: "Use load(.minFrameDuration) instead")
-    public var minFrameDuration: CMTime { blockingValue("minFrameDuration", fallback: .invalid) }
+    public var minFrameDuration: CMTime { blockingValue(.minFrameDuration, fallback: .invalid) }
 
     @available(*, deprecated, message: "Use load(.requiresFrameReordering) instead")
-    public var requiresFrameReordering: Bool { blockingValue("requiresFrameReordering", fallback: false) }
+    public var requiresFrameReordering: Bool { blockingValue(.requiresFrameReordering, fallback: false) }
 
     @available(*, deprecated, message: "Use load(.hasAudioSampleDependencies) instead")
-    public var hasAudioSampleDependencies: Bool { blockingValue("hasAudioSampleDependencies", fallback: false) }
+    public var hasAudioSampleDependencies: Bool { blockingValue(.hasAudioSampleDependencies, fallback: false) }
 
     @available(*, deprecated, message: "Use load(.metadata) instead")
-    public var metadata: [AVMetadataItem] { blockingValue("metadata", fallback: []) }
+    public var metadata: [AVMetadataItem] { blockingValue(.metadata, fallback: []) }
 
     @available(*, deprecated, message: "Use load(.commonMetadata) instead")
-    public var commonMetadata: [AVMetadataItem] { blockingValue("commonMetadata", fallback: []) }
+    public var commonMetadata: [AVMetadataItem] { blockingValue(.commonMetadata, fallback: []) }
 
     @available(*, deprecated, message: "Use load(.availableMetadataFormats) instead")
-    public var availableMetadataFormats: [AVMetadataFormat] { blockingValue("availableMetadataFormats", fallback: []) }
+    public var availableMetadataFormats: [AVMetadataFormat] { blockingValue(.availableMetadataFormats, fallback: []) }
 
     @available(*, deprecated, message: "Use load(.segments) instead")
-    public var segments: [AVAssetTrackSegment] { blockingValue("segments", fallback: []) }
+    public var segments: [AVAssetTrackSegment] { blockingValue(.segments, fallback: []) }
 
     @available(*, deprecated, message: "Use load(.mediaCharacteristics) instead")
     public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
-        blockingValue("mediaCharacteristics", fallback: [AVMediaCharacteristic]()).contains(mediaCharacteristic)
+        blockingValue(.mediaCharacteristics, fallback: [AVMediaCharacteristic]()).contains(mediaCharacteristic)
     }
 
     @available(*, deprecated, message: "Use loadMetadata(for:) instead")
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] {
-        blockingValue("metadata", fallback: [AVMetadataItem]()).filter { $0.keySpace?.format == format }
+        blockingValue(.metadata, fallback: [AVMetadataItem]()).filter { $0.keySpace?.format == format }
     }
 
     @available(*, deprecated, message: "Use loadSegment(forTrackTime:) instead")
     public func segment(forTrackTime trackTime: CMTime) -> AVAssetTrackSegment? {
-        blockingValue("segments", fallback: [AVAssetTrackSegment]()).first { $0.timeMapping.target.containsTime(trackTime) }
+        blockingValue(.segments, fallback: [AVAssetTrackSegment]()).first { $0.timeMapping.target.containsTime(trackTime) }
     }
 
-    /// The value of `key`: loaded, or computed now on the calling thread (blocking); `fallback` on failure.
-    func blockingValue<V>(_ key: String, fallback: V) -> V {
-        if let raw = properties.loadedValue(key), let value = raw as? V { return value }
-        guard let raw = try? scannedValueBlocking(key), let value = raw as? V else { return fallback }
-        properties.fill([key: raw])
-        return value
+    /// The value of `property`: at once when loaded, else loaded now on the engine's threads while the
+    /// calling thread waits; `fallback` when loading fails.
+    func blockingValue<V>(_ property: AVAsyncProperty<AVAssetTrack, V>, fallback: V) -> V {
+        (try? property.blockingLoader(self).get()) ?? fallback
     }
 }

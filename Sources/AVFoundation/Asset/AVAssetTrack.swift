@@ -8,29 +8,27 @@ import Foundation
 /// over the file's packets for containers without a complete sample index (everything but MP4/MOV);
 /// that pass runs on the engine's threads, once per asset, only when one of them is asked for.
 public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
-    // @unchecked Sendable: immutable after init except the status table, which guards itself.
+    // @unchecked Sendable: immutable after init; the shared scan guards itself.
     public let trackID: CMPersistentTrackID
     public let mediaType: AVMediaType
     /// The asset that owns this track (not retained).
     public private(set) weak var asset: AVAsset?
 
-    let properties = PropertyStore()
-    /// The open container, held strongly: a track keeps loading after its asset is gone (the demuxer
-    /// holds no reference back, so there is no cycle).
-    let demuxer: Demuxer
+    /// The values the header gave.
+    let facts: TrackFacts
+    /// The asset's byte source and its shared packet scan, held strongly: a track keeps loading after
+    /// its asset is gone (the source holds nothing that refers back, so there is no cycle).
+    let source: AssetSource
     let stream: StreamInfo
-    /// Index of the stream in the container, for packet statistics.
-    let streamIndex: Int
 
-    init(asset: AVAsset, demuxer: Demuxer, trackID: CMPersistentTrackID, mediaType: AVMediaType, stream: StreamInfo, values: [String: Any]) {
+    init(asset: AVAsset, source: AssetSource, trackID: CMPersistentTrackID, mediaType: AVMediaType, stream: StreamInfo, facts: TrackFacts) {
         self.asset = asset
-        self.demuxer = demuxer
+        self.source = source
         self.trackID = trackID
         self.mediaType = mediaType
         self.stream = stream
-        self.streamIndex = stream.index
+        self.facts = facts
         super.init()
-        properties.fill(values)
     }
 
     public override var description: String {
@@ -53,28 +51,21 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
         AVPartialAsyncProperty<AVAssetTrack>.hasAudioSampleDependencies,
     ]
 
-    /// A value that needs the packet scan (it was not known from the header).
-    /// One pass over the file's packets, kept by the demuxer, on an engine thread.
-    func scannedValue(_ key: String) async throws -> Any {
-        let stats = try await AVError.converting { try await demuxer.scanPackets() }
-        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
-    }
-
-    func scannedValueBlocking(_ key: String) throws -> Any {
-        let stats = try AVError.converting { try demuxer.scanPackets(cancellation: CancellationToken()) }
-        return TrackFacts.scanned(key, stats: stats[streamIndex], stream: stream)
+    /// This track's share of the packet scan's statistics (empty if the scan saw fewer streams).
+    func scanned(_ stats: [PacketStatistics]) -> ScannedTrackFacts {
+        ScannedTrackFacts(stream.index < stats.count ? stats[stream.index] : PacketStatistics(), stream: stream)
     }
 
     // MARK: - Legacy key-value loading
 
     @available(*, deprecated, message: "Use status(of:) instead")
     public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
-        KeyValueLoading.status(of: key, in: properties, knownKeys: AVAssetTrack.keys, error: outError)
+        KeyValueLoading.status(of: key, in: self, knownKeys: AVAssetTrack.keys, error: outError)
     }
 
     @available(*, deprecated, message: "Use load(_:) instead")
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
-        KeyValueLoading.load(self, keys: keys, store: properties, knownKeys: AVAssetTrack.keys, immediateFailure: nil, handler: handler)
+        KeyValueLoading.load(self, keys: keys, knownKeys: AVAssetTrack.keys, handler: handler)
     }
 
     // MARK: - Segments and metadata

@@ -1,65 +1,78 @@
+internal import MediaEngine
 import Foundation
 
-extension AVAsyncProperty {
-    /// Maps a status-table entry to the typed status.
-    static func typed(_ status: PropertyStore.Status) -> Status {
-        switch status {
-        case .notYetLoaded: return .notYetLoaded
-        case .loading: return .loading
-        case .loaded(let value):
-            guard let typed = value as? Value else { return .notYetLoaded }
-            return .loaded(typed)
-        case .failed(let error): return .failed(error)
-        case .cancelled: return .failed(PropertyStore.cancelledError)
-        }
-    }
-}
-
-/// The loadable properties of an asset. Header-level ones load together in one header parse; the key
-/// string of each is Apple's legacy key ("duration", "playable", ...).
+/// The loadable properties of an asset, each defined over its typed facts. Header-level ones load
+/// together in one header parse; the timing ones fall back on the packet scan when the asset asked for
+/// precise timing and the header only estimates. The key string of each is Apple's legacy key
+/// ("duration", "playable", ...).
 extension AVPartialAsyncProperty where Root: AVAsset {
-    static func asset<V>(_ key: String) -> AVAsyncProperty<Root, V> {
+    /// A property the header parse always gives.
+    static func fact<V>(_ key: String, _ read: @escaping @Sendable (AssetFacts) -> V) -> AVAsyncProperty<Root, V> {
         AVAsyncProperty(
             key: key,
-            loader: { asset in try await asset.properties.value(key) { () async throws -> V in try await asset.headerValue(key) } },
-            status: { asset in AVAsyncProperty<Root, V>.typed(asset.properties.status(key)) })
+            loader: { asset in read(try await asset.facts()) },
+            blocking: { asset in asset.blockingFacts().map(read) },
+            status: { asset in asset.headerLoad.status().map(read) })
+    }
+
+    /// A timing property: from the header, or from the packet scan where the header only estimates.
+    static func timing<V>(_ key: String, _ read: @escaping @Sendable (AssetFacts.Timing) -> V) -> AVAsyncProperty<Root, V> {
+        AVAsyncProperty(
+            key: key,
+            loader: { asset in
+                let facts = try await asset.facts()
+                if let timing = facts.timing { return read(timing) }
+                return read(facts.scannedTiming(try await asset.source.packetStatistics()))
+            },
+            blocking: { asset in
+                asset.blockingFacts().flatMap { facts in
+                    if let timing = facts.timing { return .success(read(timing)) }
+                    return asset.source.blockingPacketStatistics().map { read(facts.scannedTiming($0)) }
+                }
+            },
+            status: { asset in
+                asset.headerLoad.status().flatMap { facts in
+                    if let timing = facts.timing { return .loaded(read(timing)) }
+                    return asset.source.scan.status().map { read(facts.scannedTiming($0)) }
+                }
+            })
     }
 
     /// The duration: the header's (an estimate for some files, see `providesPreciseDurationAndTiming`),
     /// or exact after a packet scan when the asset was created with `AVURLAssetPreferPreciseDurationAndTimingKey`.
-    public static var duration: AVAsyncProperty<Root, CMTime> { asset("duration") }
-    public static var providesPreciseDurationAndTiming: AVAsyncProperty<Root, Bool> { asset("providesPreciseDurationAndTiming") }
+    public static var duration: AVAsyncProperty<Root, CMTime> { timing("duration", \.duration) }
+    public static var providesPreciseDurationAndTiming: AVAsyncProperty<Root, Bool> { timing("providesPreciseDurationAndTiming", \.providesPreciseDurationAndTiming) }
     /// Every track but cover art and attachments.
-    public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> { asset("tracks") }
-    public static var trackGroups: AVAsyncProperty<Root, [AVAssetTrackGroup]> { asset("trackGroups") }
+    public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> { fact("tracks", \.tracks) }
+    public static var trackGroups: AVAsyncProperty<Root, [AVAssetTrackGroup]> { fact("trackGroups", \.trackGroups) }
     /// The container's metadata in its own key space (iTunes, QuickTime, ID3, Vorbis comments, Matroska
     /// tags), cover art included.
-    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> { asset("metadata") }
+    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("metadata", \.metadata) }
     /// The metadata that maps onto the common key space, as items in it ("common/title", ...).
-    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> { asset("commonMetadata") }
-    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> { asset("availableMetadataFormats") }
+    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("commonMetadata", \.commonMetadata) }
+    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> { fact("availableMetadataFormats", \.availableMetadataFormats) }
     /// The creation date: a date tag, else the movie header's creation time.
-    public static var creationDate: AVAsyncProperty<Root, AVMetadataItem?> { asset("creationDate") }
-    public static var lyrics: AVAsyncProperty<Root, String?> { asset("lyrics") }
+    public static var creationDate: AVAsyncProperty<Root, AVMetadataItem?> { fact("creationDate", \.creationDate) }
+    public static var lyrics: AVAsyncProperty<Root, String?> { fact("lyrics", \.lyrics) }
     /// True when a decoder exists for at least one audio or video track.
-    public static var isPlayable: AVAsyncProperty<Root, Bool> { asset("playable") }
-    public static var isExportable: AVAsyncProperty<Root, Bool> { asset("exportable") }
-    public static var isReadable: AVAsyncProperty<Root, Bool> { asset("readable") }
-    public static var isComposable: AVAsyncProperty<Root, Bool> { asset("composable") }
+    public static var isPlayable: AVAsyncProperty<Root, Bool> { fact("playable", \.isPlayable) }
+    public static var isExportable: AVAsyncProperty<Root, Bool> { fact("exportable", \.isExportable) }
+    public static var isReadable: AVAsyncProperty<Root, Bool> { fact("readable", \.isReadable) }
+    public static var isComposable: AVAsyncProperty<Root, Bool> { fact("composable", \.isComposable) }
     /// 1: FFmpeg does not read the movie header's preferred rate.
-    public static var preferredRate: AVAsyncProperty<Root, Float> { asset("preferredRate") }
+    public static var preferredRate: AVAsyncProperty<Root, Float> { fact("preferredRate", \.preferredRate) }
     /// 1: FFmpeg does not read the movie header's preferred volume.
-    public static var preferredVolume: AVAsyncProperty<Root, Float> { asset("preferredVolume") }
+    public static var preferredVolume: AVAsyncProperty<Root, Float> { fact("preferredVolume", \.preferredVolume) }
     /// Identity: FFmpeg folds the movie matrix into each track's, so see the tracks' transforms.
-    public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> { asset("preferredTransform") }
-    public static var hasProtectedContent: AVAsyncProperty<Root, Bool> { asset("hasProtectedContent") }
+    public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> { fact("preferredTransform", \.preferredTransform) }
+    public static var hasProtectedContent: AVAsyncProperty<Root, Bool> { fact("hasProtectedContent", \.hasProtectedContent) }
     /// An MP4 movie header that declares fragments (`mvex`).
-    public static var canContainFragments: AVAsyncProperty<Root, Bool> { asset("canContainFragments") }
+    public static var canContainFragments: AVAsyncProperty<Root, Bool> { fact("canContainFragments", \.canContainFragments) }
     /// At least one MP4 movie fragment (`moof`) is present.
-    public static var containsFragments: AVAsyncProperty<Root, Bool> { asset("containsFragments") }
+    public static var containsFragments: AVAsyncProperty<Root, Bool> { fact("containsFragments", \.containsFragments) }
     /// The duration for assets that can contain fragments; invalid otherwise.
-    public static var overallDurationHint: AVAsyncProperty<Root, CMTime> { asset("overallDurationHint") }
+    public static var overallDurationHint: AVAsyncProperty<Root, CMTime> { timing("overallDurationHint", \.overallDurationHint) }
     /// The languages of the chapter titles, where the container records them (MP4 chapter tracks do;
     /// Matroska's are not exposed by FFmpeg).
-    public static var availableChapterLocales: AVAsyncProperty<Root, [Locale]> { asset("availableChapterLocales") }
+    public static var availableChapterLocales: AVAsyncProperty<Root, [Locale]> { fact("availableChapterLocales", \.availableChapterLocales) }
 }

@@ -1,55 +1,67 @@
+internal import MediaEngine
 import Foundation
 
-/// The loadable properties of a track. All but the scan-backed ones are loaded when the track exists.
+/// The loadable properties of a track, each defined over its typed facts. All but the scan-backed ones
+/// are loaded when the track exists.
 extension AVPartialAsyncProperty where Root: AVAssetTrack {
-    static func track<V>(_ key: String) -> AVAsyncProperty<Root, V> {
+    /// A property the header always gives: loaded with the track.
+    static func fact<V>(_ key: String, _ read: @escaping @Sendable (TrackFacts) -> V) -> AVAsyncProperty<Root, V> {
+        AVAsyncProperty(key: key, loader: { read($0.facts) }, blocking: { .success(read($0.facts)) }, status: { .loaded(read($0.facts)) })
+    }
+
+    /// A property from the header where it tells, else from the asset's one packet scan.
+    static func scanned<V>(_ key: String, _ header: @escaping @Sendable (TrackFacts) -> V?,
+                           _ scanned: @escaping @Sendable (ScannedTrackFacts) -> V) -> AVAsyncProperty<Root, V> {
         AVAsyncProperty(
             key: key,
             loader: { track in
-                try await track.properties.value(key) { () async throws -> V in
-                    guard let value = try await track.scannedValue(key) as? V else {
-                        preconditionFailure("track property \(key) has no value of type \(V.self)")
-                    }
-                    return value
-                }
+                if let value = header(track.facts) { return value }
+                return scanned(track.scanned(try await track.source.packetStatistics()))
             },
-            status: { track in AVAsyncProperty<Root, V>.typed(track.properties.status(key)) })
+            blocking: { track in
+                if let value = header(track.facts) { return .success(value) }
+                return track.source.blockingPacketStatistics().map { scanned(track.scanned($0)) }
+            },
+            status: { track in
+                if let value = header(track.facts) { return .loaded(value) }
+                return track.source.scan.status().map { scanned(track.scanned($0)) }
+            })
     }
 
-    public static var formatDescriptions: AVAsyncProperty<Root, [CMFormatDescription]> { track("formatDescriptions") }
+    public static var formatDescriptions: AVAsyncProperty<Root, [CMFormatDescription]> { fact("formatDescriptions", \.formatDescriptions) }
     /// A decoder exists and the track is audio, video or subtitles.
-    public static var isPlayable: AVAsyncProperty<Root, Bool> { track("playable") }
-    public static var isDecodable: AVAsyncProperty<Root, Bool> { track("decodable") }
+    public static var isPlayable: AVAsyncProperty<Root, Bool> { fact("playable", \.isPlayable) }
+    public static var isDecodable: AVAsyncProperty<Root, Bool> { fact("decodable", \.isDecodable) }
     /// The track header's enabled flag for MP4/MOV; true for other containers.
-    public static var isEnabled: AVAsyncProperty<Root, Bool> { track("enabled") }
-    public static var isSelfContained: AVAsyncProperty<Root, Bool> { track("selfContained") }
+    public static var isEnabled: AVAsyncProperty<Root, Bool> { fact("enabled", \.isEnabled) }
+    public static var isSelfContained: AVAsyncProperty<Root, Bool> { fact("selfContained", \.isSelfContained) }
     /// Bytes of media data: from the MP4 sample index, else from one packet scan of the file.
-    public static var totalSampleDataLength: AVAsyncProperty<Root, Int64> { track("totalSampleDataLength") }
-    public static var mediaCharacteristics: AVAsyncProperty<Root, [AVMediaCharacteristic]> { track("mediaCharacteristics") }
-    public static var timeRange: AVAsyncProperty<Root, CMTimeRange> { track("timeRange") }
+    public static var totalSampleDataLength: AVAsyncProperty<Root, Int64> { scanned("totalSampleDataLength", \.totalSampleDataLength, \.totalSampleDataLength) }
+    public static var mediaCharacteristics: AVAsyncProperty<Root, [AVMediaCharacteristic]> { fact("mediaCharacteristics", \.mediaCharacteristics) }
+    public static var timeRange: AVAsyncProperty<Root, CMTimeRange> { scanned("timeRange", \.timeRange, \.timeRange) }
     /// The track's time base denominator (the MP4 media timescale).
-    public static var naturalTimeScale: AVAsyncProperty<Root, CMTimeScale> { track("naturalTimeScale") }
+    public static var naturalTimeScale: AVAsyncProperty<Root, CMTimeScale> { fact("naturalTimeScale", \.naturalTimeScale) }
     /// Bits per second: the container's figure, else computed from the sample bytes.
-    public static var estimatedDataRate: AVAsyncProperty<Root, Float> { track("estimatedDataRate") }
+    public static var estimatedDataRate: AVAsyncProperty<Root, Float> { scanned("estimatedDataRate", \.estimatedDataRate, \.estimatedDataRate) }
     /// ISO 639-2/T code ("eng"); nil when undetermined.
-    public static var languageCode: AVAsyncProperty<Root, String?> { track("languageCode") }
+    public static var languageCode: AVAsyncProperty<Root, String?> { fact("languageCode", \.languageCode) }
     /// BCP 47 tag derived from the language ("en"); nil when undetermined.
-    public static var extendedLanguageTag: AVAsyncProperty<Root, String?> { track("extendedLanguageTag") }
+    public static var extendedLanguageTag: AVAsyncProperty<Root, String?> { fact("extendedLanguageTag", \.extendedLanguageTag) }
     /// Display size before the preferred transform: encoded size with the pixel aspect ratio applied.
-    public static var naturalSize: AVAsyncProperty<Root, CGSize> { track("naturalSize") }
+    public static var naturalSize: AVAsyncProperty<Root, CGSize> { fact("naturalSize", \.naturalSize) }
     /// The display matrix, translated so the transformed picture starts at the origin.
-    public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> { track("preferredTransform") }
+    public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> { fact("preferredTransform", \.preferredTransform) }
     /// 1 for audio, 0 for other tracks: FFmpeg does not read the track header's volume.
-    public static var preferredVolume: AVAsyncProperty<Root, Float> { track("preferredVolume") }
+    public static var preferredVolume: AVAsyncProperty<Root, Float> { fact("preferredVolume", \.preferredVolume) }
     /// Frames (or audio packets) per second: sample count over duration where both are known.
-    public static var nominalFrameRate: AVAsyncProperty<Root, Float> { track("nominalFrameRate") }
-    public static var minFrameDuration: AVAsyncProperty<Root, CMTime> { track("minFrameDuration") }
+    public static var nominalFrameRate: AVAsyncProperty<Root, Float> { scanned("nominalFrameRate", \.nominalFrameRate, \.nominalFrameRate) }
+    public static var minFrameDuration: AVAsyncProperty<Root, CMTime> { fact("minFrameDuration", \.minFrameDuration) }
     /// True when the decoder reorders frames (B-frames).
-    public static var requiresFrameReordering: AVAsyncProperty<Root, Bool> { track("requiresFrameReordering") }
-    public static var hasAudioSampleDependencies: AVAsyncProperty<Root, Bool> { track("hasAudioSampleDependencies") }
-    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> { track("metadata") }
-    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> { track("commonMetadata") }
-    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> { track("availableMetadataFormats") }
+    public static var requiresFrameReordering: AVAsyncProperty<Root, Bool> { fact("requiresFrameReordering", \.requiresFrameReordering) }
+    public static var hasAudioSampleDependencies: AVAsyncProperty<Root, Bool> { fact("hasAudioSampleDependencies", \.hasAudioSampleDependencies) }
+    public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("metadata", \.metadata) }
+    public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("commonMetadata", \.commonMetadata) }
+    public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> { fact("availableMetadataFormats", \.availableMetadataFormats) }
     /// One segment covering the track (FFmpeg applies edit lists itself).
-    public static var segments: AVAsyncProperty<Root, [AVAssetTrackSegment]> { track("segments") }
+    public static var segments: AVAsyncProperty<Root, [AVAssetTrackSegment]> { scanned("segments", \.segments, \.segments) }
 }

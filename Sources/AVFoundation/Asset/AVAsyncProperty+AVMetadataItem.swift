@@ -3,7 +3,7 @@ import Foundation
 /// The loadable properties of a metadata item. Item values are held in memory: these load at once.
 extension AVPartialAsyncProperty where Root: AVMetadataItem {
     private static func inMemory<V>(_ key: String, _ value: @escaping @Sendable (AVMetadataItem) -> V) -> AVAsyncProperty<Root, V> {
-        AVAsyncProperty(key: key, loader: { value($0) }, status: { .loaded(value($0)) })
+        AVAsyncProperty(key: key, loader: { value($0) }, blocking: { .success(value($0)) }, status: { .loaded(value($0)) })
     }
 
     public static var value: AVAsyncProperty<Root, (any NSCopying & NSObjectProtocol)?> { inMemory("value") { $0.currentValue } }

@@ -39,7 +39,7 @@ extension AVAsynchronousKeyValueLoading {
 
     /// Where `property` stands, without starting a load. O(1).
     public func status<T>(of property: AVAsyncProperty<Self, T>) -> AVAsyncProperty<Self, T>.Status {
-        property.statusReader(self)
+        AVAsyncProperty<Self, T>.publicStatus(property.statusReader(self))
     }
 
     /// The `async` form of `loadValuesAsynchronously(forKeys:completionHandler:)`.

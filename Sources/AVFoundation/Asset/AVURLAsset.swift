@@ -23,39 +23,34 @@ public let AVURLAssetReferenceRestrictionsKey = "AVURLAssetReferenceRestrictions
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     public let url: URL
     private let preciseTiming: Bool
-    /// Where the bytes come from when not from `url` directly (tests inject slow or failing sources).
-    private let byteSource: (any ByteSource)?
+    /// Whether the bytes come from a source other than `url` (tests inject slow or failing sources).
+    private let injectedSource: Bool
 
     /// An asset for `URL`. `options` takes the `AVURLAsset...Key` constants; only
     /// `AVURLAssetPreferPreciseDurationAndTimingKey` changes what file assets do.
     public init(url URL: URL, options: [String: Any]? = nil) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
-        self.byteSource = nil
-        super.init()
+        self.injectedSource = false
+        super.init { try FileByteSource(path: try AVURLAsset.localPath(of: URL)) }
     }
 
     /// An asset that reads through `source` (internal: for tests with slow or failing sources).
     init(url URL: URL, options: [String: Any]? = nil, source: any ByteSource) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
-        self.byteSource = source
-        super.init()
+        self.injectedSource = true
+        super.init { source }
     }
 
     override var prefersPreciseDurationAndTiming: Bool { preciseTiming }
 
     public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
-    override func makeByteSource() throws -> any ByteSource {
-        if let byteSource { return byteSource }
-        return try FileByteSource(path: try localPath())
-    }
-
     override func immediateFailure() -> AVError? {
-        if byteSource != nil { return nil }
+        if injectedSource { return nil }
         do {
-            let path = try localPath()
+            let path = try AVURLAsset.localPath(of: url)
             if !FileManager.default.fileExists(atPath: path) {
                 return AVError(engineError: MediaEngineError(.fileNotFound, source: path, operation: "open", reason: "no such file"))
             }
@@ -67,7 +62,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
         }
     }
 
-    private func localPath() throws -> String {
+    private static func localPath(of url: URL) throws -> String {
         guard url.isFileURL else {
             throw AVError(.failedToLoadMediaData, userInfo: [
                 NSLocalizedDescriptionKey: "\(url.absoluteString): cannot open: only file URLs are supported in this version",

@@ -12,9 +12,9 @@ enum FormatDescriptions {
         case .video: return stream.disposition.contains(.attachedPicture) ? nil : .video
         case .audio: return .audio
         case .subtitle:
-            return stream.codecName == "eia_608" ? .closedCaption : .subtitle
+            return stream.codec == .eia608 ? .closedCaption : .subtitle
         case .data:
-            if stream.codecName == "timed_id3" { return .metadata }
+            if stream.codec == .timedID3 { return .metadata }
             if fourCC(stream.codecTag) == "tmcd" { return .timecode }
             // QuickTime chapter lists are text tracks (FFmpeg reads them as "bin_data").
             return info.isQuickTimeFamily ? .text : .metadata
@@ -24,38 +24,41 @@ enum FormatDescriptions {
 
     /// The codec's four-character code.
     static func subType(of stream: StreamInfo) -> SubType {
-        switch stream.codecName {
-        case "h264": return preferredTag(stream, among: ["avc1", "avc3"]) ?? .h264
-        case "hevc": return preferredTag(stream, among: ["hvc1", "hev1"]) ?? .hevc
-        case "mpeg4": return .mpeg4Video
-        case "mpeg2video": return .mpeg2Video
-        case "mpeg1video": return .mpeg1Video
-        case "mjpeg": return .jpeg
-        case "png": return .png
-        case "vp9": return .vp9
-        case "vp8": return SubType(string: "vp08")
-        case "av1": return .av1
-        case "prores": return preferredTag(stream, among: ["apcn", "apch", "apcs", "apco", "ap4h", "ap4x"]) ?? .proRes422
-        case "aac": return .mpeg4AAC
-        case "mp3": return .mpegLayer3
-        case "mp2": return .mpegLayer2
-        case "mp1": return .mpegLayer1
-        case "flac": return .flac
-        case "opus": return .opus
-        case "vorbis": return SubType(string: "vorb")
-        case "alac": return .appleLossless
-        case "ac3": return .ac3
-        case "eac3": return .enhancedAC3
-        case "pcm_mulaw": return .uLaw
-        case "pcm_alaw": return .aLaw
-        case "mov_text": return .text3G
-        case "webvtt": return .webVTT
-        case "subrip": return SubType(string: "srt ")
-        case "bin_data", "text": return .qt
-        default:
-            if stream.codecName.hasPrefix("pcm_") { return .linearPCM }
+        switch stream.codec {
+        case .h264: return preferredTag(stream, among: ["avc1", "avc3"]) ?? .h264
+        case .hevc: return preferredTag(stream, among: ["hvc1", "hev1"]) ?? .hevc
+        case .mpeg4: return .mpeg4Video
+        case .mpeg2Video: return .mpeg2Video
+        case .mpeg1Video: return .mpeg1Video
+        case .h263: return SubType(string: "h263")
+        case .mjpeg: return .jpeg
+        case .png: return .png
+        case .vp9: return .vp9
+        case .vp8: return SubType(string: "vp08")
+        case .av1: return .av1
+        case .proRes: return preferredTag(stream, among: ["apcn", "apch", "apcs", "apco", "ap4h", "ap4x"]) ?? .proRes422
+        case .aac: return .mpeg4AAC
+        case .mp3: return .mpegLayer3
+        case .mp2: return .mpegLayer2
+        case .mp1: return .mpegLayer1
+        case .flac: return .flac
+        case .opus: return .opus
+        case .vorbis: return SubType(string: "vorb")
+        case .alac: return .appleLossless
+        case .ac3: return .ac3
+        case .eac3: return .enhancedAC3
+        case .amrNB: return SubType(string: "samr")
+        case .amrWB: return SubType(string: "sawb")
+        case .pcm: return .linearPCM
+        case .muLaw: return .uLaw
+        case .aLaw: return .aLaw
+        case .movText: return .text3G
+        case .webVTT: return .webVTT
+        case .subRip: return SubType(string: "srt ")
+        case .data: return .qt
+        case .ass, .eia608, .timedID3, .other:
             if let tag = fourCC(stream.codecTag) { return SubType(string: tag) }
-            return SubType(string: String(stream.codecName.prefix(4)))
+            return SubType(string: String(codecLabel(stream.codec).prefix(4)))
         }
     }
 
@@ -69,7 +72,7 @@ enum FormatDescriptions {
         case .video:
             return CMFormatDescription(
                 mediaType: .video, mediaSubType: subType, extensions: videoExtensions(stream),
-                dimensions: CMVideoDimensions(width: Int32(stream.width ?? 0), height: Int32(stream.height ?? 0)),
+                dimensions: CMVideoDimensions(width: Int32(clamping: stream.width ?? 0), height: Int32(clamping: stream.height ?? 0)),
                 magicCookie: cookie)
         default:
             let type: CMFormatDescription.MediaType
@@ -88,27 +91,28 @@ enum FormatDescriptions {
     /// The stream description Apple fills in: compressed formats leave byte counts at zero; linear PCM
     /// fills every field.
     static func asbd(for stream: StreamInfo, subType: SubType) -> AudioStreamBasicDescription {
-        let channels = UInt32(stream.channels ?? 0)
+        let channels = UInt32(clamping: stream.channels ?? 0)
+        let frameSize = stream.frameSize.map { UInt32(clamping: $0) }
         var asbd = AudioStreamBasicDescription()
         asbd.mSampleRate = Double(stream.sampleRate ?? 0)
         asbd.mFormatID = subType.rawValue
         asbd.mChannelsPerFrame = channels
-        switch stream.codecName {
-        case "aac":
-            switch stream.profile {
-            case "HE-AAC": asbd.mFormatID = kAudioFormatMPEG4AAC_HE; asbd.mFormatFlags = kMPEG4Object_AAC_SBR
-            case "HE-AACv2": asbd.mFormatID = kAudioFormatMPEG4AAC_HE_V2; asbd.mFormatFlags = 29
-            case "Main": asbd.mFormatFlags = kMPEG4Object_AAC_Main
-            case "LTP": asbd.mFormatFlags = kMPEG4Object_AAC_LTP
+        switch stream.codec {
+        case .aac:
+            switch stream.aacProfile {
+            case .highEfficiency?: asbd.mFormatID = kAudioFormatMPEG4AAC_HE; asbd.mFormatFlags = kMPEG4Object_AAC_SBR
+            case .highEfficiencyV2?: asbd.mFormatID = kAudioFormatMPEG4AAC_HE_V2; asbd.mFormatFlags = 29
+            case .main?: asbd.mFormatFlags = kMPEG4Object_AAC_Main
+            case .longTermPrediction?: asbd.mFormatFlags = kMPEG4Object_AAC_LTP
             default: asbd.mFormatFlags = kMPEG4Object_AAC_LC
             }
-            asbd.mFramesPerPacket = UInt32(stream.frameSize ?? 1024)
-        case "mp3", "mp2", "mp1":
-            asbd.mFramesPerPacket = UInt32(stream.frameSize ?? 1152)
-        case "opus":
-            asbd.mFramesPerPacket = UInt32(stream.frameSize ?? 960)
-        case "flac", "alac":
-            asbd.mFramesPerPacket = UInt32(stream.frameSize ?? 0)
+            asbd.mFramesPerPacket = frameSize ?? 1024
+        case .mp3, .mp2, .mp1:
+            asbd.mFramesPerPacket = frameSize ?? 1152
+        case .opus:
+            asbd.mFramesPerPacket = frameSize ?? 960
+        case .flac, .alac:
+            asbd.mFramesPerPacket = frameSize ?? 0
             switch stream.bitsPerSample ?? 0 {
             case 16: asbd.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
             case 20: asbd.mFormatFlags = kAppleLosslessFormatFlag_20BitSourceData
@@ -116,48 +120,73 @@ enum FormatDescriptions {
             case 32: asbd.mFormatFlags = kAppleLosslessFormatFlag_32BitSourceData
             default: break
             }
-        case "ac3", "eac3":
+        case .ac3, .eac3:
             asbd.mFramesPerPacket = 1536
+        case .pcm(let layout):
+            guard let bits = stream.bitsPerSample, bits > 0 else { break }
+            var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
+            if layout.isFloat { flags |= kAudioFormatFlagIsFloat } else if layout.isSigned { flags |= kAudioFormatFlagIsSignedInteger }
+            if layout.isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
+            asbd.mFormatFlags = flags
+            asbd.mBitsPerChannel = UInt32(clamping: bits)
+            asbd.mBytesPerFrame = UInt32(clamping: bits / 8).multipliedReportingOverflow(by: channels).partialValue
+            asbd.mFramesPerPacket = 1
+            asbd.mBytesPerPacket = asbd.mBytesPerFrame
         default:
-            if asbd.mFormatID == kAudioFormatLinearPCM, let bits = stream.bitsPerSample {
-                let name = stream.codecName
-                var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
-                if name.hasPrefix("pcm_f") { flags |= kAudioFormatFlagIsFloat } else if name.hasPrefix("pcm_s") { flags |= kAudioFormatFlagIsSignedInteger }
-                if name.hasSuffix("be") { flags |= kAudioFormatFlagIsBigEndian }
-                asbd.mFormatFlags = flags
-                asbd.mBitsPerChannel = UInt32(bits)
-                asbd.mBytesPerFrame = UInt32(bits / 8) * channels
-                asbd.mFramesPerPacket = 1
-                asbd.mBytesPerPacket = asbd.mBytesPerFrame
-            } else {
-                asbd.mFramesPerPacket = UInt32(stream.frameSize ?? 0)
-            }
+            asbd.mFramesPerPacket = frameSize ?? 0
         }
         return asbd
     }
 
     private static func audioExtensions(_ stream: StreamInfo) -> CMFormatDescription.Extensions {
         var ext = CMFormatDescription.Extensions()
-        ext[.formatName] = .init(displayName(stream.codecName))
+        ext[.formatName] = .init(displayName(stream.codec))
         return ext
     }
 
     private static func videoExtensions(_ stream: StreamInfo) -> CMFormatDescription.Extensions {
         var ext = CMFormatDescription.Extensions()
-        ext[.formatName] = .init(displayName(stream.codecName))
+        ext[.formatName] = .init(displayName(stream.codec))
         ext[.depth] = .init(24)
         if let sar = stream.sampleAspectRatio, sar.numerator > 0, sar.denominator > 0, sar.numerator != sar.denominator {
             ext[.pixelAspectRatio] = .pixelAspectRatio(horizontalSpacing: Int(sar.numerator), verticalSpacing: Int(sar.denominator))
         }
-        if stream.pixelFormat?.hasPrefix("yuvj") == true { ext[.fullRangeVideo] = .init(true) }
+        if stream.isFullRange { ext[.fullRangeVideo] = .init(true) }
         return ext
     }
 
-    private static func displayName(_ codec: String) -> String {
-        let names = ["h264": "H.264", "hevc": "HEVC", "vp9": "VP9", "vp8": "VP8", "av1": "AV1", "mpeg4": "MPEG-4 Video",
-                     "mjpeg": "Photo - JPEG", "png": "PNG", "prores": "Apple ProRes", "aac": "AAC", "mp3": "MPEG Layer 3",
-                     "flac": "FLAC", "opus": "Opus", "vorbis": "Vorbis", "alac": "Apple Lossless", "ac3": "AC-3", "eac3": "Enhanced AC-3"]
-        return names[codec] ?? (codec.hasPrefix("pcm_") ? "Linear PCM" : codec.uppercased())
+    /// The codec's name as Apple's format descriptions give it.
+    private static func displayName(_ codec: Codec) -> String {
+        switch codec {
+        case .h264: return "H.264"
+        case .hevc: return "HEVC"
+        case .vp9: return "VP9"
+        case .vp8: return "VP8"
+        case .av1: return "AV1"
+        case .mpeg4: return "MPEG-4 Video"
+        case .h263: return "H.263"
+        case .mjpeg: return "Photo - JPEG"
+        case .png: return "PNG"
+        case .proRes: return "Apple ProRes"
+        case .aac: return "AAC"
+        case .mp3: return "MPEG Layer 3"
+        case .flac: return "FLAC"
+        case .opus: return "Opus"
+        case .vorbis: return "Vorbis"
+        case .alac: return "Apple Lossless"
+        case .ac3: return "AC-3"
+        case .eac3: return "Enhanced AC-3"
+        case .pcm: return "Linear PCM"
+        default: return codecLabel(codec).uppercased()
+        }
+    }
+
+    /// A short label for a codec without a display name of its own.
+    private static func codecLabel(_ codec: Codec) -> String {
+        switch codec {
+        case .other(let name): return name
+        default: return String(describing: codec)
+        }
     }
 
     /// The container's tag when it is one of `tags` (FFmpeg stores tags little-endian).

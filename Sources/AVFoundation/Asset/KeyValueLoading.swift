@@ -1,42 +1,37 @@
 import Dispatch
 import Foundation
 
-/// The legacy string-keyed API over a status table, shared by assets, tracks and metadata items.
+/// The legacy string-keyed API over an object's property identifiers, shared by assets, tracks and
+/// metadata items. It reads the same shared loads as `load(_:)` and `status(of:)`.
 enum KeyValueLoading {
     @available(*, deprecated, message: "Legacy key-value loading")
-    static func status(of key: String, in store: PropertyStore, knownKeys: [AVAnyAsyncProperty], error outError: NSErrorPointer) -> AVKeyValueStatus {
-        guard knownKeys.contains(where: { $0.key == key }) else { return .unknown }
-        switch store.status(key) {
+    static func status(of key: String, in object: AnyObject, knownKeys: [AVAnyAsyncProperty], error outError: NSErrorPointer) -> AVKeyValueStatus {
+        guard let property = knownKeys.first(where: { $0.key == key }) else { return .unknown }
+        switch property.erasedStatus(of: object) {
         case .notYetLoaded: return .unknown
         case .loading: return .loading
         case .loaded: return .loaded
         case .failed(let error):
-            outError?.pointee = error
+            outError?.pointee = LoadStatus<Void>.nsError(error)
             return .failed
         case .cancelled:
-            outError?.pointee = PropertyStore.cancelledError
+            outError?.pointee = AVAsset.cancelledError as NSError
             return .cancelled
         }
     }
 
-    /// Loads `keys` and calls `handler` exactly once: synchronously when all are settled already or
-    /// `immediateFailure` says loading cannot even start; otherwise on a global queue when all settle.
+    /// Loads `keys` and calls `handler` exactly once: synchronously when every key is settled already
+    /// (loaded, or failed, as a missing file fails at once); otherwise on a global queue when all settle.
     @available(*, deprecated, message: "Legacy key-value loading")
-    static func load(_ object: AnyObject, keys: [String], store: PropertyStore, knownKeys: [AVAnyAsyncProperty],
-                     immediateFailure: AVError?, handler: (() -> Void)?) {
+    static func load(_ object: AnyObject, keys: [String], knownKeys: [AVAnyAsyncProperty], handler: (() -> Void)?) {
         let properties = keys.compactMap { key in knownKeys.first { $0.key == key } }
-        let settled: (String) -> Bool = { key in
-            switch store.status(key) {
+        let settled = properties.allSatisfy { property in
+            switch property.erasedStatus(of: object) {
             case .loaded, .failed: return true
             default: return false
             }
         }
-        if properties.allSatisfy({ settled($0.key) }) {
-            handler?()
-            return
-        }
-        if let immediateFailure, case .notYetLoaded = store.status("_header") {
-            store.fail(knownKeys.map(\.key) + ["_header"], error: immediateFailure)
+        if settled {
             handler?()
             return
         }

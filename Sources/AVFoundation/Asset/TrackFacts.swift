@@ -1,30 +1,125 @@
 internal import MediaEngine
 import Foundation
 
-/// The values of a track's properties, computed once from the container's header.
-enum TrackFacts {
+/// The values of a track's properties as the container's header gives them, typed. A value that is
+/// nil is one only the packet scan can tell (`ScannedTrackFacts`).
+struct TrackFacts: Sendable {
+    var formatDescriptions: [CMFormatDescription]
+    var isPlayable: Bool
+    var isDecodable: Bool
+    var isEnabled: Bool
+    var isSelfContained = true
+    var mediaCharacteristics: [AVMediaCharacteristic]
+    var naturalTimeScale: CMTimeScale
+    var languageCode: String?
+    var extendedLanguageTag: String?
+    var naturalSize: CGSize
+    var preferredTransform: CGAffineTransform
+    var preferredVolume: Float
+    var minFrameDuration: CMTime
+    var requiresFrameReordering: Bool
+    var hasAudioSampleDependencies = false
+    var metadata: [AVMetadataItem]
+    var commonMetadata: [AVMetadataItem]
+    var availableMetadataFormats: [AVMetadataFormat]
+    var timeRange: CMTimeRange?
+    var segments: [AVAssetTrackSegment]?
+    var nominalFrameRate: Float?
+    var totalSampleDataLength: Int64?
+    var estimatedDataRate: Float?
+}
+
+/// The track values that come from one pass over the file's packets.
+struct ScannedTrackFacts: Sendable {
+    var timeRange: CMTimeRange
+    var segments: [AVAssetTrackSegment]
+    var nominalFrameRate: Float
+    var totalSampleDataLength: Int64
+    var estimatedDataRate: Float
+
+    init(_ stats: PacketStatistics, stream: StreamInfo) {
+        timeRange = TrackFacts.scannedTimeRange(stats, stream: stream)
+        segments = [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: timeRange, target: timeRange))]
+        let seconds = timeRange.duration.seconds
+        let positive = seconds > 0 && seconds.isFinite
+        nominalFrameRate = positive ? Float(Double(stats.packetCount) / seconds) : 0
+        totalSampleDataLength = stats.totalBytes
+        estimatedDataRate = positive ? Float(Double(stats.totalBytes) * 8 / seconds) : 0
+    }
+}
+
+extension TrackFacts {
+    /// Everything the header tells of `stream`. Pure computation over plain values.
+    init(_ stream: StreamInfo, mediaType: AVMediaType, info: ContainerInfo, precise: Bool, space: AVMetadataKeySpace) {
+        formatDescriptions = [FormatDescriptions.make(for: stream, mediaType: mediaType)]
+        isDecodable = stream.hasDecoder
+        isPlayable = [AVMediaType.audio, .video, .subtitle, .closedCaption].contains(mediaType) && stream.hasDecoder
+        isEnabled = info.isQuickTimeFamily ? stream.disposition.contains(.default) : true
+        mediaCharacteristics = TrackFacts.characteristics(mediaType, stream)
+        naturalTimeScale = stream.timeBase.denominator > 0 ? stream.timeBase.denominator : 0
+        languageCode = stream.language
+        extendedLanguageTag = stream.language.flatMap { MetadataValues.locale(forISO639: $0)?.identifier }
+        naturalSize = TrackFacts.naturalSize(stream)
+        preferredTransform = TrackFacts.preferredTransform(stream)
+        preferredVolume = mediaType == .audio ? 1 : 0
+        requiresFrameReordering = stream.videoDelay > 0
+        minFrameDuration = TrackFacts.minFrameDuration(stream, mediaType: mediaType)
+        metadata = MetadataMapping.items(stream.metadata, space: space, skippingEncoder: true)
+        commonMetadata = MetadataMapping.commonItems(metadata)
+        availableMetadataFormats = MetadataMapping.formats(metadata)
+        timeRange = TrackFacts.timeRange(stream, info: info, precise: precise)
+        if let timeRange {
+            segments = [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: timeRange, target: timeRange))]
+        }
+        nominalFrameRate = TrackFacts.nominalFrameRate(stream, seconds: timeRange?.duration.seconds)
+        totalSampleDataLength = stream.totalSampleBytes
+        if let bitRate = stream.bitRate {
+            estimatedDataRate = Float(bitRate)
+        } else if let total = stream.totalSampleBytes, let seconds = timeRange?.duration.seconds, seconds > 0, seconds.isFinite {
+            estimatedDataRate = Float(Double(total) * 8 / seconds)
+        }
+    }
+
     /// A stream time as a `CMTime`, exactly when the time base allows it.
     static func time(_ value: Int64, _ timeBase: Rational) -> CMTime {
-        guard timeBase.denominator > 0 else { return .invalid }
+        guard timeBase.denominator > 0, timeBase.numerator > 0 else { return .invalid }
         if timeBase.numerator == 1 { return CMTime(value: value, timescale: timeBase.denominator) }
         let (product, overflow) = value.multipliedReportingOverflow(by: Int64(timeBase.numerator))
         if !overflow { return CMTime(value: product, timescale: timeBase.denominator) }
         return CMTime(seconds: Double(value) * Double(timeBase.numerator) / Double(timeBase.denominator), preferredTimescale: timeBase.denominator)
     }
 
-    /// Matroska stores per-track durations as "HH:MM:SS.nnnnnnnnn" tags.
+    /// Matroska stores per-track durations as "HH:MM:SS.nnnnnnnnn" tags. Nil for anything else: a part
+    /// that is not all digits, minutes or seconds of 60 and more, or a total past what a CMTime in
+    /// nanoseconds holds.
     static func taggedDuration(_ stream: StreamInfo) -> CMTime? {
         guard let text = stream.metadata.value(for: "DURATION") else { return nil }
-        let parts = text.split(separator: ":")
-        guard parts.count == 3, let h = Int64(parts[0]), let m = Int64(parts[1]) else { return nil }
-        let secParts = parts[2].split(separator: ".")
-        guard let s = Int64(secParts[0]) else { return nil }
-        var nanos: Int64 = 0
-        if secParts.count > 1 {
-            let digits = String(secParts[1].prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
-            nanos = Int64(digits) ?? 0
+        return parseDuration(text)
+    }
+
+    static func parseDuration(_ text: String) -> CMTime? {
+        func digits(_ part: Substring, maxCount: Int) -> Int64? {
+            guard !part.isEmpty, part.count <= maxCount, part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int64(part)
         }
-        return CMTime(value: ((h * 60 + m) * 60 + s) * 1_000_000_000 + nanos, timescale: 1_000_000_000)
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let h = digits(parts[0], maxCount: 9), let m = digits(parts[1], maxCount: 2), m < 60 else { return nil }
+        let secondParts = parts[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let s = digits(secondParts[0], maxCount: 2), s < 60 else { return nil }
+        var nanos: Int64 = 0
+        if secondParts.count == 2 {
+            let fraction = secondParts[1]
+            guard fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            let padded = String(fraction.prefix(9)).padding(toLength: 9, withPad: "0", startingAt: 0)
+            guard let value = Int64(padded) else { return nil }
+            nanos = value
+        }
+        // Hours have at most nine digits, so only the step to nanoseconds can overflow: no duration then.
+        let (totalSeconds, o1) = (h * 3600).addingReportingOverflow(m * 60 + s)
+        let (scaled, o2) = totalSeconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, o3) = scaled.addingReportingOverflow(nanos)
+        guard !o1, !o2, !o3 else { return nil }
+        return CMTime(value: total, timescale: 1_000_000_000)
     }
 
     /// The track's time range from the header: its start and duration, or the container's duration
@@ -38,9 +133,10 @@ enum TrackFacts {
         return CMTimeRange(start: start, duration: .invalid)
     }
 
-    /// Display size: encoded size with the pixel aspect ratio applied to the width, as a track header's.
+    /// Display size before the preferred transform: the encoded size with the container's pixel aspect
+    /// ratio applied to the width (MP4's track header size, Matroska's display size).
     static func naturalSize(_ stream: StreamInfo) -> CGSize {
-        guard let w = stream.width, let h = stream.height else { return .zero }
+        guard let w = stream.width, let h = stream.height, w > 0, h > 0 else { return .zero }
         var width = CGFloat(w)
         if let sar = stream.sampleAspectRatio, sar.numerator > 0, sar.denominator > 0 {
             width = width * CGFloat(sar.numerator) / CGFloat(sar.denominator)
@@ -79,89 +175,42 @@ enum TrackFacts {
         return result
     }
 
-    /// Every value the header gives, keyed like the properties; keys needing a packet scan are absent.
-    /// Optional values are stored wrapped (`as Any`), so a nil value is present, not absent.
-    static func values(_ stream: StreamInfo, mediaType: AVMediaType, info: ContainerInfo, precise: Bool,
-                       space: AVMetadataKeySpace) -> [String: Any] {
-        var v: [String: Any] = [:]
-        let playable = [AVMediaType.audio, .video, .subtitle, .closedCaption].contains(mediaType) && stream.hasDecoder
-        v["formatDescriptions"] = [FormatDescriptions.make(for: stream, mediaType: mediaType)]
-        v["playable"] = playable
-        v["decodable"] = stream.hasDecoder
-        v["enabled"] = info.isQuickTimeFamily ? stream.disposition.contains(.default) : true
-        v["selfContained"] = true
-        v["mediaCharacteristics"] = characteristics(mediaType, stream)
-        v["naturalTimeScale"] = stream.timeBase.numerator == 1 ? stream.timeBase.denominator : 0
-        v["languageCode"] = stream.language as Any
-        v["extendedLanguageTag"] = stream.language.flatMap { MetadataValues.locale(forISO639: $0)?.identifier } as Any
-        v["naturalSize"] = naturalSize(stream)
-        v["preferredTransform"] = preferredTransform(stream)
-        v["preferredVolume"] = Float(mediaType == .audio ? 1 : 0)
-        v["requiresFrameReordering"] = stream.videoDelay > 0
-        v["hasAudioSampleDependencies"] = false
-        v["minFrameDuration"] = minFrameDuration(stream, mediaType: mediaType)
-        let metadata = MetadataMapping.items(stream.metadata, space: space, skippingEncoder: true)
-        v["metadata"] = metadata
-        v["commonMetadata"] = MetadataMapping.commonItems(metadata)
-        v["availableMetadataFormats"] = MetadataMapping.formats(metadata)
-        if let range = timeRange(stream, info: info, precise: precise) {
-            v["timeRange"] = range
-            v["segments"] = [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: range, target: range))]
-            if let rate = nominalFrameRate(stream, seconds: range.duration.seconds) { v["nominalFrameRate"] = rate }
+    /// Frames per second as the container states it. For video with a sample index (MP4), the average
+    /// rate: sample count over the media's own duration, which edit lists do not skew. Without one
+    /// (fragments, Matroska, AVI), the base rate where it agrees with the average within 10% (a
+    /// fragmented MP4's average is an estimate: 24.7 for 25), else the average (variable-rate video,
+    /// whose base rate can be the time base). Audio: packets per second. Sample count over the
+    /// track's duration where the container states no rate. Nil: only a scan can tell.
+    static func nominalFrameRate(_ stream: StreamInfo, seconds: Double?) -> Float? {
+        if stream.kind == .video {
+            let average = stream.averageFrameRate?.value.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            let base = stream.realFrameRate?.value.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+            if stream.frameCount != nil, let average { return Float(average) }
+            if let base, let average, abs(base - average) <= 0.1 * average { return Float(base) }
+            if let rate = average ?? base { return Float(rate) }
         }
-        if let total = stream.totalSampleBytes { v["totalSampleDataLength"] = total }
-        if let bitRate = stream.bitRate {
-            v["estimatedDataRate"] = Float(bitRate)
-        } else if let total = stream.totalSampleBytes, let seconds = (v["timeRange"] as? CMTimeRange)?.duration.seconds, seconds > 0 {
-            v["estimatedDataRate"] = Float(Double(total * 8) / seconds)
+        if stream.kind == .audio, let rate = stream.sampleRate, let size = stream.frameSize, rate > 0, size > 0 {
+            return Float(Double(rate) / Double(size))
         }
-        return v
-    }
-
-    /// Frames per second: sample count over duration where both are known, else the stream's rate.
-    static func nominalFrameRate(_ stream: StreamInfo, seconds: Double) -> Float? {
-        if let frames = stream.frameCount, seconds > 0, seconds.isFinite { return Float(Double(frames) / seconds) }
-        if stream.kind == .video, let rate = stream.averageFrameRate?.value ?? stream.realFrameRate?.value { return Float(rate) }
-        if stream.kind == .audio, let rate = stream.sampleRate, let size = stream.frameSize, size > 0 { return Float(Double(rate) / Double(size)) }
+        if let frames = stream.frameCount, let seconds, seconds > 0, seconds.isFinite { return Float(Double(frames) / seconds) }
         return nil
     }
 
     /// The shortest frame: one frame at the stream's base rate for video, one packet for audio.
     static func minFrameDuration(_ stream: StreamInfo, mediaType: AVMediaType) -> CMTime {
-        if mediaType == .video, let rate = stream.realFrameRate ?? stream.averageFrameRate, rate.numerator > 0 {
+        if mediaType == .video, let rate = stream.realFrameRate ?? stream.averageFrameRate, rate.numerator > 0, rate.denominator > 0 {
             return CMTime(value: Int64(rate.denominator), timescale: rate.numerator)
         }
         if mediaType == .audio, let size = stream.frameSize, size > 0, let rate = stream.sampleRate, rate > 0 {
-            return CMTime(value: Int64(size), timescale: Int32(rate))
+            return CMTime(value: Int64(size), timescale: Int32(clamping: rate))
         }
         return .invalid
-    }
-
-    /// A value computed from the packet scan, for keys the header could not give.
-    static func scanned(_ key: String, stats: PacketStatistics, stream: StreamInfo) -> Any {
-        let range = scannedTimeRange(stats, stream: stream)
-        switch key {
-        case "totalSampleDataLength":
-            return stats.totalBytes
-        case "estimatedDataRate":
-            let seconds = range.duration.seconds
-            return seconds > 0 ? Float(Double(stats.totalBytes * 8) / seconds) : Float(0)
-        case "timeRange":
-            return range
-        case "segments":
-            return [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: range, target: range))]
-        case "nominalFrameRate":
-            let seconds = range.duration.seconds
-            return seconds > 0 ? Float(Double(stats.packetCount) / seconds) : Float(0)
-        default:
-            preconditionFailure("no scanned value for \(key)")
-        }
     }
 
     static func scannedTimeRange(_ stats: PacketStatistics, stream: StreamInfo) -> CMTimeRange {
         guard let first = stats.firstPresentationTime, let end = stats.endPresentationTime else {
             return CMTimeRange(start: .zero, duration: .zero)
         }
-        return CMTimeRange(start: time(first, stream.timeBase), duration: time(end - first, stream.timeBase))
+        return CMTimeRange(start: time(first, stream.timeBase), duration: time(end.subtractingSaturating(first), stream.timeBase))
     }
 }

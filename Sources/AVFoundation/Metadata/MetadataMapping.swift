@@ -9,14 +9,13 @@ enum MetadataMapping {
 
     /// The key space of a container's tags.
     static func keySpace(for info: ContainerInfo) -> AVMetadataKeySpace {
-        let format = info.formatName
-        if info.isQuickTimeFamily {
-            return info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true ? .quickTimeUserData : .iTunes
+        switch info.format {
+        case .quickTime: return info.isQuickTimeMovie ? .quickTimeUserData : .iTunes
+        case .mp3: return .id3
+        case .flac, .ogg: return .vorbisComment
+        case .matroska: return .matroska
+        default: return .audioFile
         }
-        if format == "mp3" { return .id3 }
-        if format == "flac" || format == "ogg" { return .vorbisComment }
-        if format.hasPrefix("matroska") { return .matroska }
-        return .audioFile
     }
 
     /// FFmpeg names for things that are not metadata: file structure, muxers, statistics.

@@ -1,0 +1,134 @@
+internal import MediaEngine
+import Foundation
+
+/// The values of an asset's properties as one header parse gives them, typed; with the tracks it
+/// made. `timing` is nil when only the packet scan can tell (see `AVURLAssetPreferPreciseDurationAndTimingKey`).
+struct AssetFacts: Sendable {
+    struct Timing: Sendable {
+        var duration: CMTime
+        var providesPreciseDurationAndTiming: Bool
+        var overallDurationHint: CMTime
+    }
+
+    struct Chapter: Sendable {
+        let range: CMTimeRange
+        let title: String?
+        /// The chapter list's language, when the container records one (MP4's chapter track does).
+        let locale: Locale?
+    }
+
+    var tracks: [AVAssetTrack]
+    var trackGroups: [AVAssetTrackGroup] = []
+    var metadata: [AVMetadataItem]
+    var commonMetadata: [AVMetadataItem]
+    var availableMetadataFormats: [AVMetadataFormat]
+    var creationDate: AVMetadataItem?
+    var lyrics: String?
+    var isPlayable: Bool
+    var isExportable: Bool
+    var isReadable: Bool
+    var isComposable: Bool
+    var preferredRate: Float = 1
+    var preferredVolume: Float = 1
+    var preferredTransform = CGAffineTransform.identity
+    var hasProtectedContent: Bool
+    var canContainFragments: Bool
+    var containsFragments: Bool
+    var availableChapterLocales: [Locale]
+    var chapters: [Chapter]
+    var timing: Timing?
+    /// The container's streams, for reading the packet scan's statistics.
+    var streams: [StreamInfo]
+
+    /// Builds the facts, tracks and metadata items from what the demuxer read. Pure computation: the
+    /// tracks keep `source` (to scan) and `asset` (weakly), not the open container.
+    init(_ info: ContainerInfo, asset: AVAsset, source: AssetSource, precise: Bool) {
+        let space = MetadataMapping.keySpace(for: info)
+        streams = info.streams
+
+        // Tracks: every stream but cover art and attachments. IDs are the container's, or the stream's
+        // position (from 1) where the container has none or repeats them.
+        var tracks: [AVAssetTrack] = []
+        var usedIDs = Set<CMPersistentTrackID>()
+        var idCounts: [Int32: Int] = [:]
+        for stream in info.streams { idCounts[stream.id, default: 0] += 1 }
+        for stream in info.streams {
+            guard let type = FormatDescriptions.mediaType(of: stream, in: info) else { continue }
+            var id = stream.id
+            if id <= 0 || idCounts[id, default: 0] > 1 || usedIDs.contains(id) { id = CMPersistentTrackID(clamping: stream.index + 1) }
+            usedIDs.insert(id)
+            let facts = TrackFacts(stream, mediaType: type, info: info, precise: precise, space: space)
+            tracks.append(AVAssetTrack(asset: asset, source: source, trackID: id, mediaType: type, stream: stream, facts: facts))
+        }
+        self.tracks = tracks
+
+        // Metadata: the container's tags in its key space, then cover art.
+        var items = MetadataMapping.items(info.metadata, space: space, skippingEncoder: info.format == .matroska)
+        // Ogg keeps its Vorbis comments on the stream; they describe the whole file.
+        if info.format == .ogg, let first = info.streams.first {
+            items += MetadataMapping.items(first.metadata, space: space)
+        }
+        for stream in info.streams where stream.disposition.contains(.attachedPicture) {
+            if let picture = stream.attachedPicture { items.append(MetadataMapping.artwork(picture, space: space)) }
+        }
+        metadata = items
+        var common = MetadataMapping.commonItems(items)
+        // The movie header's creation time stands for the creation date when no tag gives one.
+        if !common.contains(where: { $0.commonKey == .commonKeyCreationDate }), let created = info.metadata.value(for: "creation_time") {
+            common.append(MetadataMapping.item(key: AVMetadataKey.commonKeyCreationDate.rawValue, space: .common,
+                                               common: .commonKeyCreationDate, text: created))
+        }
+        commonMetadata = common
+        availableMetadataFormats = MetadataMapping.formats(items)
+        creationDate = common.first { $0.commonKey == .commonKeyCreationDate }
+        lyrics = (info.metadata + info.streams.flatMap(\.metadata)).first { $0.key.lowercased().hasPrefix("lyrics") }?.value
+
+        let chapterLocale = info.isQuickTimeFamily
+            ? MetadataValues.locale(forISO639: info.streams.first { $0.kind == .data }?.language) : nil
+        chapters = info.chapters.map { c in
+            let start = TrackFacts.time(c.start.value, c.start.timeBase)
+            let end = TrackFacts.time(c.end.value, c.end.timeBase)
+            return Chapter(range: CMTimeRange(start: start, end: end), title: c.title, locale: chapterLocale)
+        }
+        var locales: [Locale] = []
+        for chapter in chapters { if let l = chapter.locale, !locales.contains(l) { locales.append(l) } }
+        availableChapterLocales = locales
+
+        let mediaTracks = tracks.filter { [.audio, .video].contains($0.mediaType) }
+        isPlayable = mediaTracks.contains { $0.facts.isPlayable }
+        isReadable = !mediaTracks.isEmpty
+        isExportable = !mediaTracks.isEmpty
+        isComposable = !mediaTracks.isEmpty
+        hasProtectedContent = info.streams.contains { $0.isEncrypted }
+        canContainFragments = info.mp4Boxes?.canContainFragments ?? false
+        containsFragments = info.mp4Boxes?.containsFragments ?? false
+        if !(precise && info.durationIsEstimate) {
+            let duration = AssetFacts.duration(info: info, tracks: tracks)
+            timing = Timing(duration: duration, providesPreciseDurationAndTiming: !info.durationIsEstimate,
+                            overallDurationHint: canContainFragments ? duration : .invalid)
+        }
+    }
+
+    /// The container's duration, in the timescale of a track that ends exactly there when one does;
+    /// indefinite when the file does not say (a live recording).
+    static func duration(info: ContainerInfo, tracks: [AVAssetTrack]) -> CMTime {
+        guard let us = info.duration else { return .indefinite }
+        let container = CMTime(value: us, timescale: 1_000_000)
+        for track in tracks {
+            guard let range = track.facts.timeRange, range.duration.isNumeric else { continue }
+            if abs(range.duration.seconds - container.seconds) < 0.000_001 { return range.duration }
+        }
+        return container
+    }
+
+    /// Duration and timing from the packet scan: the longest stream, exactly.
+    func scannedTiming(_ stats: [PacketStatistics]) -> Timing {
+        var best = CMTime.zero
+        for (i, s) in stats.enumerated() where i < streams.count {
+            guard !streams[i].disposition.contains(.attachedPicture) else { continue }
+            let range = TrackFacts.scannedTimeRange(s, stream: streams[i])
+            if range.duration.isNumeric && range.duration > best { best = range.duration }
+        }
+        return Timing(duration: best, providesPreciseDurationAndTiming: true, overallDurationHint: canContainFragments ? best : .invalid)
+    }
+}

@@ -1,0 +1,116 @@
+internal import CFFmpeg
+import Foundation
+
+/// The one owner of an open `AVFormatContext` and of the `AVIOBridge` it reads through. Freed in
+/// `deinit`, so an open that fails or is cancelled half-way (after `avformat_open_input` succeeded, in
+/// `avformat_find_stream_info` or later) leaks nothing.
+///
+/// A file is only itself: the context refuses every nested open (`io_open`), and only the demuxers
+/// in `ContainerFormat.allowedDemuxers` may open it, so a playlist or manifest (HLS, DASH, ffconcat)
+/// disguised as a movie never makes FFmpeg fetch a URL or read another file.
+///
+/// Confinement: touched by one engine thread at a time (the owning demuxer's operation); unchecked
+/// Sendable for that reason.
+final class FormatContext: @unchecked Sendable {
+    let io: AVIOBridge
+    /// Set by `avformat_open_input`; nil only when opening failed.
+    private(set) var pointer: UnsafeMutablePointer<AVFormatContext>?
+    /// FFmpeg tried to open another URL or file, and was refused.
+    private(set) var refusedNestedOpen = false
+
+    /// Opens the container read through `io`. Blocking: call on an engine thread. Throws the most useful
+    /// error: cancelled, the byte source's own failure, not media, a refused format, or truncated.
+    init(io: AVIOBridge, cancellation: CancellationToken) throws {
+        self.io = io
+        let name = io.source.name
+        guard let allocated = avformat_alloc_context() else {
+            throw MediaEngineError(.outOfMemory, source: name, operation: "open", reason: "out of memory")
+        }
+        allocated.pointee.pb = io.context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        allocated.pointee.interrupt_callback = io.interruptCallback
+        allocated.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+        allocated.pointee.io_open = avocetRefuseNestedOpen
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "format_whitelist", ContainerFormat.allowedDemuxers, 0)
+        defer { av_dict_free(&options) }
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
+        let rc = avformat_open_input(&ctx, name, nil, &options)
+        guard rc >= 0, let ctx else {
+            // FFmpeg has freed the context on failure; the bridge frees the I/O context.
+            throw FormatContext.openFailure(rc, io: io, refusedNestedOpen: refusedNestedOpen, cancellation: cancellation)
+        }
+        pointer = ctx
+    }
+
+    deinit {
+        if pointer != nil { avformat_close_input(&pointer) }
+    }
+
+    fileprivate func noteRefusedOpen() { refusedNestedOpen = true }
+
+    /// Turns a failed `avformat_open_input` into the most useful error. Never repeats text from inside
+    /// the file (a playlist's URLs): the message names the source and the kind of content only.
+    private static func openFailure(_ rc: Int32, io: AVIOBridge, refusedNestedOpen: Bool,
+                                    cancellation: CancellationToken) -> MediaEngineError {
+        let name = io.source.name
+        if cancellation.isCancelled || rc == avocet_averror_exit() {
+            return FFmpeg.error(avocet_averror_exit(), "open", source: name)
+        }
+        if let ioError = io.lastError { return ioError }
+        guard let probed = contentFormat(of: io.source, cancellation: cancellation) else {
+            return MediaEngineError(.notMedia, source: name, operation: "open",
+                                    reason: "not a media file: its contents match no format FFmpeg knows", ffmpegCode: rc)
+        }
+        if refusedNestedOpen || !probed.allowed {
+            return MediaEngineError(.notMedia, source: name, operation: "open",
+                                    reason: "not a media file Avocet opens: the contents are \(probed.longName), which names other files or URLs; they are not fetched",
+                                    ffmpegCode: rc)
+        }
+        let ffmpegWords = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
+        if rc == avocet_averror_invaliddata() || rc == avocet_averror_eof() {
+            return MediaEngineError(.truncated, source: name, operation: "open",
+                                    reason: "the \(probed.longName) data is truncated or damaged: \(ffmpegWords)", ffmpegCode: rc)
+        }
+        return MediaEngineError(.failed, source: name, operation: "open", reason: ffmpegWords, ffmpegCode: rc)
+    }
+
+    /// The format the first bytes look like, judged by content alone (no file name), and whether
+    /// Avocet opens it.
+    private static func contentFormat(of source: any ByteSource, cancellation: CancellationToken) -> (longName: String, allowed: Bool)? {
+        let probeSize = 4096
+        let padding = Int(AVPROBE_PADDING_SIZE)
+        var bytes = [UInt8](repeating: 0, count: probeSize + padding)
+        let count = bytes.withUnsafeMutableBytes { buffer in
+            (try? source.read(at: 0, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<probeSize]),
+                              cancellation: cancellation)) ?? 0
+        }
+        guard count > 0 else { return nil }
+        return bytes.withUnsafeMutableBufferPointer { buffer -> (String, Bool)? in
+            "".withCString { emptyName in
+                var probe = AVProbeData()
+                probe.filename = emptyName
+                probe.buf = buffer.baseAddress
+                probe.buf_size = Int32(clamping: count)
+                // Below FFmpeg's retry score a match is a guess (random bytes often pass for MP3).
+                var score = Int32(AVPROBE_SCORE_RETRY)
+                guard let format = av_probe_input_format2(&probe, 1, &score) else { return nil }
+                let shortName = String(cString: format.pointee.name)
+                let longName = format.pointee.long_name.map { String(cString: $0) } ?? shortName
+                return (longName, ContainerFormat.isAllowed(demuxer: shortName))
+            }
+        }
+    }
+}
+
+/// FFmpeg's `io_open` for every Avocet context: refuses, so no demuxer opens a URL or file the asset
+/// did not name.
+private let avocetRefuseNestedOpen: @convention(c) (
+    UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+    UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 = { ctx, _, _, _, _ in
+    if let opaque = ctx?.pointee.opaque {
+        Unmanaged<FormatContext>.fromOpaque(opaque).takeUnretainedValue().noteRefusedOpen()
+    }
+    return avocet_averror_eperm()
+}
