@@ -16,6 +16,15 @@ BITEXACT = ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitex
 VIDEO_ENCODERS = {
     "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-crf", "32", "-pix_fmt", "yuv420p", "-g", "25"],
     "vp9": ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "100k", "-pix_fmt", "yuv420p"],
+    # VP8, as a browser's MediaRecorder writes it; one thread keeps the output independent of the core count.
+    "vp8": ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "100k", "-pix_fmt", "yuv420p",
+            "-threads", "1"],
+    # One thread and no thread pool keep x265's output independent of the machine's core count; no
+    # SEI naming x265's build, as on a phone. B-frames (x265's default) give the track a composition
+    # offset, so the muxer writes an edit list that starts the media where its first frame shows.
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-crf", "32", "-pix_fmt", "yuv420p", "-g", "25",
+             "-x265-params", "log-level=error:pools=none:frame-threads=1:info=0", "-tag:v", "hvc1"],
+    "h263": ["-c:v", "h263", "-q:v", "10", "-g", "25"],
 }
 AUDIO_ENCODERS = {
     "aac": ["aac", "-b:{i}", "64k"],
@@ -26,10 +35,36 @@ AUDIO_ENCODERS = {
 }
 
 
-def ffmpeg(args):
+def ffmpeg(args, stdout_path=None):
+    """Runs ffmpeg; with stdout_path, ffmpeg writes to a pipe (`pipe:1`) that goes into that file, so the
+    muxer cannot seek back to fill in lengths and indexes, as a live recorder cannot."""
     cmd = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + args
-    print(" ".join(cmd))
-    subprocess.run(cmd, check=True)
+    if stdout_path is None:
+        print(" ".join(cmd))
+        subprocess.run(cmd, check=True)
+    else:
+        print(" ".join(cmd), ">", stdout_path)
+        with open(stdout_path, "wb") as out:
+            subprocess.run(cmd, check=True, stdout=out)
+
+
+def zero_avi_stream_lengths(path):
+    """Sets every stream header's dwLength in an AVI to 0, as an interrupted recording leaves them.
+
+    On a seekable file FFmpeg's AVI muxer writes 0 there and fills in the frame count in its trailer;
+    on a pipe it writes a 1 GiB placeholder instead, which readers take for a real length (ffprobe
+    reports 313.6 s for a one-second file). With 0 and no idx1 index, the duration is unknown."""
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    movi = data.find(b"movi")
+    header = data[:movi]
+    at = header.find(b"strh")
+    while at >= 0:
+        length = at + 8 + 32  # fccType, fccHandler, dwFlags, wPriority+wLanguage, dwInitialFrames, dwScale, dwRate, dwStart
+        data[length:length + 4] = b"\0\0\0\0"
+        at = header.find(b"strh", at + 4)
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def make_cover(cover):
@@ -65,12 +100,21 @@ def srt_file(subtitle, tmp):
 def make_media(fx, cover, tmp):
     """Audio and/or video from lavfi sources, with tags, chapters, subtitles and cover art from facts."""
     d = fx["duration"]
+    # A trimmed fixture is encoded longer, then stream-copied from trim_start (see below).
+    trim = fx.get("trim_start")
+    length = d + trim if trim else d
     inputs, maps, codec_args = [], [], []
     n = 0
     video = fx.get("video")
     if video:
-        inputs += ["-f", "lavfi", "-i",
-                   f"testsrc2=size={video['width']}x{video['height']}:rate={video['fps']}:duration={d}"]
+        rate = f"{video['fps_num']}/{video['fps_den']}" if "fps_num" in video else video["fps"]
+        source = f"testsrc2=size={video['width']}x{video['height']}:rate={rate}:duration={length}"
+        if video["codec"] == "h263":
+            # Baseline H.263 cannot signal a pixel aspect ratio (its standard sizes imply 12:11). An
+            # unknown one keeps the muxer from writing a pasp box and a track header widened by it, as
+            # in a phone's 3GP file; the decoder then reports the implied 12:11.
+            source += ",setsar=0"
+        inputs += ["-f", "lavfi", "-i", source]
         maps += ["-map", f"{n}:v"]
         codec_args += VIDEO_ENCODERS[video["codec"]]
         n += 1
@@ -82,7 +126,7 @@ def make_media(fx, cover, tmp):
             source = (f"anoisesrc=duration={d}:sample_rate={audio['sample_rate']}:seed=7,"
                       f"volume='if(lt(t,{d / 2}),0,1)':eval=frame")
         else:
-            source = f"sine=frequency={440 * (i + 1)}:sample_rate={audio['sample_rate']}:duration={d}"
+            source = f"sine=frequency={440 * (i + 1)}:sample_rate={audio['sample_rate']}:duration={length}"
         inputs += ["-f", "lavfi", "-i", f"{source},aformat=channel_layouts={layout}"]
         maps += ["-map", f"{n}:a"]
         enc = AUDIO_ENCODERS[audio["codec"]]
@@ -117,23 +161,54 @@ def make_media(fx, cover, tmp):
         movflags.append("+faststart")
     if fx.get("fragmented"):
         movflags.append("+frag_keyframe+empty_moov+default_base_moof")
+    if fx.get("partially_fragmented"):
+        # Without empty_moov the moov holds the samples up to the first cut, and moof fragments follow.
+        # The explicit edit lists keep the AAC priming out of the tracks' timing (without them FFmpeg
+        # lengthens the moov's last video sample instead, and ffprobe's average rate drops to 29.6).
+        movflags.append("+frag_keyframe")
+        codec_args += ["-use_editlist", "1"]
+    quicktime_keys = any(key.startswith("com.apple.quicktime.") for key in fx.get("tags", {}))
+    if quicktime_keys:
+        # QuickTime metadata (moov/meta with mdta keys), as an iPhone writes it.
+        movflags.append("+use_metadata_tags")
     if movflags:
         codec_args += ["-movflags", "".join(movflags)]
+    if fx.get("unknown_duration") and fx["container"] in ("webm", "matroska"):
+        # FFmpeg writes the -t time as an early Duration; a live recording knows none.
+        codec_args += ["-live", "1"]
     if fx.get("vbr_without_xing"):
         # Variable bit rate and no Xing/LAME header: FFmpeg can only estimate the duration from the
         # first frame's bit rate, so the exact duration needs a packet scan.
         codec_args += ["-q:a", "0", "-write_xing", "0", "-id3v2_version", "0"]
     out = os.path.join(HERE, fx["name"])
     rotation = fx.get("rotation")
-    encoded = os.path.join(tmp, "encoded-" + fx["name"]) if rotation else out
-    ffmpeg(inputs + maps + codec_args + BITEXACT + ["-t", str(d), "-f", fx["container"], encoded])
-    if rotation:
-        # FFmpeg 5.1's muxer turns the `rotate` stream tag into the track's display matrix only on a
-        # stream copy, so the encoded file is remuxed with it. The tag counts counter-clockwise; facts
-        # count clockwise, as Apple's preferredTransform does: 90 gives the matrix (0, 1, -1, 0).
-        ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
-               + (["-movflags", "+faststart"] if fx.get("faststart") else []) + BITEXACT
-               + ["-f", fx["container"], out])
+    encoded = os.path.join(tmp, "encoded-" + fx["name"]) if rotation or trim else out
+    # A recording of unknown length goes to a pipe, so the muxer cannot go back to write its length.
+    live = fx.get("unknown_duration", False)
+    ffmpeg(inputs + maps + codec_args + BITEXACT + ["-t", str(length), "-f", fx["container"], "pipe:1" if live else encoded],
+           stdout_path=encoded if live else None)
+    if live and fx["container"] == "avi":
+        zero_avi_stream_lengths(encoded)
+    if rotation or trim:
+        remux = []
+        if trim:
+            # Seeking a stream copy starts at the keyframe before trim_start; the muxer writes an edit
+            # list whose media time skips the frames between them, as an editor's trim does.
+            remux += ["-ss", str(trim)]
+        remux += ["-i", encoded, "-map", "0", "-c", "copy"]
+        if rotation:
+            # FFmpeg 5.1's muxer turns the `rotate` stream tag into the track's display matrix only on a
+            # stream copy, so the encoded file is remuxed with it. The tag counts counter-clockwise; facts
+            # count clockwise, as Apple's preferredTransform does: 90 gives the matrix (0, 1, -1, 0).
+            remux += ["-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
+        if quicktime_keys:
+            # The demuxer reports the brands as tags; they must not come back as metadata keys.
+            remux += ["-metadata", "major_brand=", "-metadata", "minor_version=", "-metadata", "compatible_brands="]
+        flags = (["+faststart"] if fx.get("faststart") else []) + (["+use_metadata_tags"] if quicktime_keys else [])
+        remux += ["-movflags", "".join(flags)] if flags else []
+        if trim:
+            remux += ["-t", str(d)]
+        ffmpeg(remux + BITEXACT + ["-f", fx["container"], out])
 
 
 def make_truncated(fx):

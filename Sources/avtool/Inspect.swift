@@ -8,7 +8,8 @@ struct Inspect: AsyncParsableCommand {
         discussion: """
             Files load concurrently (at most 32 at once) and are reported in the order given. A file that \
             cannot be read gets one line on standard error naming it and the reason; the exit status is then 1.
-            With --json the output is one JSON array with an object per readable file.
+            With --json the output is one JSON array with an object per readable file; a number Avocet \
+            cannot know (an indefinite duration, say) is null.
             """)
 
     @Argument(help: "Media files to inspect.")
@@ -52,23 +53,28 @@ struct Inspect: AsyncParsableCommand {
             return collected
         }
 
-        var reports: [InspectReport] = []
+        // Each report is rendered on its own: a file that fails to load, or whose report fails to
+        // encode, gets its line on standard error and costs the others nothing.
+        var outputs: [String] = []
         var failed = false
         for (file, result) in zip(files, results) {
             switch result {
-            case .success(let report)?: reports.append(report)
+            case .success(let report)?:
+                guard json else { outputs.append(report.text); continue }
+                do { outputs.append(try report.json()) } catch {
+                    failed = true
+                    Inspect.complain("\(file): cannot encode its report: \(error)")
+                }
             case .failure(let error)?:
                 failed = true
-                FileHandle.standardError.write(Data("avtool: \(Inspect.message(error, file: file))\n".utf8))
+                Inspect.complain(Inspect.message(error, file: file))
             case nil: break
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
-        } else {
-            print(reports.map(\.text).joined(separator: "\n\n"))
+            print(InspectReport.jsonArray(outputs))
+        } else if !outputs.isEmpty {
+            print(outputs.joined(separator: "\n\n"))
         }
         if failed { throw ExitCode(1) }
     }
@@ -77,6 +83,11 @@ struct Inspect: AsyncParsableCommand {
         group.addTask {
             do { return Outcome(index, .success(try await InspectReport.load(file: file))) } catch { return Outcome(index, .failure(error)) }
         }
+    }
+
+    /// One line on standard error.
+    private static func complain(_ line: String) {
+        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
     }
 
     /// One line naming the file: AVFoundation's message already does ("<file>: cannot open: ...").
