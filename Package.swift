@@ -18,7 +18,9 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg"]),
+        // FFmpeg's log callback, in C (it takes a va_list); only MediaEngine uses it.
+        .target(name: "CAvocetLog", dependencies: ["CFFmpeg"]),
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog"]),
         .target(name: "CoreMedia"),
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine"]),
         .executableTarget(
@@ -30,11 +32,13 @@ let package = Package(
         ),
         // Benchmarks (not tests): in-process loading throughput; see Benchmarks/inspect_vs_ffprobe.py.
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
+        // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
+        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation"], path: "Tests/Stress"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -31,31 +31,5 @@ static inline int avocet_seek_size(void) { return AVSEEK_SIZE; }
 static inline int avocet_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 
 
-#include <stdio.h>
-#include <stdarg.h>
-
-// FFmpeg's log callback is variadic (va_list), which Swift cannot implement; this one formats the line
-// and offers it to a plain Swift function. When the sink does not take the message (it is not from an
-// Avocet operation), FFmpeg's default callback prints it under the host's own log level, so a host
-// application's FFmpeg logging is neither silenced nor changed. Only MediaEngine imports this header.
-typedef int (*avocet_log_sink)(int level, const char *message);
-static avocet_log_sink avocet_current_log_sink = 0;
-
-static inline void avocet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
-    if (avocet_current_log_sink && fmt) {
-        va_list copy;
-        va_copy(copy, vl);
-        char line[1024];
-        vsnprintf(line, sizeof line, fmt, copy);
-        va_end(copy);
-        if (avocet_current_log_sink(level, line)) return;
-    }
-    av_log_default_callback(avcl, level, fmt, vl);
-}
-
-static inline void avocet_install_log_sink(avocet_log_sink sink) {
-    avocet_current_log_sink = sink;
-    av_log_set_callback(avocet_log_callback);
-}
 
 #endif

@@ -39,10 +39,11 @@ package enum ContainerFormat: Sendable, Equatable {
 
     /// Whether the header alone gives every fact the asset properties need (sizes, rates, durations,
     /// codec setup), so that FFmpeg's `avformat_find_stream_info`, which decodes the first frames of
-    /// every stream, can be skipped. Raw MP3, ADTS, MPEG-TS and the like need it.
+    /// every stream, can be skipped (FLAC's STREAMINFO is read by the engine itself). Raw MP3, ADTS,
+    /// MPEG-TS, AVI and the like need it; so does any file whose header turns out to lack a fact.
     var headerSuffices: Bool {
         switch self {
-        case .quickTime, .matroska, .wav: return true
+        case .quickTime, .matroska, .wav, .flac, .ogg: return true
         default: return false
         }
     }

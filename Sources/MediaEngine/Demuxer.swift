@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+import Synchronization
 
 /// Options for opening a container.
 package struct DemuxerOptions: Sendable, Equatable {
@@ -116,7 +117,12 @@ package final class Demuxer: @unchecked Sendable {
             // A video stream with no size, or no rate (fragmented MP4, WebM without default durations).
             if par.codec_type == AVMEDIA_TYPE_VIDEO && !picture
                 && (par.width <= 0 || par.height <= 0 || st.pointee.r_frame_rate.num <= 0) { return true }
-            if par.codec_type == AVMEDIA_TYPE_AUDIO && (par.sample_rate <= 0 || par.ch_layout.nb_channels <= 0) { return true }
+            if par.codec_type == AVMEDIA_TYPE_AUDIO && (par.sample_rate <= 0 || par.ch_layout.nb_channels <= 0) {
+                // FLAC's STREAMINFO holds what the parser would find.
+                let setup = par.extradata.map { Data(bytes: $0, count: Int(max(0, par.extradata_size))) }
+                if par.codec_id == AV_CODEC_ID_FLAC, let setup, FLACStreamInfo(setup) != nil { continue }
+                return true
+            }
         }
         return false
     }
@@ -363,9 +369,16 @@ package final class Demuxer: @unchecked Sendable {
         }
         var sideSize = 0
         info.isEncrypted = av_stream_get_side_data(st, AV_PKT_DATA_ENCRYPTION_INIT_INFO, &sideSize) != nil
-        info.hasDecoder = avcodec_find_decoder(par.codec_id) != nil
+        info.hasDecoder = Demuxer.hasDecoder(par.codec_id)
         if par.extradata_size > 0, let extra = par.extradata {
             info.extradata = Data(bytes: extra, count: Int(par.extradata_size))
+        }
+        if info.codec == .flac, info.sampleRate ?? 0 <= 0, let streamInfo = info.extradata.flatMap(FLACStreamInfo.init) {
+            // Without stream analysis FFmpeg leaves FLAC's parameters to its parser; STREAMINFO has them.
+            info.sampleRate = streamInfo.sampleRate
+            info.channels = streamInfo.channels
+            info.bitsPerSample = streamInfo.bitsPerSample
+            info.channelLayout = streamInfo.channels == 1 ? "mono" : streamInfo.channels == 2 ? "stereo" : info.channelLayout
         }
         if info.codec == .aac {
             info.aacProfile = info.extradata.flatMap { AACProfile(audioSpecificConfig: Array($0.prefix(2))) }
@@ -403,6 +416,17 @@ package final class Demuxer: @unchecked Sendable {
             return par.profile
         }
     }
+
+    /// Whether FFmpeg has a decoder for `codec`. `avcodec_find_decoder` walks every codec, so the
+    /// answers are kept: they cannot change while the process runs.
+    private static func hasDecoder(_ codec: AVCodecID) -> Bool {
+        if let known = decoders.withLock({ $0[codec.rawValue] }) { return known }
+        let found = avcodec_find_decoder(codec) != nil
+        decoders.withLock { $0[codec.rawValue] = found }
+        return found
+    }
+
+    private static let decoders = Mutex<[UInt32: Bool]>([:])
 
     private static func tags(_ dict: OpaquePointer?) -> [Tag] {
         var result: [Tag] = []

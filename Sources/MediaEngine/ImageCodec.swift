@@ -24,8 +24,12 @@ package enum ImageCodec {
         }
     }
 
-    /// Encodes `image` as one PNG or JPEG file.
+    /// Encodes `image` as one PNG or JPEG file. FFmpeg's messages are captured, not printed.
     package static func encode(_ image: RGBAImage, as format: Format) throws -> Data {
+        try FFmpegLog.capturing { try encodeImage(image, as: format) }
+    }
+
+    private static func encodeImage(_ image: RGBAImage, as format: Format) throws -> Data {
         let operation = format == .png ? "encode PNG" : "encode JPEG"
         guard image.width > 0, image.height > 0, image.pixels.count >= image.width * image.height * 4 else {
             throw MediaEngineError(.invalidArgument, source: "image", operation: operation, reason: "the image has no pixels")
@@ -81,8 +85,12 @@ package enum ImageCodec {
         return output
     }
 
-    /// Decodes a PNG or JPEG file into RGBA pixels.
+    /// Decodes a PNG or JPEG file into RGBA pixels. FFmpeg's messages are captured, not printed.
     package static func decode(_ data: Data) throws -> RGBAImage {
+        try FFmpegLog.capturing { try decodeImage(data) }
+    }
+
+    private static func decodeImage(_ data: Data) throws -> RGBAImage {
         let operation = "decode image"
         let codecID: AVCodecID
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {

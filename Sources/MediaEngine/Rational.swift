@@ -44,7 +44,12 @@ package struct Tag: Sendable, Hashable {
 
 extension Array where Element == Tag {
     /// The first value stored under `key`, compared without regard to case.
+    /// The value of the first tag named `key`, ignoring ASCII case (FFmpeg's own lookup rule).
     package func value(for key: String) -> String? {
-        first { $0.key.caseInsensitiveCompare(key) == .orderedSame }?.value
+        first { $0.key.utf8.count == key.utf8.count && $0.key.utf8.elementsEqual(key.utf8) { asciiLower($0) == asciiLower($1) } }?.value
     }
+}
+
+private func asciiLower(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
 }

@@ -22,7 +22,15 @@ enum AVToolProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs avtool and waits for it on a thread of its own, never on Swift's cooperative pool (two
+    /// threads here), which a blocking wait would take from every other test.
+    static func run(_ arguments: [String]) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runBlocking(arguments) }) }.start()
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -40,8 +48,8 @@ enum AVToolProcess {
 
 @Suite("avtool inspect")
 struct InspectCommandTests {
-    @Test func humanReadable() throws {
-        let result = try AVToolProcess.run(["inspect", Fixtures.path("av.mp4")])
+    @Test func humanReadable() async throws {
+        let result = try await AVToolProcess.run(["inspect", Fixtures.path("av.mp4")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -55,9 +63,9 @@ struct InspectCommandTests {
     }
 
     /// The JSON of every media fixture agrees with the facts the fixture script put in.
-    @Test func jsonForAllFixturesMatchesTheFacts() throws {
+    @Test func jsonForAllFixturesMatchesTheFacts() async throws {
         let media = Fixtures.media
-        let result = try AVToolProcess.run(["inspect", "--json"] + media.map(\.path))
+        let result = try await AVToolProcess.run(["inspect", "--json"] + media.map(\.path))
         #expect(result.status == 0, "\(result.stderr)")
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(reports.count == media.count)
@@ -96,17 +104,17 @@ struct InspectCommandTests {
     }
 
     @Test(arguments: Fixtures.bad.map(\.name) + ["missing.mp4", ""])
-    func badInputExitsNonZeroWithOneLineNamingTheFile(name: String) throws {
+    func badInputExitsNonZeroWithOneLineNamingTheFile(name: String) async throws {
         let path = name.isEmpty ? Fixtures.directory.path : Fixtures.path(name)
-        let result = try AVToolProcess.run(["inspect", path])
+        let result = try await AVToolProcess.run(["inspect", path])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.hasPrefix("avtool: \(path): cannot open: ") == true, "\(result.stderr)")
     }
 
-    @Test func goodFilesStillReportWhenOthersFail() throws {
-        let result = try AVToolProcess.run(["inspect", "--json", Fixtures.path("missing.mp4"), Fixtures.path("tone.wav")])
+    @Test func goodFilesStillReportWhenOthersFail() async throws {
+        let result = try await AVToolProcess.run(["inspect", "--json", Fixtures.path("missing.mp4"), Fixtures.path("tone.wav")])
         #expect(result.status == 1)
         let reports = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
         #expect(reports?.count == 1)
@@ -116,10 +124,10 @@ struct InspectCommandTests {
 
     /// A bad file among good ones, in JSON: the good ones keep their reports, in argument order, and
     /// each bad one gets its line on standard error.
-    @Test func badFileAmongGoodOnesInJSONKeepsTheGoodReports() throws {
+    @Test func badFileAmongGoodOnesInJSONKeepsTheGoodReports() async throws {
         let files = [Fixtures.path("tone.wav"), Fixtures.path("not-media.mp4"), Fixtures.path("av.mp4"),
                      Fixtures.path("truncated.mp4"), Fixtures.path("tagged.flac")]
-        let result = try AVToolProcess.run(["inspect", "--json"] + files)
+        let result = try await AVToolProcess.run(["inspect", "--json"] + files)
         #expect(result.status == 1)
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(reports.map { $0["file"] as? String } == [files[0], files[2], files[4]])
@@ -132,8 +140,8 @@ struct InspectCommandTests {
 
     /// Text names a tag by its common key (title, artist, albumName, artwork), and lists the tags
     /// without one after those, by their raw identifier.
-    @Test func textNamesTagsByCommonKeyFirst() throws {
-        let result = try AVToolProcess.run(["inspect", Fixtures.path("av.mp4"), Fixtures.path("tagged.m4a")])
+    @Test func textNamesTagsByCommonKeyFirst() async throws {
+        let result = try await AVToolProcess.run(["inspect", Fixtures.path("av.mp4"), Fixtures.path("tagged.m4a")])
         #expect(result.status == 0, "\(result.stderr)")
         let tags = result.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  tag ") }
         #expect(tags == [
@@ -148,16 +156,16 @@ struct InspectCommandTests {
             "  tag        itsk/%A9gen: Field Recording",
             "  tag        itsk/trkn: 3",
         ])
-        let mkv = try AVToolProcess.run(["inspect", Fixtures.path("multi.mkv")])
+        let mkv = try await AVToolProcess.run(["inspect", Fixtures.path("multi.mkv")])
         #expect(mkv.stdout.split(separator: "\n").contains("  tag        title: Two Tongues"), "\(mkv.stdout)")
     }
 
     /// Files whose header gives no duration still get a report that encodes: the duration is null
     /// when Avocet does not know it, or the media's length when it scanned for it; never a failed encode.
-    @Test func filesWithoutAHeaderDurationEncode() throws {
+    @Test func filesWithoutAHeaderDurationEncode() async throws {
         let fixtures = Fixtures.media.filter { $0.unknownDuration == true }
         #expect(fixtures.count == 2)
-        let result = try AVToolProcess.run(["inspect", "--json"] + fixtures.map(\.path))
+        let result = try await AVToolProcess.run(["inspect", "--json"] + fixtures.map(\.path))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("Unable to encode"))
         let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -170,20 +178,20 @@ struct InspectCommandTests {
                 #expect(duration is NSNull, "\(fx.name): duration is a number or null, not missing: \(String(describing: duration))")
             }
         }
-        let text = try AVToolProcess.run(["inspect"] + fixtures.map(\.path))
+        let text = try await AVToolProcess.run(["inspect"] + fixtures.map(\.path))
         #expect(text.status == 0, "\(text.stderr)")
         #expect(!text.stdout.contains("nan"), "an unknown duration reads as unknown, not nan")
     }
 
-    @Test func versionPrintsAVToolsVersion() throws {
-        let result = try AVToolProcess.run(["--version"])
+    @Test func versionPrintsAVToolsVersion() async throws {
+        let result = try await AVToolProcess.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout == "avtool \(AVTool.version) (Avocet)\n")
         #expect(AVTool.version.split(separator: ".").count == 3 && AVTool.version.split(separator: ".").allSatisfy { Int($0) != nil })
     }
 
-    @Test func noFilesIsAUsageError() throws {
-        let result = try AVToolProcess.run(["inspect"])
+    @Test func noFilesIsAUsageError() async throws {
+        let result = try await AVToolProcess.run(["inspect"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("Missing expected argument"))
     }

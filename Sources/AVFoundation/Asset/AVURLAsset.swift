@@ -32,7 +32,9 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
         self.injectedSource = false
-        super.init { try FileByteSource(path: try AVURLAsset.localPath(of: URL)) }
+        // Worked out once: the URL does not change, and each load opens the file afresh.
+        let path = Result { try AVURLAsset.localPath(of: URL) }
+        super.init { try FileByteSource(path: path.get()) }
     }
 
     /// An asset that reads through `source` (internal: for tests with slow or failing sources).
