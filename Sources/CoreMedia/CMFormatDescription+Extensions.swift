@@ -10,7 +10,6 @@ extension CMFormatDescription {
         public typealias Index = Int
 
         private var storage: [Key: Value]
-        private var orderedKeys: [Key] { storage.keys.sorted { $0.rawValue < $1.rawValue } }
 
         public init() { storage = [:] }
 
@@ -31,8 +30,8 @@ extension CMFormatDescription {
         public var endIndex: Int { storage.count }
         public func index(after i: Int) -> Int { i + 1 }
         public subscript(position: Int) -> Element {
-            let key = orderedKeys[position]
-            return (key, storage[key]!)
+            let entry = storage.sorted { $0.key.rawValue < $1.key.rawValue }[position]
+            return (entry.key, entry.value)
         }
 
         public static func == (lhs: Extensions, rhs: Extensions) -> Bool { lhs.storage == rhs.storage }

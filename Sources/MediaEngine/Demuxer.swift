@@ -194,8 +194,9 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// Reads the first packets of a container whose header gives no start times and no hint of frame
-    /// reordering (Matroska), without decoding: at most 64 packets or 4 MiB. Sets each stream's start to
-    /// its earliest presentation time seen, and marks video whose presentation times go backwards.
+    /// reordering (Matroska), without decoding: until every audio and video stream has started and
+    /// every video stream has shown eight packets, at most 64 packets or 4 MiB. Sets each stream's start
+    /// to its earliest presentation time seen, and marks video whose presentation times go backwards.
     private static func peekPackets(_ ctx: UnsafeMutablePointer<AVFormatContext>, into info: inout ContainerInfo,
                                     cancellation: CancellationToken, source: String) throws {
         let nopts = avocet_nopts_value()
@@ -206,7 +207,20 @@ package final class Demuxer: @unchecked Sendable {
         var last = [Int64?](repeating: nil, count: info.streams.count)
         var reorders = [Bool](repeating: false, count: info.streams.count)
         var bytes: Int64 = 0
+        var seen = [Int](repeating: 0, count: info.streams.count)
+        // Enough when every audio and video stream has shown its start, and every video stream has shown
+        // eight packets (B-frames show in the first group of pictures, right after the first frame).
+        func enough() -> Bool {
+            info.streams.indices.allSatisfy { i in
+                switch info.streams[i].kind {
+                case .video: return info.streams[i].disposition.contains(.attachedPicture) || seen[i] >= 8
+                case .audio: return seen[i] >= 1
+                default: return true
+                }
+            }
+        }
         for _ in 0..<64 {
+            if enough() { break }
             let rc = av_read_frame(ctx, p)
             if rc < 0 {
                 if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "open", source: source) }
@@ -216,6 +230,7 @@ package final class Demuxer: @unchecked Sendable {
             bytes = bytes.addingSaturating(Int64(max(0, p.pointee.size)))
             let i = Int(p.pointee.stream_index)
             guard i >= 0, i < first.count else { continue }
+            seen[i] += 1
             let pts = p.pointee.pts
             guard pts != nopts else { continue }
             first[i] = min(first[i] ?? pts, pts)
