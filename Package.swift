@@ -32,6 +32,7 @@ let package = Package(
         ),
         // Benchmarks (not tests): in-process loading throughput; see Benchmarks/inspect_vs_ffprobe.py.
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
+        .executableTarget(name: "avocet-probe", dependencies: ["AVFoundation"], path: "Tests/Probe"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
         .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation"], path: "Tests/Stress"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
@@ -40,6 +41,7 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
+        .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,36 +3,16 @@ import Foundation
 import Testing
 
 /// Runs `avocet-stress` (built beside this test bundle) in a shell, and returns its `key value` lines.
-/// The wait runs on a thread of its own: blocking Swift's cooperative pool (two threads here) for the
-/// seconds the child takes would stall every other test.
 private func stress(_ shell: String) async throws -> (status: Int32, values: [String: Int], stderr: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try runStress(shell) }) }.start()
-    }
-}
-
-private func runStress(_ shell: String) throws -> (status: Int32, values: [String: Int], stderr: String) {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let candidates = [beside.appendingPathComponent("avocet-stress"),
-                      beside.deletingLastPathComponent().appendingPathComponent("avocet-stress"),
-                      Fixtures.directory.deletingLastPathComponent().appendingPathComponent(".build/debug/avocet-stress")]
-    let executable = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", shell.replacingOccurrences(of: "STRESS", with: "'\(executable.path)'")]
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let executable = ChildProcess.builtProduct("avocet-stress")
+    let command = shell.replacingOccurrences(of: "STRESS", with: "'\(executable.path)'")
+    let run = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
     var values: [String: Int] = [:]
-    for line in stdout.split(separator: "\n") {
+    for line in run.stdout.split(separator: "\n") {
         let parts = line.split(separator: " ")
         if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
     }
-    return (process.terminationStatus, values, stderr)
+    return (run.status, values, run.stderr)
 }
 
 private func quoted(_ names: [String]) -> String {

@@ -5,44 +5,8 @@ import Testing
 
 /// Runs the built `avtool` binary as a user would.
 enum AVToolProcess {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `avtool` built next to this test bundle (`swift build` puts both in the same folder).
-    static let executable: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [
-            beside.appendingPathComponent("avtool"),
-            beside.deletingLastPathComponent().appendingPathComponent("avtool"),
-            Fixtures.directory.deletingLastPathComponent().appendingPathComponent(".build/debug/avtool"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
-
-    /// Runs avtool and waits for it on a thread of its own, never on Swift's cooperative pool (two
-    /// threads here), which a blocking wait would take from every other test.
-    static func run(_ arguments: [String]) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runBlocking(arguments) }) }.start()
-        }
-    }
-
-    private static func runBlocking(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(ChildProcess.builtProduct("avtool"), arguments)
     }
 }
 

@@ -1,0 +1,338 @@
+// avocet-probe: loads everything the public API offers about each file given as an argument, and
+// prints one line per file, as soon as the file is done:
+//
+//     ok <path>                  every load gave a value
+//     error <code> <path>        at least one load threw an AVError; <code> is the first one's raw value
+//     cancelled <path>           a load threw CancellationError although nothing cancelled it
+//     foreign <what> <path>      a load threw something else (or a legacy status was not settled)
+//
+// A crash (a trap, a signal) or a hang is the failure MutationTests looks for; it runs this in a child
+// process on mutated fixtures. Each file is opened four times:
+//   1. AVURLAsset, every asset, track and metadata-item property through load(_:), and the chapters;
+//   2. AVURLAsset, the legacy API: loadValuesAsynchronously(forKeys:) with every key, statusOfValue on
+//      each, then the deprecated synchronous getters (on tracks and metadata items too);
+//   3. as 1 with AVURLAssetPreferPreciseDurationAndTimingKey (a packet scan for some files);
+//   4. as 3, but the deprecated synchronous getters first, on a fresh asset (the blocking parse and scan).
+import AVFoundation
+import Foundation
+
+/// What happened to one file: the first AVError, and whatever should never happen.
+struct Tally: Sendable {
+    var firstAVErrorCode: Int?
+    var cancelled = false
+    var foreign: String?
+
+    mutating func record(_ error: any Error, during what: String) {
+        if let error = error as? AVError {
+            if firstAVErrorCode == nil { firstAVErrorCode = error.code.rawValue }
+        } else if error is CancellationError {
+            cancelled = true
+        } else {
+            recordForeign("\(String(reflecting: type(of: error)))@\(what)")
+        }
+    }
+
+    /// A legacy status's error: an NSError in AVError's domain is an AVError.
+    mutating func record(_ error: NSError?, during what: String) {
+        guard let error else {
+            recordForeign("no-error@\(what)")
+            return
+        }
+        if error.domain == AVError.errorDomain {
+            if firstAVErrorCode == nil { firstAVErrorCode = error.code }
+        } else {
+            recordForeign("NSError(\(error.domain),\(error.code))@\(what)")
+        }
+    }
+
+    mutating func recordForeign(_ what: String) {
+        if foreign == nil { foreign = what.replacingOccurrences(of: " ", with: "_") }
+    }
+
+    mutating func merge(_ other: Tally) {
+        if firstAVErrorCode == nil { firstAVErrorCode = other.firstAVErrorCode }
+        cancelled = cancelled || other.cancelled
+        if foreign == nil { foreign = other.foreign }
+    }
+
+    func line(for path: String) -> String {
+        if let foreign { return "foreign \(foreign) \(path)" }
+        if cancelled { return "cancelled \(path)" }
+        if let firstAVErrorCode { return "error \(firstAVErrorCode) \(path)" }
+        return "ok \(path)"
+    }
+}
+
+/// The legacy keys, from the typed properties' descriptions (the key strings Apple's legacy API uses).
+let assetKeys: [String] = ([
+    AVPartialAsyncProperty<AVAsset>.duration, AVPartialAsyncProperty<AVAsset>.providesPreciseDurationAndTiming,
+    AVPartialAsyncProperty<AVAsset>.tracks, AVPartialAsyncProperty<AVAsset>.trackGroups,
+    AVPartialAsyncProperty<AVAsset>.metadata, AVPartialAsyncProperty<AVAsset>.commonMetadata,
+    AVPartialAsyncProperty<AVAsset>.availableMetadataFormats, AVPartialAsyncProperty<AVAsset>.creationDate,
+    AVPartialAsyncProperty<AVAsset>.lyrics, AVPartialAsyncProperty<AVAsset>.isPlayable,
+    AVPartialAsyncProperty<AVAsset>.isExportable, AVPartialAsyncProperty<AVAsset>.isReadable,
+    AVPartialAsyncProperty<AVAsset>.isComposable, AVPartialAsyncProperty<AVAsset>.preferredRate,
+    AVPartialAsyncProperty<AVAsset>.preferredVolume, AVPartialAsyncProperty<AVAsset>.preferredTransform,
+    AVPartialAsyncProperty<AVAsset>.hasProtectedContent, AVPartialAsyncProperty<AVAsset>.canContainFragments,
+    AVPartialAsyncProperty<AVAsset>.containsFragments, AVPartialAsyncProperty<AVAsset>.overallDurationHint,
+    AVPartialAsyncProperty<AVAsset>.availableChapterLocales,
+] as [AVAnyAsyncProperty]).map(\.description)
+
+let trackKeys: [String] = ([
+    AVPartialAsyncProperty<AVAssetTrack>.formatDescriptions, AVPartialAsyncProperty<AVAssetTrack>.isPlayable,
+    AVPartialAsyncProperty<AVAssetTrack>.isDecodable, AVPartialAsyncProperty<AVAssetTrack>.isEnabled,
+    AVPartialAsyncProperty<AVAssetTrack>.isSelfContained, AVPartialAsyncProperty<AVAssetTrack>.totalSampleDataLength,
+    AVPartialAsyncProperty<AVAssetTrack>.mediaCharacteristics, AVPartialAsyncProperty<AVAssetTrack>.timeRange,
+    AVPartialAsyncProperty<AVAssetTrack>.naturalTimeScale, AVPartialAsyncProperty<AVAssetTrack>.estimatedDataRate,
+    AVPartialAsyncProperty<AVAssetTrack>.languageCode, AVPartialAsyncProperty<AVAssetTrack>.extendedLanguageTag,
+    AVPartialAsyncProperty<AVAssetTrack>.naturalSize, AVPartialAsyncProperty<AVAssetTrack>.preferredTransform,
+    AVPartialAsyncProperty<AVAssetTrack>.preferredVolume, AVPartialAsyncProperty<AVAssetTrack>.nominalFrameRate,
+    AVPartialAsyncProperty<AVAssetTrack>.minFrameDuration, AVPartialAsyncProperty<AVAssetTrack>.requiresFrameReordering,
+    AVPartialAsyncProperty<AVAssetTrack>.hasAudioSampleDependencies, AVPartialAsyncProperty<AVAssetTrack>.metadata,
+    AVPartialAsyncProperty<AVAssetTrack>.commonMetadata, AVPartialAsyncProperty<AVAssetTrack>.availableMetadataFormats,
+    AVPartialAsyncProperty<AVAssetTrack>.segments,
+] as [AVAnyAsyncProperty]).map(\.description)
+
+let itemKeys: [String] = ([
+    AVPartialAsyncProperty<AVMetadataItem>.value, AVPartialAsyncProperty<AVMetadataItem>.stringValue,
+    AVPartialAsyncProperty<AVMetadataItem>.numberValue, AVPartialAsyncProperty<AVMetadataItem>.dateValue,
+    AVPartialAsyncProperty<AVMetadataItem>.dataValue, AVPartialAsyncProperty<AVMetadataItem>.extraAttributes,
+] as [AVAnyAsyncProperty]).map(\.description)
+
+let preferredLanguages = ["en", "fr", "de"]
+
+// MARK: - The async API
+
+/// Loads one property; a failure is recorded and gives nil.
+func get<Root: AVAsynchronousKeyValueLoading, Value>(_ root: Root, _ property: AVAsyncProperty<Root, Value>,
+                                                       _ tally: inout Tally) async -> Value? {
+    do {
+        return try await root.load(property)
+    } catch {
+        tally.record(error, during: property.description)
+        return nil
+    }
+}
+
+/// Touches what a format description computes from its contents.
+func touch(_ descriptions: [CMFormatDescription]) {
+    for description in descriptions {
+        _ = description.description
+        _ = description.mediaType
+        _ = description.mediaSubType
+        _ = description.presentationDimensions()
+        _ = CMAudioFormatDescriptionGetStreamBasicDescription(description)
+    }
+}
+
+/// Every value of every item, through load(_:), plus the plain properties.
+func loadItems(_ items: [AVMetadataItem], _ tally: inout Tally) async {
+    for item in items {
+        _ = (item.identifier, item.key, item.keySpace, item.commonKey, item.locale, item.extendedLanguageTag)
+        _ = (item.time, item.duration, item.startDate, item.dataType, item.description)
+        _ = await get(item, .value, &tally)
+        _ = await get(item, .stringValue, &tally)
+        _ = await get(item, .numberValue, &tally)
+        _ = await get(item, .dateValue, &tally)
+        _ = await get(item, .dataValue, &tally)
+        _ = await get(item, .extraAttributes, &tally)
+    }
+}
+
+func loadTrack(_ track: AVAssetTrack, _ tally: inout Tally) async {
+    _ = (track.trackID, track.mediaType, track.description)
+    if let descriptions = await get(track, .formatDescriptions, &tally) { touch(descriptions) }
+    _ = await get(track, .isPlayable, &tally)
+    _ = await get(track, .isDecodable, &tally)
+    _ = await get(track, .isEnabled, &tally)
+    _ = await get(track, .isSelfContained, &tally)
+    _ = await get(track, .totalSampleDataLength, &tally)
+    _ = await get(track, .mediaCharacteristics, &tally)
+    let timeRange = await get(track, .timeRange, &tally)
+    _ = await get(track, .naturalTimeScale, &tally)
+    _ = await get(track, .estimatedDataRate, &tally)
+    _ = await get(track, .languageCode, &tally)
+    _ = await get(track, .extendedLanguageTag, &tally)
+    _ = await get(track, .naturalSize, &tally)
+    _ = await get(track, .preferredTransform, &tally)
+    _ = await get(track, .preferredVolume, &tally)
+    _ = await get(track, .nominalFrameRate, &tally)
+    _ = await get(track, .minFrameDuration, &tally)
+    _ = await get(track, .requiresFrameReordering, &tally)
+    _ = await get(track, .hasAudioSampleDependencies, &tally)
+    _ = await get(track, .segments, &tally)
+    let metadata = await get(track, .metadata, &tally) ?? []
+    let common = await get(track, .commonMetadata, &tally) ?? []
+    let formats = await get(track, .availableMetadataFormats, &tally) ?? []
+    await loadItems(metadata + common, &tally)
+    do {
+        for format in formats { _ = try await track.loadMetadata(for: format) }
+        _ = try await track.loadSegment(forTrackTime: timeRange?.start ?? .zero)
+    } catch {
+        tally.record(error, during: "track-extras")
+    }
+}
+
+/// Pass 1 (and 3 with `precise`): everything through the async API.
+func probeAsync(_ url: URL, precise: Bool) async -> Tally {
+    var tally = Tally()
+    let asset = AVURLAsset(url: url, options: precise ? [AVURLAssetPreferPreciseDurationAndTimingKey: true] : nil)
+    _ = await get(asset, .duration, &tally)
+    _ = await get(asset, .providesPreciseDurationAndTiming, &tally)
+    let tracks = await get(asset, .tracks, &tally) ?? []
+    _ = await get(asset, .trackGroups, &tally)
+    let metadata = await get(asset, .metadata, &tally) ?? []
+    let common = await get(asset, .commonMetadata, &tally) ?? []
+    let formats = await get(asset, .availableMetadataFormats, &tally) ?? []
+    let creationDate = await get(asset, .creationDate, &tally) ?? nil
+    _ = await get(asset, .lyrics, &tally)
+    _ = await get(asset, .isPlayable, &tally)
+    _ = await get(asset, .isExportable, &tally)
+    _ = await get(asset, .isReadable, &tally)
+    _ = await get(asset, .isComposable, &tally)
+    _ = await get(asset, .preferredRate, &tally)
+    _ = await get(asset, .preferredVolume, &tally)
+    _ = await get(asset, .preferredTransform, &tally)
+    _ = await get(asset, .hasProtectedContent, &tally)
+    _ = await get(asset, .canContainFragments, &tally)
+    _ = await get(asset, .containsFragments, &tally)
+    _ = await get(asset, .overallDurationHint, &tally)
+    let locales = await get(asset, .availableChapterLocales, &tally) ?? []
+    await loadItems(metadata + common + (creationDate.map { [$0] } ?? []), &tally)
+    for track in tracks { await loadTrack(track, &tally) }
+    do {
+        var groups = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: preferredLanguages)
+        for locale in locales + [Locale(identifier: "en")] {
+            groups += try await asset.loadChapterMetadataGroups(withTitleLocale: locale, containingItemsWithCommonKeys: [.commonKeyTitle])
+        }
+        for group in groups {
+            _ = group.timeRange
+            await loadItems(group.items, &tally)
+        }
+        for format in formats { _ = try await asset.loadMetadata(for: format) }
+        _ = try await asset.loadTracks(withMediaType: .video)
+        _ = try await asset.loadTracks(withMediaCharacteristic: .audible)
+        _ = try await asset.loadTrack(withTrackID: 1)
+    } catch {
+        tally.record(error, during: "asset-extras")
+    }
+    return tally
+}
+
+// MARK: - The legacy API
+
+/// loadValuesAsynchronously with `keys`, then statusOfValue on each: every key must be settled.
+@available(*, deprecated)
+func legacyLoad(_ object: some AVAsynchronousKeyValueLoading, keys: [String], _ tally: inout Tally) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        object.loadValuesAsynchronously(forKeys: keys) { continuation.resume() }
+    }
+    for key in keys {
+        var error: NSError?
+        switch object.statusOfValue(forKey: key, error: &error) {
+        case .loaded: break
+        case .failed: tally.record(error, during: key)
+        case .unknown, .loading, .cancelled:
+            tally.recordForeign("unsettled-status@\(key)")
+        }
+    }
+}
+
+/// Every deprecated synchronous getter of an item.
+@available(*, deprecated)
+func touchItemsSynchronously(_ items: [AVMetadataItem]) {
+    for item in items {
+        _ = (item.value, item.stringValue, item.numberValue, item.dateValue, item.dataValue, item.extraAttributes)
+    }
+}
+
+/// Every deprecated synchronous getter of a track.
+@available(*, deprecated)
+func touchTrackSynchronously(_ track: AVAssetTrack) {
+    for case let description as CMFormatDescription in track.formatDescriptions { touch([description]) }
+    _ = (track.isPlayable, track.isDecodable, track.isEnabled, track.isSelfContained, track.totalSampleDataLength)
+    _ = (track.mediaCharacteristics, track.timeRange, track.naturalTimeScale, track.estimatedDataRate)
+    _ = (track.languageCode, track.extendedLanguageTag, track.naturalSize, track.preferredTransform)
+    _ = (track.preferredVolume, track.nominalFrameRate, track.minFrameDuration, track.requiresFrameReordering)
+    _ = (track.hasAudioSampleDependencies, track.segments, track.availableMetadataFormats)
+    _ = (track.hasMediaCharacteristic(.visual), track.segment(forTrackTime: .zero))
+    touchItemsSynchronously(track.metadata + track.commonMetadata)
+    for format in track.availableMetadataFormats { touchItemsSynchronously(track.metadata(forFormat: format)) }
+}
+
+/// Every deprecated synchronous getter of an asset and its tracks.
+@available(*, deprecated)
+func touchAssetSynchronously(_ asset: AVAsset) {
+    _ = (asset.duration, asset.providesPreciseDurationAndTiming, asset.trackGroups, asset.lyrics)
+    _ = (asset.isPlayable, asset.isExportable, asset.isReadable, asset.isComposable)
+    _ = (asset.preferredRate, asset.preferredVolume, asset.preferredTransform, asset.hasProtectedContent)
+    _ = (asset.canContainFragments, asset.containsFragments, asset.overallDurationHint)
+    touchItemsSynchronously(asset.metadata + asset.commonMetadata + (asset.creationDate.map { [$0] } ?? []))
+    for format in asset.availableMetadataFormats { touchItemsSynchronously(asset.metadata(forFormat: format)) }
+    for locale in asset.availableChapterLocales + [Locale(identifier: "en")] {
+        for group in asset.chapterMetadataGroups(withTitleLocale: locale, containingItemsWithCommonKeys: nil) {
+            touchItemsSynchronously(group.items)
+        }
+    }
+    _ = (asset.tracks(withMediaType: .audio), asset.track(withTrackID: 1), asset.tracks(withMediaCharacteristic: .visual))
+    for track in asset.tracks { touchTrackSynchronously(track) }
+}
+
+/// Pass 2: the legacy API on a fresh asset, its tracks and its items, then the synchronous getters.
+@available(*, deprecated)
+func probeLegacy(_ url: URL) async -> Tally {
+    var tally = Tally()
+    let asset = AVURLAsset(url: url)
+    await legacyLoad(asset, keys: assetKeys, &tally)
+    let tracks = asset.tracks
+    for item in asset.metadata + asset.commonMetadata { await legacyLoad(item, keys: itemKeys, &tally) }
+    for track in tracks {
+        await legacyLoad(track, keys: trackKeys, &tally)
+        for item in track.metadata + track.commonMetadata { await legacyLoad(item, keys: itemKeys, &tally) }
+    }
+    touchAssetSynchronously(asset)
+    return tally
+}
+
+/// Pass 4: the synchronous getters first, on a fresh precise asset: the header is parsed and the packets
+/// scanned on the calling thread.
+@available(*, deprecated)
+func probeSynchronousFirst(_ url: URL) {
+    touchAssetSynchronously(AVURLAsset(url: url, options: [AVURLAssetPreferPreciseDurationAndTimingKey: true]))
+}
+
+/// Passes 1 to 3, off the main thread.
+@available(*, deprecated)
+func probeAsynchronously(_ url: URL) async -> Tally {
+    var tally = await probeAsync(url, precise: false)
+    tally.merge(await probeLegacy(url))
+    tally.merge(await probeAsync(url, precise: true))
+    return tally
+}
+
+/// The probe's entry point. Its witness is deprecated, so the deprecated API it calls raises no warning;
+/// top-level code calls it through the protocol, which is not.
+protocol Probing {
+    @MainActor func run(_ paths: [String]) async
+}
+
+struct Probe: Probing {
+    /// Each file in turn; pass 4 blocks the main thread, as an app calling the synchronous getters does.
+    @available(*, deprecated)
+    @MainActor func run(_ paths: [String]) async {
+        for path in paths {
+            let url = URL(fileURLWithPath: path)
+            let tally = await probeAsynchronously(url)
+            probeSynchronousFirst(url)
+            FileHandle.standardOutput.write(Data((tally.line(for: path) + "\n").utf8))
+        }
+    }
+}
+
+let paths = Array(CommandLine.arguments.dropFirst())
+if paths.isEmpty {
+    FileHandle.standardError.write(Data("usage: avocet-probe FILE...\n".utf8))
+    exit(2)
+}
+let probing: any Probing = Probe()
+await probing.run(paths)
