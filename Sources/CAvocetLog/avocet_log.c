@@ -23,7 +23,7 @@ static void avocet_log_callback(void *avcl, int level, const char *fmt, va_list 
         va_end(copy);
         // Keep the last line that says something (FFmpeg logs some messages in pieces).
         for (int i = 0; i < n && i < (int)sizeof line - 1; i++) {
-            if (line[i] > ' ') {
+            if ((unsigned char)line[i] > ' ') {
                 memcpy(last_error, line, sizeof line);
                 break;
             }

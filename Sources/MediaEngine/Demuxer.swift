@@ -141,20 +141,33 @@ package final class Demuxer: @unchecked Sendable {
     package func scanPackets(cancellation: CancellationToken) throws -> [PacketStatistics] {
         operationLock.lock()
         defer { operationLock.unlock() }
-        return try Demuxer.scanPackets(source: source, options: options, cancellation: cancellation)
+        return try Demuxer.scanPackets(source: source, options: options, cancellation: cancellation,
+                                       expecting: (info.byteSize, info.streams.count))
     }
 
     /// Opens `source` and reads every packet to the end without decoding. Blocking: call only on an
     /// engine thread. The streams are those a demuxer opened with the same options reports.
-    package static func scanPackets(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken) throws -> [PacketStatistics] {
-        try FFmpegLog.capturing { try scanAll(source: source, options: options, cancellation: cancellation) }
+    ///
+    /// `expecting` is what an earlier open of the same source saw (its size and stream count): a source
+    /// that has changed since (a file replaced or truncated) fails with `.failed` rather than give
+    /// statistics of other streams.
+    package static func scanPackets(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                    expecting: (byteSize: Int64?, streams: Int)? = nil) throws -> [PacketStatistics] {
+        try FFmpegLog.capturing { try scanAll(source: source, options: options, cancellation: cancellation, expecting: expecting) }
     }
 
-    private static func scanAll(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken) throws -> [PacketStatistics] {
+    private static func scanAll(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                expecting: (byteSize: Int64?, streams: Int)?) throws -> [PacketStatistics] {
+        let name = source.name
+        if let expecting, try source.size() != expecting.byteSize {
+            throw MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
+        }
         let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
         guard let ctx = context.pointer else { return [] }
-        let name = source.name
         _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
+        if let expecting, Int(ctx.pointee.nb_streams) != expecting.streams {
+            throw MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
+        }
         let nopts = avocet_nopts_value()
         var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
@@ -396,11 +409,16 @@ package final class Demuxer: @unchecked Sendable {
             info.channelLayout = streamInfo.channels == 1 ? "mono" : streamInfo.channels == 2 ? "stereo" : info.channelLayout
         }
         if info.codec == .aac {
-            info.aacProfile = info.extradata.flatMap { AACProfile(audioSpecificConfig: Array($0.prefix(2))) }
-                ?? AACProfile(ffmpegProfile: par.profile)
-            // The AudioSpecificConfig's frame length flag (bit 2 of its second byte) says 960-sample frames.
-            if let config = info.extradata, config.count >= 2, par.frame_size <= 0, config[config.startIndex + 1] & 0x04 != 0 {
-                info.frameSize = 960
+            // Stream analysis, when it ran, decoded a frame and knows best (implicit SBR, say); else the
+            // object type the AudioSpecificConfig declares.
+            info.aacProfile = AACProfile(ffmpegProfile: par.profile)
+                ?? info.extradata.flatMap { AACProfile(audioSpecificConfig: Array($0.prefix(2))) }
+            // The frame length flag follows the object type (5 bits) and the sampling index (4 bits) in
+            // the plain layout only: object types 1 to 4 with an explicit-free index (not 15).
+            if let config = info.extradata.map({ Array($0.prefix(2)) }), config.count == 2, par.frame_size <= 0 {
+                let objectType = config[0] >> 3
+                let samplingIndex = (config[0] & 0x07) << 1 | config[1] >> 7
+                if (1...4).contains(objectType) && samplingIndex != 15 && config[1] & 0x04 != 0 { info.frameSize = 960 }
             }
         }
         // Sample byte total: only where the index lists every sample (MP4/MOV), so the sum is exact.

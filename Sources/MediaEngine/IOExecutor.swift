@@ -19,7 +19,9 @@ package final class IOExecutor: Sendable {
     }
 
     private struct State {
-        var jobs: [Job] = []
+        /// Queued jobs from `head` on; a slot is emptied when its job is taken, so a finished job's
+        /// closure (and whatever it captured: an asset, its facts) is released at once.
+        var jobs: [Job?] = []
         var head = 0
         var threads = 0
         var idle = 0
@@ -88,13 +90,17 @@ package final class IOExecutor: Sendable {
     private func nextJob() -> Job? {
         state.withLock { s in
             while s.head < s.jobs.count {
-                let job = s.jobs[s.head]
+                let taken = s.jobs[s.head]
+                s.jobs[s.head] = nil
                 s.head += 1
-                if s.head > 64 && s.head * 2 > s.jobs.count {
+                if s.head == s.jobs.count {
+                    s.jobs.removeAll(keepingCapacity: true)
+                    s.head = 0
+                } else if s.head > 64 && s.head * 2 > s.jobs.count {
                     s.jobs.removeFirst(s.head)
                     s.head = 0
                 }
-                if job.cancellation?.isCancelled == true { continue }
+                guard let job = taken, job.cancellation?.isCancelled != true else { continue }
                 s.started += 1
                 return job
             }

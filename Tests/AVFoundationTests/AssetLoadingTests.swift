@@ -209,6 +209,50 @@ struct AssetLoadingTests {
         loaded.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) { again += 1 }
         #expect(again == 1)
     }
+
+    /// The legacy loader with several keys: cancelLoading() ends them all, and no key starts the shared
+    /// parse again after it (they all come from one load).
+    @Test @available(*, deprecated) func cancelLoadingEndsEveryLegacyKeyWithoutAReparse() async throws {
+        let (asset, source) = try slowAsset("av.mp4", delay: 30)
+        let calls = Atomic<Int>(0)
+        let canceller = Task {
+            for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+            asset.cancelLoading()
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            asset.loadValuesAsynchronously(forKeys: ["duration", "tracks", "playable"]) {
+                if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume() }
+            }
+        }
+        await canceller.value
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(calls.load(ordering: .relaxed) == 1, "the handler runs once")
+        #expect(source.reads.load(ordering: .relaxed) == 1, "no key started the parse again")
+        #expect(asset.headerParses.load(ordering: .relaxed) == 0)
+        var error: NSError?
+        for key in ["duration", "tracks", "playable"] {
+            #expect(asset.statusOfValue(forKey: key, error: &error) == .cancelled, "\(key)")
+        }
+    }
+
+    /// The packet scan opens the file again; a file replaced in between fails the scan clearly instead
+    /// of giving another file's statistics.
+    @Test func aFileChangedBeforeItsScanFailsTheScan() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-changed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("upload.mkv")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.path("multi.mkv")), to: url)
+        let asset = AVURLAsset(url: url)
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.path("vp9.webm")), to: url)
+        do {
+            _ = try await track.load(.totalSampleDataLength)
+            Issue.record("a scan of another file must not pass for this one")
+        } catch let error as AVError {
+            #expect(error.localizedDescription.contains("changed"), "\(error.localizedDescription)")
+        }
+    }
 }
 
 /// The cooperative pool stays free while assets load: run one at a time, so the two heartbeats do not

@@ -1,5 +1,6 @@
 internal import MediaEngine
 import Foundation
+import Synchronization
 
 /// Where an asset's bytes come from, and the one packet scan of them that the asset and its tracks
 /// share. Holds no open file: each piece of work opens the source afresh and closes it when done, so
@@ -12,6 +13,8 @@ final class AssetSource: Sendable {
     private let options: DemuxerOptions
     /// The packet scan: one pass over the file's packets, shared by every key that needs it.
     let scan = SharedLoad<[PacketStatistics]>()
+    /// What the header parse saw (size, streams): the scan, which opens the source again, checks it.
+    private let header = Mutex<(byteSize: Int64?, streams: Int)?>(nil)
 
     init(options: DemuxerOptions = DemuxerOptions(), open: @escaping @Sendable () throws -> any ByteSource) {
         self.options = options
@@ -21,11 +24,14 @@ final class AssetSource: Sendable {
     /// Opens and parses the container. Blocking: runs on an engine thread. The returned demuxer holds the
     /// source open until it is dropped.
     func openDemuxer(cancellation: CancellationToken) throws -> Demuxer {
-        try AVError.converting { try Demuxer(source: open(), options: options, cancellation: cancellation) }
+        let demuxer = try AVError.converting { try Demuxer(source: open(), options: options, cancellation: cancellation) }
+        header.withLock { $0 = (demuxer.info.byteSize, demuxer.info.streams.count) }
+        return demuxer
     }
 
     /// Packet statistics of every stream, from one pass over the file on an engine thread; the result is
-    /// kept. A cancelled pass keeps nothing, and the next one starts from the beginning.
+    /// kept. A cancelled pass keeps nothing, and the next one starts from the beginning. A file that
+    /// changed since the header parse (another size or stream count) fails the pass.
     func packetStatistics() async throws -> [PacketStatistics] {
         try await scan.value(scanOperation)
     }
@@ -36,8 +42,11 @@ final class AssetSource: Sendable {
     }
 
     private var scanOperation: SharedLoad<[PacketStatistics]>.Operation {
-        { [open, options] token in
-            try AVError.converting { try Demuxer.scanPackets(source: open(), options: options, cancellation: token) }
+        { [self] token in
+            let expected = header.withLock { $0 }
+            return try AVError.converting {
+                try Demuxer.scanPackets(source: open(), options: options, cancellation: token, expecting: expected)
+            }
         }
     }
 }

@@ -39,7 +39,15 @@ enum KeyValueLoading {
         let work = UncheckedBox((object, handler))
         Task.detached {
             for property in properties {
-                try? await property.loadErased(from: work.value.0)
+                do {
+                    try await property.loadErased(from: work.value.0)
+                } catch where SharedLoad<AssetFacts>.isCancellation(error) {
+                    // cancelLoading() ended the load: the other keys share it (or its scan), and must
+                    // not start it again. They report cancelled; the handler runs now.
+                    break
+                } catch {
+                    continue
+                }
             }
             DispatchQueue.global().async { work.value.1?() }
         }

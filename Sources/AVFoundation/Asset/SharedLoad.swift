@@ -73,8 +73,12 @@ final class SharedLoad<Value: Sendable>: Sendable {
 
     private func register(id: Int, checkingCancellation: Bool, _ waiter: @escaping Waiter) -> Action {
         state.withLock { s -> Action in
-            // Checked under the lock: a cancellation handler that ran before this finds nothing to do.
-            if checkingCancellation && Task.isCancelled { return .deliver(.failure(CancellationError())) }
+            // Checked under the lock: a cancellation handler that ran before this finds nothing to do. A
+            // value already loaded is still given: it costs nothing.
+            if checkingCancellation && Task.isCancelled {
+                if case .loaded(let value) = s.machine.state { return .deliver(.success(value)) }
+                return .deliver(.failure(CancellationError()))
+            }
             switch s.machine.wait(id: id, waiter: waiter) {
             case .start(let generation):
                 let token = CancellationToken()
