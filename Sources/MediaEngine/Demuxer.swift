@@ -77,7 +77,13 @@ package final class Demuxer: @unchecked Sendable {
             try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
         }
         if described.isQuickTimeFamily {
-            described.mp4Boxes = try MP4Boxes.scan(source, cancellation: cancellation)
+            let boxes = try MP4Boxes.scan(source, cancellation: cancellation)
+            described.mp4Boxes = boxes
+            for i in described.streams.indices where described.streams[i].kind == .video {
+                if let size = boxes.trackSizes[described.streams[i].id], size.width > 0, size.height > 0 {
+                    described.streams[i].trackHeaderSize = size
+                }
+            }
         }
         try Demuxer.checkComplete(described, ctx: ctx, source: name)
         return (context, described)

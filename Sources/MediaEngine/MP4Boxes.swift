@@ -1,12 +1,21 @@
-/// A walk over the top-level boxes of an MP4/MOV file, reading box headers only.
+/// A walk over the top-level boxes of an MP4/MOV file, reading box headers and track headers only.
 ///
-/// FFmpeg does not say whether a movie can take fragments (`mvex` inside `moov`) or has some (`moof`);
-/// this reads the few bytes that tell. Blocking: call on an engine thread.
+/// FFmpeg does not say whether a movie can take fragments (`mvex` inside `moov`) or has some (`moof`),
+/// nor the display size each track header (`tkhd`) states; this reads the few bytes that tell.
+/// Blocking: call on an engine thread.
 package struct MP4Boxes: Sendable, Equatable {
     /// The movie header declares fragments may follow (`moov/mvex`).
     package var canContainFragments = false
     /// At least one movie fragment (`moof`) is present.
     package var containsFragments = false
+    /// Each track header's display size (before its matrix), by track ID: Apple's `naturalSize`.
+    package var trackSizes: [Int32: TrackSize] = [:]
+
+    /// A track header's width and height, 16.16 fixed point turned into points.
+    package struct TrackSize: Sendable, Equatable {
+        package var width: Double
+        package var height: Double
+    }
 
     package init(canContainFragments: Bool = false, containsFragments: Bool = false) {
         self.canContainFragments = canContainFragments
@@ -28,8 +37,15 @@ package struct MP4Boxes: Sendable, Equatable {
                 let end = min(offset.addingSaturating(boxSize), size)
                 while child.addingSaturating(8) <= end, visited < limit {
                     visited += 1
-                    guard let (childType, childSize, _) = try header(source, at: child, fileSize: end, cancellation: cancellation) else { break }
+                    guard let (childType, childSize, childHeader) = try header(source, at: child, fileSize: end, cancellation: cancellation) else { break }
                     if childType == "mvex" { result.canContainFragments = true }
+                    if childType == "trak" {
+                        let trakEnd = min(child.addingSaturating(childSize), end)
+                        if let (id, size) = try trackHeader(source, inTrakAt: child.addingSaturating(childHeader), end: trakEnd,
+                                                            cancellation: cancellation) {
+                            result.trackSizes[id] = size
+                        }
+                    }
                     child = child.addingSaturating(childSize)
                 }
             case "moof":
@@ -40,6 +56,34 @@ package struct MP4Boxes: Sendable, Equatable {
             offset = offset.addingSaturating(boxSize)
         }
         return result
+    }
+
+    /// The track ID and display size of the `tkhd` among a `trak`'s first children; nil when there is
+    /// none or it is malformed. The size is the header's last eight bytes (width, height, 16.16).
+    private static func trackHeader(_ source: any ByteSource, inTrakAt start: Int64, end: Int64,
+                                    cancellation: CancellationToken) throws -> (Int32, TrackSize)? {
+        var child = start
+        for _ in 0..<8 {
+            guard child.addingSaturating(8) <= end,
+                  let (type, size, headerSize) = try header(source, at: child, fileSize: end, cancellation: cancellation) else { return nil }
+            if type == "tkhd" {
+                // Version 0 holds 32-bit times (track ID at payload offset 12), version 1 64-bit (at 20).
+                guard size >= headerSize + 84, size <= 4096 else { return nil }
+                var bytes = [UInt8](repeating: 0, count: Int(size - headerSize))
+                let count = try bytes.withUnsafeMutableBytes {
+                    try source.read(at: child.addingSaturating(headerSize), into: $0, cancellation: cancellation)
+                }
+                guard count == bytes.count, let version = bytes.first else { return nil }
+                let idOffset = version == 1 ? 20 : 12
+                guard idOffset + 4 <= bytes.count, bytes.count >= 8 else { return nil }
+                let id = bytes[idOffset..<(idOffset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                let fixed = { (at: Int) in Double(bytes[at..<(at + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) / 65536 }
+                let size = TrackSize(width: fixed(bytes.count - 8), height: fixed(bytes.count - 4))
+                return (Int32(bitPattern: id), size)
+            }
+            child = child.addingSaturating(size)
+        }
+        return nil
     }
 
     /// The type, total size and header size of the box at `offset`; nil when it is not a sane box.

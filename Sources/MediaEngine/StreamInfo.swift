@@ -56,6 +56,8 @@ package struct StreamInfo: Sendable, Equatable {
     package var averageFrameRate: Rational?
     package var realFrameRate: Rational?
     package var pixelFormat: String?
+    /// The display size the container's track header states (MP4's `tkhd`), when it states one.
+    package var trackHeaderSize: MP4Boxes.TrackSize?
     /// Full-range (JPEG) luma and chroma, as the container or codec declares it.
     package var isFullRange = false
     /// Frames the decoder holds back before output; above zero means decode order differs from

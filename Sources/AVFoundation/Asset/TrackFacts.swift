@@ -133,9 +133,13 @@ extension TrackFacts {
         return CMTimeRange(start: start, duration: .invalid)
     }
 
-    /// Display size before the preferred transform: the encoded size with the container's pixel aspect
-    /// ratio applied to the width (MP4's track header size, Matroska's display size).
+    /// Display size before the preferred transform: MP4's track header size where it states one (as
+    /// Apple's is), else the encoded size with the container's pixel aspect ratio applied to the width
+    /// (Matroska's display size).
     static func naturalSize(_ stream: StreamInfo) -> CGSize {
+        if let header = stream.trackHeaderSize, header.width > 0, header.height > 0, header.width.isFinite, header.height.isFinite {
+            return CGSize(width: CGFloat(header.width), height: CGFloat(header.height))
+        }
         guard let w = stream.width, let h = stream.height, w > 0, h > 0 else { return .zero }
         var width = CGFloat(w)
         if let sar = stream.sampleAspectRatio, sar.numerator > 0, sar.denominator > 0 {
