@@ -30,6 +30,4 @@ static inline int64_t avocet_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int avocet_seek_size(void) { return AVSEEK_SIZE; }
 static inline int avocet_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 
-
-
 #endif

@@ -85,15 +85,8 @@ package enum AACProfile: Sendable, Equatable {
     /// HE-AAC v2: SBR with parametric stereo.
     case highEfficiencyV2
 
-    /// Reads the object type from an AudioSpecificConfig (ISO 14496-3 1.6.2.1). Nil for short or
-    /// unknown configurations.
-    init?(audioSpecificConfig bytes: [UInt8]) {
-        guard let first = bytes.first else { return nil }
-        var type = Int(first >> 3)
-        if type == 31 {
-            guard bytes.count >= 2 else { return nil }
-            type = 32 + Int((first & 0x07) << 3 | bytes[1] >> 5)
-        }
+    /// The profile of an MPEG-4 audio object type; nil for types that are not AAC's.
+    init?(objectType type: Int) {
         switch type {
         case 1: self = .main
         case 2: self = .lowComplexity
@@ -115,6 +108,32 @@ package enum AACProfile: Sendable, Equatable {
         case 4: self = .highEfficiency
         case 28: self = .highEfficiencyV2
         default: return nil
+        }
+    }
+}
+
+/// The first fields of an MPEG-4 AudioSpecificConfig (ISO 14496-3 1.6.2.1), the setup data of AAC:
+/// the object type and, in the plain layout, the frame length flag. Every index is checked.
+struct AudioSpecificConfig: Equatable {
+    var objectType: Int
+    /// 960-sample frames instead of 1024: the frame length flag, which follows the object type (5 bits)
+    /// and the sampling index (4 bits) only in the plain layout (object types 1 to 4, the index not 15).
+    var hasShortFrames: Bool
+
+    init?(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return nil }
+        let second = bytes.count >= 2 ? bytes[1] : nil
+        var type = Int(first >> 3)
+        if type == 31 {
+            guard let second else { return nil }
+            type = 32 + Int((first & 0x07) << 3 | second >> 5)
+        }
+        objectType = type
+        if let second, (1...4).contains(type) {
+            let samplingIndex = (first & 0x07) << 1 | second >> 7
+            hasShortFrames = samplingIndex != 15 && second & 0x04 != 0
+        } else {
+            hasShortFrames = false
         }
     }
 }

@@ -27,8 +27,6 @@ package struct ContainerInfo: Sendable, Equatable {
     /// A QuickTime movie proper (major brand `qt  `), whose tags are QuickTime user data rather than
     /// iTunes metadata.
     package var isQuickTimeMovie = false
-    /// FFmpeg's `avformat_find_stream_info` was skipped because the header gave every fact.
-    package var skippedStreamAnalysis = false
 
     package var durationSeconds: Double? { duration.map { Double($0) / 1_000_000 } }
 }

@@ -71,8 +71,7 @@ package final class Demuxer: @unchecked Sendable {
             throw MediaEngineError(.failed, source: name, operation: "open", reason: "FFmpeg gave no context")
         }
         let analyzed = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
-        var described = Demuxer.describe(ctx, byteSize: byteSize)
-        described.skippedStreamAnalysis = !analyzed
+        var described = Demuxer.describe(ctx, demuxerName: context.demuxerName, byteSize: byteSize)
         if !analyzed && described.format == .matroska {
             try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
         }
@@ -98,8 +97,7 @@ package final class Demuxer: @unchecked Sendable {
         case .always: analyze = true
         case .never: analyze = false
         case .whenNeeded:
-            analyze = !ContainerFormat(demuxer: ctx.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "").headerSuffices
-                || headerLeavesOut(ctx)
+            analyze = !ContainerFormat(demuxer: context.demuxerName).headerSuffices || headerLeavesOut(ctx)
         }
         guard analyze else { return false }
         let rc = avformat_find_stream_info(ctx, nil)
@@ -165,15 +163,12 @@ package final class Demuxer: @unchecked Sendable {
     private static func scanAll(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
                                 expecting: (byteSize: Int64?, streams: Int)?) throws -> [PacketStatistics] {
         let name = source.name
-        if let expecting, try source.size() != expecting.byteSize {
-            throw MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
-        }
+        let changed = MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
+        if let expecting, try source.size() != expecting.byteSize { throw changed }
         let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
         guard let ctx = context.pointer else { return [] }
         _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
-        if let expecting, Int(ctx.pointee.nb_streams) != expecting.streams {
-            throw MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
-        }
+        if let expecting, Int(ctx.pointee.nb_streams) != expecting.streams { throw changed }
         let nopts = avocet_nopts_value()
         var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
@@ -245,16 +240,18 @@ package final class Demuxer: @unchecked Sendable {
                 if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "open", source: source) }
                 break
             }
-            defer { av_packet_unref(p) }
             bytes = bytes.addingSaturating(Int64(max(0, p.pointee.size)))
             let i = Int(p.pointee.stream_index)
-            guard i >= 0, i < first.count else { continue }
-            seen[i] += 1
             let pts = p.pointee.pts
-            guard pts != nopts else { continue }
-            first[i] = min(first[i] ?? pts, pts)
-            if let previous = last[i], pts < previous { reorders[i] = true }
-            last[i] = pts
+            av_packet_unref(p)
+            if i >= 0, i < first.count {
+                seen[i] += 1
+                if pts != nopts {
+                    first[i] = min(first[i] ?? pts, pts)
+                    if let previous = last[i], pts < previous { reorders[i] = true }
+                    last[i] = pts
+                }
+            }
             if bytes > 4 << 20 { break }
         }
         for i in info.streams.indices {
@@ -288,10 +285,10 @@ package final class Demuxer: @unchecked Sendable {
 
     // MARK: - Description
 
-    private static func describe(_ ctx: UnsafeMutablePointer<AVFormatContext>, byteSize: Int64?) -> ContainerInfo {
+    private static func describe(_ ctx: UnsafeMutablePointer<AVFormatContext>, demuxerName: String, byteSize: Int64?) -> ContainerInfo {
         let c = ctx.pointee
         let nopts = avocet_nopts_value()
-        let format = ContainerFormat(demuxer: c.iformat.map { String(cString: $0.pointee.name) } ?? "")
+        let format = ContainerFormat(demuxer: demuxerName)
         var streams: [StreamInfo] = []
         for i in 0..<Int(c.nb_streams) {
             if let st = c.streams[i] { streams.append(describe(stream: st, index: i, format: format)) }
@@ -303,10 +300,9 @@ package final class Demuxer: @unchecked Sendable {
             chapters.append(ChapterInfo(id: ch.id, start: MediaTimestamp(value: ch.start, timeBase: tb),
                                         end: MediaTimestamp(value: ch.end, timeBase: tb), metadata: tags(ch.metadata)))
         }
-        let formatName = c.iformat.map { String(cString: $0.pointee.name) } ?? ""
         var info = ContainerInfo(
-            formatName: formatName,
-            format: ContainerFormat(demuxer: formatName),
+            formatName: demuxerName,
+            format: format,
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
             duration: c.duration == nopts || c.duration < 0 ? nil : c.duration,
             startTime: c.start_time == nopts ? nil : c.start_time,
@@ -415,17 +411,11 @@ package final class Demuxer: @unchecked Sendable {
             info.channelLayout = streamInfo.channels == 1 ? "mono" : streamInfo.channels == 2 ? "stereo" : info.channelLayout
         }
         if info.codec == .aac {
+            let config = info.extradata.flatMap { AudioSpecificConfig(Array($0.prefix(2))) }
             // Stream analysis, when it ran, decoded a frame and knows best (implicit SBR, say); else the
             // object type the AudioSpecificConfig declares.
-            info.aacProfile = AACProfile(ffmpegProfile: par.profile)
-                ?? info.extradata.flatMap { AACProfile(audioSpecificConfig: Array($0.prefix(2))) }
-            // The frame length flag follows the object type (5 bits) and the sampling index (4 bits) in
-            // the plain layout only: object types 1 to 4 with an explicit-free index (not 15).
-            if let config = info.extradata.map({ Array($0.prefix(2)) }), config.count == 2, par.frame_size <= 0 {
-                let objectType = config[0] >> 3
-                let samplingIndex = (config[0] & 0x07) << 1 | config[1] >> 7
-                if (1...4).contains(objectType) && samplingIndex != 15 && config[1] & 0x04 != 0 { info.frameSize = 960 }
-            }
+            info.aacProfile = AACProfile(ffmpegProfile: par.profile) ?? config.flatMap { AACProfile(objectType: $0.objectType) }
+            if par.frame_size <= 0, config?.hasShortFrames == true { info.frameSize = 960 }
         }
         // Sample byte total: only where the index lists every sample (MP4/MOV), so the sum is exact.
         let entries = avformat_index_get_entries_count(st)

@@ -3,13 +3,6 @@ import Foundation
 
 /// The one place FFmpeg error codes become `MediaEngineError`s. Every checked C call goes through here.
 enum FFmpeg {
-    /// Quiets FFmpeg's own logging once per process: failures reach callers as errors instead.
-    /// Set `AVOCET_FFMPEG_LOG=1` to see FFmpeg's messages on stderr.
-    static let configured: Void = {
-        let verbose = ProcessInfo.processInfo.environment["AVOCET_FFMPEG_LOG"] == "1"
-        av_log_set_level(verbose ? AV_LOG_VERBOSE : AV_LOG_QUIET)
-    }()
-
     /// FFmpeg's sentence for an error code.
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: Int(avocet_error_max_string_size()))

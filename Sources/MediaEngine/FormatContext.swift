@@ -49,6 +49,11 @@ final class FormatContext: @unchecked Sendable {
 
     fileprivate func noteRefusedOpen() { refusedNestedOpen = true }
 
+    /// FFmpeg's short name of the demuxer that opened the file ("mov,mp4,m4a,3gp,3g2,mj2", ...).
+    var demuxerName: String {
+        pointer?.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
+    }
+
     /// Turns a failed `avformat_open_input` into the most useful error. Never repeats text from inside
     /// the file (a playlist's URLs): the message names the source and the kind of content only.
     private static func openFailure(_ rc: Int32, io: AVIOBridge, refusedNestedOpen: Bool,
