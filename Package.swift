@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
         .executableTarget(name: "avocet-probe", dependencies: ["AVFoundation"], path: "Tests/Probe"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
-        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation"], path: "Tests/Stress"),
+        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine"], path: "Tests/Stress"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

@@ -22,7 +22,7 @@ final class AVIOBridge: @unchecked Sendable {
     init(source: any ByteSource, cancellation: CancellationToken) throws {
         self.source = source
         self.cancellation = cancellation
-        size = try source.size()
+        size = try source.size(cancellation: cancellation)
         guard let buffer = av_malloc(AVIOBridge.bufferSize) else {
             throw MediaEngineError(.outOfMemory, source: source.name, operation: "open", reason: "out of memory")
         }
@@ -56,7 +56,7 @@ final class AVIOBridge: @unchecked Sendable {
     }
 
     fileprivate func read(_ buffer: UnsafeMutablePointer<UInt8>, _ count: Int32) -> Int32 {
-        if cancellation.isCancelled { return avocet_averror_exit() }
+        if isInterrupted { return avocet_averror_exit() }
         if let size, position >= size { return avocet_averror_eof() }
         do {
             let n = try source.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(count)),
@@ -92,7 +92,9 @@ final class AVIOBridge: @unchecked Sendable {
         return target
     }
 
-    fileprivate var isInterrupted: Bool { cancellation.isCancelled }
+    /// Cancelled, or a read gave up on bytes not yet arrived: either way the operation's result is
+    /// worthless, and FFmpeg should stop at its next step.
+    fileprivate var isInterrupted: Bool { cancellation.isCancelled || cancellation.missedOffset != nil }
 }
 
 private func bridge(_ opaque: UnsafeMutableRawPointer?) -> AVIOBridge? {

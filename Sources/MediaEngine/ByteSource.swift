@@ -7,7 +7,7 @@ package protocol ByteSource: AnyObject, Sendable {
     /// The path or URL, for messages.
     var name: String { get }
     /// Total length in bytes, or nil when unknown.
-    func size() throws -> Int64?
+    func size(cancellation: CancellationToken) throws -> Int64?
     /// Reads up to `buffer.count` bytes starting at `offset`. Returns the number read: 0 only at the end.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int
 }

@@ -5,21 +5,70 @@ import Synchronization
 ///
 /// `isCancelled` is a lock-free atomic load, cheap enough for FFmpeg's interrupt callback, which runs
 /// on every blocking step. `wait(seconds:)` lets a byte source that must pause (a slow or remote
-/// source) sleep on an engine thread and wake the moment the caller cancels.
+/// source) sleep on an engine thread and wake the moment the caller cancels; `onCancel(_:)` lets
+/// anything else waiting (a buffered source's readers, an async waiter) be woken by a callback rather
+/// than by polling.
+///
+/// A token also says what its operation does when bytes it reads have not arrived yet
+/// (`MissingBytes`): wait for them, or give up at once and let the caller run the operation again once
+/// they have come (`BufferedByteSource` explains why).
 package final class CancellationToken: Sendable {
+    /// What a read of bytes that have not arrived yet does.
+    package enum MissingBytes: UInt8, Sendable {
+        /// Waits on the calling engine thread until they arrive, fail, time out or the token is cancelled.
+        case wait
+        /// Records the offset (`missedOffset`) and fails the read at once, so that the engine thread is
+        /// free while a slow feeder takes its time. The operation is then worthless and must be run again.
+        case giveUp
+    }
+
     private let flag = Atomic<Bool>(false)
     private let condition = NSCondition()
+    private let policy: Atomic<UInt8>
+    /// The first offset a `.giveUp` read could not serve, or -1.
+    private let missed = Atomic<Int64>(-1)
+    private let callbacks = Mutex<(next: Int, pending: [Int: @Sendable () -> Void])>((0, [:]))
 
-    package init() {}
+    package init(missingBytes: MissingBytes = .wait) {
+        policy = Atomic(missingBytes.rawValue)
+    }
 
     package var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-    /// Sets the flag and wakes every thread blocked in `wait(seconds:)`. Safe from any thread, idempotent.
+    /// Sets the flag, wakes every thread blocked in `wait(seconds:)` and runs every `onCancel` callback
+    /// (on the calling thread, outside any lock). Safe from any thread, idempotent.
     package func cancel() {
         flag.store(true, ordering: .releasing)
         condition.lock()
         condition.broadcast()
         condition.unlock()
+        let pending = callbacks.withLock { c -> [@Sendable () -> Void] in
+            let all = Array(c.pending.values)
+            c.pending = [:]
+            return all
+        }
+        for callback in pending { callback() }
+    }
+
+    /// Runs `callback` once when the token is cancelled: at once (on this thread) if it already is.
+    /// Returns a key for `removeOnCancel(_:)`, or nil when the callback already ran.
+    @discardableResult
+    package func onCancel(_ callback: @escaping @Sendable () -> Void) -> Int? {
+        let key = callbacks.withLock { c -> Int? in
+            // Checked under the lock that `cancel()` empties the table with: no callback is lost.
+            if isCancelled { return nil }
+            c.next += 1
+            c.pending[c.next] = callback
+            return c.next
+        }
+        if key == nil { callback() }
+        return key
+    }
+
+    /// Forgets a callback that is no longer needed (its wait ended another way).
+    package func removeOnCancel(_ key: Int?) {
+        guard let key else { return }
+        _ = callbacks.withLock { $0.pending.removeValue(forKey: key) }
     }
 
     /// Blocks the calling (engine) thread for up to `seconds`. Returns true if cancelled meanwhile.
@@ -32,5 +81,29 @@ package final class CancellationToken: Sendable {
             if !condition.wait(until: deadline) { break }
         }
         return isCancelled
+    }
+
+    // MARK: - Missing bytes
+
+    /// What reads under this token do when bytes have not arrived yet.
+    package var missingBytes: MissingBytes {
+        get { MissingBytes(rawValue: policy.load(ordering: .acquiring)) ?? .wait }
+        set { policy.store(newValue.rawValue, ordering: .releasing) }
+    }
+
+    /// Called by a byte source that gave up on a read under `.giveUp`; the first offset is kept.
+    package func noteMissingBytes(at offset: Int64) {
+        _ = missed.compareExchange(expected: -1, desired: max(0, offset), ordering: .acquiringAndReleasing)
+    }
+
+    /// The first offset a read gave up on since the last `clearMissingBytes()`, or nil: when set, the
+    /// operation's result (even a success) was built on a failed read and must be thrown away.
+    package var missedOffset: Int64? {
+        let value = missed.load(ordering: .acquiring)
+        return value < 0 ? nil : value
+    }
+
+    package func clearMissingBytes() {
+        missed.store(-1, ordering: .releasing)
     }
 }

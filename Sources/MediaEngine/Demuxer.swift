@@ -62,7 +62,7 @@ package final class Demuxer: @unchecked Sendable {
     private static func openAndDescribe(_ source: any ByteSource, options: DemuxerOptions,
                                         cancellation: CancellationToken) throws -> (FormatContext, ContainerInfo) {
         let name = source.name
-        let byteSize = try source.size()
+        let byteSize = try source.size(cancellation: cancellation)
         if byteSize == 0 {
             throw MediaEngineError(.notMedia, source: name, operation: "open", reason: "the file is empty")
         }
@@ -164,7 +164,7 @@ package final class Demuxer: @unchecked Sendable {
                                 expecting: (byteSize: Int64?, streams: Int)?) throws -> [PacketStatistics] {
         let name = source.name
         let changed = MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
-        if let expecting, try source.size() != expecting.byteSize { throw changed }
+        if let expecting, try source.size(cancellation: cancellation) != expecting.byteSize { throw changed }
         let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
         guard let ctx = context.pointer else { return [] }
         _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)

@@ -47,7 +47,7 @@ package final class FileByteSource: ByteSource {
 
     deinit { close(descriptor) }
 
-    package func size() throws -> Int64? { length }
+    package func size(cancellation: CancellationToken) throws -> Int64? { length }
 
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         if cancellation.isCancelled {

@@ -26,6 +26,9 @@ package final class IOExecutor: Sendable {
         var threads = 0
         var idle = 0
         var started = 0
+        /// Workers blocked in `parking(_:)`: they do not count against `maxThreads` while they wait.
+        var parked = 0
+        var running = 0
     }
 
     private let maxThreads: Int
@@ -43,6 +46,39 @@ package final class IOExecutor: Sendable {
 
     /// How many jobs wait for a thread, cancelled ones included until a thread passes them. For tests.
     package var queuedJobs: Int { state.withLock { $0.jobs.count - $0.head } }
+
+    /// How many jobs are running now, parked ones included. For tests.
+    package var runningJobs: Int { state.withLock { $0.running } }
+
+    /// How many running jobs wait in `parking(_:)` now. For tests.
+    package var parkedJobs: Int { state.withLock { $0.parked } }
+
+    /// The executor whose worker is the calling thread, if any.
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `wait`, a blocking wait for something slow outside the process (a resource loader delegate, a
+    /// server), with the calling worker set aside: while it waits it does not count against
+    /// `maxThreads`, and another thread starts if jobs are queued, so that local work never waits
+    /// behind a silent delegate. On a thread that is not an engine worker it just runs `wait`.
+    package static func parking<T>(_ wait: () throws -> T) rethrows -> T {
+        guard let raw = pthread_getspecific(currentKey) else { return try wait() }
+        let executor = Unmanaged<IOExecutor>.fromOpaque(raw).takeUnretainedValue()
+        let startThread = executor.state.withLock { s -> Bool in
+            s.parked += 1
+            if s.jobs.count - s.head > s.idle && s.threads - s.parked < executor.maxThreads {
+                s.threads += 1
+                return true
+            }
+            return false
+        }
+        if startThread { executor.startThread() }
+        defer { executor.state.withLock { $0.parked -= 1 } }
+        return try wait()
+    }
 
     /// Runs `body` on an engine thread and returns its result. The token passed in is cancelled when the
     /// calling task is; `body` should hand it to FFmpeg and to byte sources. A task cancelled before its
@@ -70,21 +106,61 @@ package final class IOExecutor: Sendable {
         let startThread = state.withLock { s -> Bool in
             s.jobs.append(Job(cancellation: cancellation, body: job))
             // More queued jobs than idle workers: another thread, so one blocked job never delays the next.
-            if s.jobs.count - s.head > s.idle && s.threads < maxThreads {
+            if s.jobs.count - s.head > s.idle && s.threads - s.parked < maxThreads {
                 s.threads += 1
                 return true
             }
             return false
         }
-        if startThread {
-            let thread = Thread { [self] in workerLoop() }
-            thread.name = "avocet-io"
-            thread.stackSize = 4 << 20
-            thread.start()
-        }
+        if startThread { self.startThread() }
         wakeup.lock()
         wakeup.signal()
         wakeup.unlock()
+    }
+
+    /// Runs `body` over bytes that a slow feeder brings, holding an engine thread only while bytes are
+    /// here to work on: it first waits (with no thread) for the feeder's first bytes, then runs `body`
+    /// with reads that give up at once on bytes not yet arrived; after such an attempt it waits, with no
+    /// thread, for those bytes and runs `body` again from the start over the grown cache. An attempt is
+    /// cheap (it re-reads memory), so this suits header parses, not long reads. After `maxAttempts` the
+    /// last attempt waits for its bytes on its thread (set aside by `parking`), so a working set larger
+    /// than the cache still ends. `completion` runs once, on whichever thread ends the work; never when
+    /// `cancellation` fires before a thread takes the job (the canceller answers its callers then).
+    package func submitRestarting<T: Sendable>(
+        over feed: BufferedByteSource, cancellation token: CancellationToken, maxAttempts: Int = 64,
+        _ body: @escaping @Sendable (CancellationToken) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        @Sendable func attempt(_ number: Int) {
+            token.missingBytes = number < maxAttempts ? .giveUp : .wait
+            token.clearMissingBytes()
+            submit(cancellation: token) {
+                let result = Result { try body(token) }
+                guard let missed = token.missedOffset, !token.isCancelled else { return completion(result) }
+                feed.whenReadable(at: missed, cancellation: token) { arrival in
+                    switch arrival {
+                    case .success: attempt(number + 1)
+                    case .failure(let error): completion(.failure(error))
+                    }
+                }
+            }
+        }
+        feed.whenReadable(at: 0, cancellation: token) { arrival in
+            switch arrival {
+            case .success: attempt(1)
+            case .failure(let error): completion(.failure(error))
+            }
+        }
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in
+            pthread_setspecific(IOExecutor.currentKey, Unmanaged.passUnretained(self).toOpaque())
+            workerLoop()
+        }
+        thread.name = "avocet-io"
+        thread.stackSize = 4 << 20
+        thread.start()
     }
 
     private func nextJob() -> Job? {
@@ -102,6 +178,7 @@ package final class IOExecutor: Sendable {
                 }
                 guard let job = taken, job.cancellation?.isCancelled != true else { continue }
                 s.started += 1
+                s.running += 1
                 return job
             }
             return nil
@@ -112,6 +189,14 @@ package final class IOExecutor: Sendable {
         while true {
             if let job = nextJob() {
                 job.body()
+                // A parked worker that came back may leave more active threads than allowed: one leaves.
+                let surplus = state.withLock { s -> Bool in
+                    s.running -= 1
+                    guard s.threads - s.parked > maxThreads else { return false }
+                    s.threads -= 1
+                    return true
+                }
+                if surplus { return }
                 continue
             }
             wakeup.lock()

@@ -25,7 +25,7 @@ package struct MP4Boxes: Sendable, Equatable {
     /// Walks at most `limit` boxes; stops early once both answers are known.
     package static func scan(_ source: any ByteSource, cancellation: CancellationToken, limit: Int = 100_000) throws -> MP4Boxes {
         var result = MP4Boxes()
-        guard let size = try source.size() else { return result }
+        guard let size = try source.size(cancellation: cancellation) else { return result }
         var offset: Int64 = 0
         var visited = 0
         while offset.addingSaturating(8) <= size, visited < limit, !(result.canContainFragments && result.containsFragments) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What went wrong inside the engine, in plain Swift: which operation, on which source, and FFmpeg's
 /// reason when FFmpeg gave one. AVFoundation maps `code` onto `AVError.Code`.
 package struct MediaEngineError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -24,13 +26,18 @@ package struct MediaEngineError: Error, Sendable, Equatable, CustomStringConvert
     package var reason: String
     /// FFmpeg's error code, when the failure came from FFmpeg.
     package var ffmpegCode: Int32?
+    /// The error that caused this one outside the engine: a resource loader delegate's, an HTTP
+    /// client's. AVFoundation gives it as the underlying error.
+    package var underlying: NSError?
 
-    package init(_ code: Code, source: String, operation: String, reason: String, ffmpegCode: Int32? = nil) {
+    package init(_ code: Code, source: String, operation: String, reason: String, ffmpegCode: Int32? = nil,
+                 underlying: NSError? = nil) {
         self.code = code
         self.source = source
         self.operation = operation
         self.reason = reason
         self.ffmpegCode = ffmpegCode
+        self.underlying = underlying
     }
 
     /// One line naming the source: `<source>: cannot <operation>: <reason>`.

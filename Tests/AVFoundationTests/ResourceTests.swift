@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Runs `avocet-stress` (built beside this test bundle) in a shell, and returns its `key value` lines.
-private func stress(_ shell: String) async throws -> (status: Int32, values: [String: Int], stderr: String) {
+private func stress(_ shell: String) async throws -> (status: Int32, values: [String: Int], stderr: String, stdout: String) {
     let executable = ChildProcess.builtProduct("avocet-stress")
     let command = shell.replacingOccurrences(of: "STRESS", with: "'\(executable.path)'")
     let run = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
@@ -12,7 +12,7 @@ private func stress(_ shell: String) async throws -> (status: Int32, values: [St
         let parts = line.split(separator: " ")
         if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
     }
-    return (run.status, values, run.stderr)
+    return (run.status, values, run.stderr, run.stdout)
 }
 
 private func quoted(_ names: [String]) -> String {
@@ -44,5 +44,22 @@ struct ResourceTests {
         let before = try #require(run.values["rssBeforeKiB"]), after = try #require(run.values["rssAfterKiB"])
         #expect(before > 0 && after - before < 16 * 1024, "resident memory grew from \(before) KiB to \(after) KiB")
         #expect((run.values["descriptors"] ?? .max) < 32)
+    }
+
+    /// Two hundred assets whose resource loader delegates never answer hold no engine thread while they
+    /// wait, do not delay a local file's load, and all end at once when cancelled (half by
+    /// `cancelLoading()`, half by cancelling their tasks), each request cancelled on the delegate.
+    @Test func twoHundredSilentDelegatesDoNotDelayALocalFile() async throws {
+        let run = try await stress("exec STRESS silent 200 \(quoted(["av.mp4"]))")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.values["requests"] == 200, "every delegate was asked: \(run.values)")
+        #expect(run.values["runningJobs"] == 0, "no engine thread waits for a silent delegate")
+        #expect(run.values["queuedJobs"] == 0)
+        #expect((run.values["localLoadMs"] ?? .max) < 2000, "the local file loads at once: \(run.values)")
+        #expect(run.values["endedLoads"] == 200)
+        #expect((run.values["cancelMs"] ?? .max) < 2000, "every load ends at once when cancelled")
+        #expect(run.values["didCancel"] == 200, "each outstanding request is cancelled on the delegate")
+        #expect(run.stdout.contains("allCancelled true"), "every request is cancelled, none finished")
+        #expect((run.values["threads"] ?? .max) < 40, "no thread per silent delegate: \(run.values)")
     }
 }

@@ -9,7 +9,7 @@ package protocol FileWrappingSource: ByteSource {
 
 extension FileWrappingSource {
     package var name: String { base.name }
-    package func size() throws -> Int64? { try base.size() }
+    package func size(cancellation: CancellationToken) throws -> Int64? { try base.size(cancellation: cancellation) }
 }
 
 /// Reads at most `chunk` bytes per call: FFmpeg must cope with short reads.

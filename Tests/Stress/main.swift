@@ -3,10 +3,14 @@
 //
 //   avocet-stress fds COUNT FILE...     keeps COUNT loaded assets alive, then loads more keys
 //   avocet-stress leaks COUNT FILE...   opens truncated/broken files COUNT times, half of them cancelled
+//   avocet-stress silent COUNT FILE     COUNT assets whose delegates never answer, then FILE's load
 //
 // Prints `key value` lines the test reads; exits 1 on a failure it can name.
 import AVFoundation
+import Dispatch
 import Foundation
+internal import MediaEngine
+import Synchronization
 
 func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
@@ -95,6 +99,77 @@ func leaks(count: Int, files: [URL]) async {
     print("descriptors \(openDescriptors())")
 }
 
+/// A delegate that accepts every request and never answers; counts requests and cancellations.
+final class SilentDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
+    // @unchecked Sendable: state behind a Mutex.
+    let queue = DispatchQueue(label: "silent")
+    let counts = Mutex<(requests: [AVAssetResourceLoadingRequest], cancelled: Int)>(([], 0))
+
+    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
+                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+        counts.withLock { $0.requests.append(loadingRequest) }
+        return true
+    }
+
+    func resourceLoader(_ resourceLoader: AVAssetResourceLoader, didCancel loadingRequest: AVAssetResourceLoadingRequest) {
+        counts.withLock { $0.cancelled += 1 }
+    }
+}
+
+func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}
+
+func milliseconds(since start: ContinuousClock.Instant) -> Int {
+    let elapsed = ContinuousClock.now - start
+    return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+}
+
+/// `count` assets whose delegates never answer start loading; then a local file loads. Prints how many
+/// engine jobs the silent ones hold, how long the local load took, and how cancellation ended them.
+func silent(count: Int, file: URL) async {
+    let delegate = SilentDelegate()
+    let assets = (0..<count).map { i -> AVURLAsset in
+        let asset = AVURLAsset(url: URL(string: "silent://asset/\(i).mp4")!)
+        asset.resourceLoader.setDelegate(delegate, queue: delegate.queue)
+        return asset
+    }
+    let loads = assets.map { asset in Task { try await asset.load(.duration, .tracks) } }
+    let deadline = ContinuousClock.now + .seconds(20)
+    while delegate.counts.withLock({ $0.requests.count }) < count && ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    print("requests \(delegate.counts.withLock { $0.requests.count })")
+    print("runningJobs \(IOExecutor.shared.runningJobs)")
+    print("queuedJobs \(IOExecutor.shared.queuedJobs)")
+    let start = ContinuousClock.now
+    do {
+        let duration = try await AVURLAsset(url: file).load(.duration)
+        print("localDuration \(duration.seconds)")
+    } catch {
+        fail("the local load failed: \(error)")
+    }
+    print("localLoadMs \(milliseconds(since: start))")
+    print("threads \(threadCount())")
+    // Half end by cancelLoading(), half by cancelling their tasks.
+    let cancelStart = ContinuousClock.now
+    for (i, asset) in assets.enumerated() {
+        if i % 2 == 0 { asset.cancelLoading() } else { loads[i].cancel() }
+    }
+    var ended = 0
+    for load in loads {
+        do { _ = try await load.value } catch { ended += 1 }
+    }
+    print("endedLoads \(ended)")
+    print("cancelMs \(milliseconds(since: cancelStart))")
+    while delegate.counts.withLock({ $0.cancelled }) < count && ContinuousClock.now < deadline + .seconds(10) {
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    let requests = delegate.counts.withLock { $0.requests }
+    print("didCancel \(delegate.counts.withLock { $0.cancelled })")
+    print("allCancelled \(requests.allSatisfy { $0.isCancelled && !$0.isFinished })")
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 3, let count = Int(arguments[arguments.startIndex + 1]) else {
     fail("usage: avocet-stress fds|leaks COUNT FILE...")
@@ -103,5 +178,6 @@ let files = arguments.dropFirst(2).map { URL(fileURLWithPath: $0) }
 switch arguments[arguments.startIndex] {
 case "fds": await descriptors(count: count, files: files)
 case "leaks": await leaks(count: count, files: files)
+case "silent": await silent(count: count, file: files[0])
 default: fail("unknown mode \(arguments[arguments.startIndex])")
 }

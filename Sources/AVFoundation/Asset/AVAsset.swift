@@ -26,13 +26,16 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// Where the bytes come from, and the packet scan the asset and its tracks share.
     let source: AssetSource
     /// The header parse: every header-level property comes from its one result.
-    let headerLoad = SharedLoad<AssetFacts>()
+    let headerLoad: SharedLoad<AssetFacts>
     /// How many times the header was parsed: one per asset, however many keys load (tests read it).
     let headerParses = Atomic<Int>(0)
 
-    /// An asset whose bytes come from `open` (called on an engine thread for each piece of work).
-    init(open: @escaping @Sendable () throws -> any ByteSource) {
+    /// An asset whose bytes come from `open` (called on an engine thread for each piece of work). With
+    /// `feed`, the source that a slow feeder fills, the header parse holds an engine thread only while
+    /// bytes are there to parse.
+    init(feed: BufferedByteSource? = nil, open: @escaping @Sendable () throws -> any ByteSource) {
         source = AssetSource(open: open)
+        headerLoad = SharedLoad(restartingOver: feed)
         super.init()
     }
 
@@ -40,6 +43,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
         source = AssetSource {
             throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "This asset has no media to load."])
         }
+        headerLoad = SharedLoad()
         super.init()
     }
 

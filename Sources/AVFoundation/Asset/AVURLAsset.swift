@@ -15,33 +15,53 @@ public let AVURLAssetOverrideMIMETypeKey = "AVURLAssetOverrideMIMETypeKey"
 public let AVURLAssetPrimarySessionIdentifierKey = "AVURLAssetPrimarySessionIdentifierKey"
 public let AVURLAssetReferenceRestrictionsKey = "AVURLAssetReferenceRestrictionsKey"
 
-/// An asset read from a URL. Local files are read directly with positional reads.
+/// An asset read from a URL: a local file, or bytes a resource loader's delegate serves.
 ///
-/// Creating one does no I/O; properties load on demand (see `AVAsset`). Schemes other than `file`
-/// (HTTP, custom schemes served by a resource loader) fail to load with
-/// `AVError(.failedToLoadMediaData)` in this version.
+/// Creating one does no I/O; properties load on demand (see `AVAsset`). `file` URLs are read directly
+/// with positional reads. URLs of any other scheme (a custom one such as `archive://clip.mp4`) are
+/// served by the delegate of `resourceLoader`: set it before loading.
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     public let url: URL
+    /// Serves the asset's bytes for URLs Avocet does not load itself. Set its delegate before loading.
+    public let resourceLoader: AVAssetResourceLoader
     private let preciseTiming: Bool
-    /// Whether the bytes come from a source other than `url` (tests inject slow or failing sources).
-    private let injectedSource: Bool
+    /// Whether the bytes come from a source other than the file at `url` (a delegate; in tests, slow or
+    /// failing sources).
+    private let isLocalFile: Bool
 
     /// An asset for `URL`. `options` takes the `AVURLAsset...Key` constants; only
     /// `AVURLAssetPreferPreciseDurationAndTimingKey` changes what file assets do.
     public init(url URL: URL, options: [String: Any]? = nil) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
-        self.injectedSource = false
-        // Worked out once: the URL does not change, and each load opens the file afresh.
-        let path = Result { try AVURLAsset.localPath(of: URL) }
-        super.init { try FileByteSource(path: path.get()) }
+        let loader = AVAssetResourceLoader(url: URL)
+        resourceLoader = loader
+        if URL.isFileURL {
+            isLocalFile = true
+            let path = URL.path
+            super.init { try FileByteSource(path: path) }
+        } else if ["http", "https"].contains(URL.scheme?.lowercased()) {
+            isLocalFile = false
+            super.init {
+                throw AVError(.failedToLoadMediaData, userInfo: [
+                    NSLocalizedDescriptionKey: "\(URL.absoluteString): cannot open: only file URLs and resource loader URLs are supported in this version",
+                    NSURLErrorKey: URL,
+                ])
+            }
+        } else {
+            isLocalFile = false
+            // One cache per asset, shared by every piece of work on it.
+            let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader))
+            super.init(feed: buffered) { buffered }
+        }
     }
 
     /// An asset that reads through `source` (internal: for tests with slow or failing sources).
     init(url URL: URL, options: [String: Any]? = nil, source: any ByteSource) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
-        self.injectedSource = true
+        self.isLocalFile = false
+        resourceLoader = AVAssetResourceLoader(url: URL)
         super.init { source }
     }
 
@@ -50,28 +70,8 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
     override func immediateFailure() -> AVError? {
-        if injectedSource { return nil }
-        do {
-            let path = try AVURLAsset.localPath(of: url)
-            if !FileManager.default.fileExists(atPath: path) {
-                return AVError(engineError: MediaEngineError(.fileNotFound, source: path, operation: "open", reason: "no such file"))
-            }
-            return nil
-        } catch let error as AVError {
-            return error
-        } catch {
-            return nil
-        }
-    }
-
-    private static func localPath(of url: URL) throws -> String {
-        guard url.isFileURL else {
-            throw AVError(.failedToLoadMediaData, userInfo: [
-                NSLocalizedDescriptionKey: "\(url.absoluteString): cannot open: only file URLs are supported in this version",
-                NSURLErrorKey: url,
-            ])
-        }
-        return url.path
+        guard isLocalFile, !FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return AVError(engineError: MediaEngineError(.fileNotFound, source: url.path, operation: "open", reason: "no such file"))
     }
 
     /// The file types Avocet reads.

@@ -29,9 +29,13 @@ final class SharedLoad<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let executor: IOExecutor
+    /// The slow source the operation reads, if any: the operation then holds an engine thread only
+    /// while bytes are there to parse (see `IOExecutor.submitRestarting`).
+    private let feed: BufferedByteSource?
 
-    init(executor: IOExecutor = .shared) {
+    init(executor: IOExecutor = .shared, restartingOver feed: BufferedByteSource? = nil) {
         self.executor = executor
+        self.feed = feed
     }
 
     /// The value: at once when loaded (or failed), by joining the load in flight, or by starting
@@ -99,6 +103,13 @@ final class SharedLoad<Value: Sendable>: Sendable {
         case .deliver(let result):
             waiter(result)
         case .start(let generation, let token):
+            if let feed {
+                executor.submitRestarting(over: feed, cancellation: token, operation) { [self] result in
+                    // The feed's own failures (a delegate's error, a timeout) come as engine errors.
+                    finish(generation: generation, result: result.mapError { AVError.converting($0) })
+                }
+                return
+            }
             // A job whose token is cancelled before a thread reaches it never runs (see IOExecutor).
             executor.submit(cancellation: token) { [self] in
                 let result = Result { try operation(token) }

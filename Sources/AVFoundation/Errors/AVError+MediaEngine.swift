@@ -25,6 +25,7 @@ extension AVError {
         case .outOfMemory: code = .outOfMemory
         case .invalidArgument, .failed: code = .unknown
         }
+        if let cause = e.underlying { underlying = cause }
         if underlying == nil, let ffmpeg = e.ffmpegCode {
             underlying = NSError(domain: AVErrorFFmpegDomain, code: Int(ffmpeg),
                                  userInfo: [NSLocalizedDescriptionKey: e.reason])
@@ -33,7 +34,9 @@ extension AVError {
             NSLocalizedDescriptionKey: e.description,
             NSLocalizedFailureReasonErrorKey: e.reason,
         ]
-        if e.source.hasPrefix("/") { info[NSFilePathErrorKey] = e.source }
+        if e.source.hasPrefix("/") { info[NSFilePathErrorKey] = e.source } else if let url = URL(string: e.source), url.scheme != nil {
+            info[NSURLErrorKey] = url
+        }
         if let underlying { info[NSUnderlyingErrorKey] = underlying }
         self.init(code, userInfo: info)
     }

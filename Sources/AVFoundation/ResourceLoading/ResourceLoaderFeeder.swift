@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+internal import MediaEngine
+import Synchronization
+
+/// Feeds an asset's buffered source from its resource loader's delegate: each range the source wants
+/// becomes an `AVAssetResourceLoadingRequest` handed to the delegate on its queue, one call at a time;
+/// the delegate's answers flow back through the request's channel. A cancelled range is marked
+/// cancelled and, if the delegate had seen it, reported with `resourceLoader(_:didCancel:)` on its
+/// queue. Never blocks: a delegate that does not answer holds no thread.
+final class ResourceLoaderFeeder: ByteFeeder {
+    let name: String
+    /// None: a delegate may take as long as it likes; only cancellation ends the wait, as on Apple's platforms.
+    let stallTimeout: Double? = nil
+    private let url: URL
+    private let loader: AVAssetResourceLoader
+
+    /// A request out at the delegate, with the route it went by.
+    private struct Entry: Sendable {
+        let request: AVAssetResourceLoadingRequest
+        let route: DelegateRoute
+        let queue: DispatchQueue
+        /// Set on `queue` once the delegate has seen the request: only then does it hear `didCancel`.
+        let presented: Flag
+    }
+
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .releasing) }
+        var isSet: Bool { value.load(ordering: .acquiring) }
+    }
+
+    private struct State {
+        var requests: [Int: Entry] = [:]
+        /// A serial queue on the delegate's queue (which may be concurrent): requests arrive in order.
+        var serial: (target: DispatchQueue, queue: DispatchQueue)?
+    }
+
+    private let state = Mutex(State())
+
+    init(url: URL, loader: AVAssetResourceLoader) {
+        self.url = url
+        self.loader = loader
+        name = url.absoluteString
+    }
+
+    func start(_ range: FeedRequest, sink: FeedSink) {
+        guard let route = loader.route else {
+            let scheme = url.scheme ?? ""
+            sink.finished(range.id, error: MediaEngineError(
+                .readFailed, source: name, operation: "load",
+                reason: "Avocet does not load '\(scheme):' URLs itself, and the asset's resource loader has no delegate to ask (set one with resourceLoader.setDelegate(_:queue:) before loading)",
+                underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorUnsupportedURL,
+                                    userInfo: [NSLocalizedDescriptionKey: "unsupported URL", NSURLErrorFailingURLErrorKey: url])))
+            return
+        }
+        let channel = ResourceRequestChannel(
+            id: range.id, name: name, sink: sink,
+            contentInformation: range.wantsContentInfo
+                ? AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: AVURLAsset.audiovisualTypes().map(\.rawValue))
+                : nil)
+        let length = range.length.map { Int(clamping: $0) } ?? Int.max
+        let data = AVAssetResourceLoadingDataRequest(requestedOffset: range.offset, requestedLength: length,
+                                                     requestsAllDataToEndOfResource: range.length == nil, channel: channel)
+        var request = URLRequest(url: url)
+        let last = range.length.map { String(range.offset.addingSaturating($0) - 1) } ?? ""
+        request.setValue("bytes=\(range.offset)-\(last)", forHTTPHeaderField: "Range")
+        let loading = AVAssetResourceLoadingRequest(request: request, contentInformationRequest: channel.contentInformation,
+                                                    dataRequest: data, channel: channel)
+        let entry = state.withLock { s -> Entry in
+            // Forget requests that ended: the delegate keeps what it still needs.
+            s.requests = s.requests.filter { $0.value.request.channel.phase == .open }
+            let queue: DispatchQueue
+            if let serial = s.serial, serial.target === route.queue {
+                queue = serial.queue
+            } else {
+                queue = DispatchQueue(label: "avocet.resource-loader", target: route.queue)
+                s.serial = (route.queue, queue)
+            }
+            let entry = Entry(request: loading, route: route, queue: queue, presented: Flag())
+            s.requests[range.id] = entry
+            return entry
+        }
+        let loader = self.loader
+        entry.queue.async { [self] in
+            guard channel.phase == .open else { return }
+            entry.presented.set()
+            let accepted = route.delegate.resourceLoader(loader, shouldWaitForLoadingOfRequestedResource: loading)
+            if !accepted {
+                channel.finish(error: MediaEngineError(
+                    .readFailed, source: name, operation: "load",
+                    reason: "the resource loader's delegate declined the request (shouldWaitForLoadingOfRequestedResource returned false)",
+                    underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorResourceUnavailable,
+                                        userInfo: [NSLocalizedDescriptionKey: "the delegate cannot load the resource",
+                                                   NSURLErrorFailingURLErrorKey: url])))
+            }
+        }
+    }
+
+    func cancel(_ requestID: Int) {
+        guard let entry = state.withLock({ $0.requests.removeValue(forKey: requestID) }),
+              entry.request.channel.cancel() else { return }
+        let loader = self.loader
+        // After the request's own delivery on the same serial queue: a request the delegate never saw
+        // (cancelled first) is not reported.
+        entry.queue.async {
+            if entry.presented.isSet {
+                entry.route.delegate.resourceLoader(loader, didCancel: entry.request)
+            }
+        }
+    }
+}

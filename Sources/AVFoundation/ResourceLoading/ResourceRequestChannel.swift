@@ -1,0 +1,89 @@
+import Foundation
+internal import MediaEngine
+import Synchronization
+
+/// The path from one loading request (and its data request) to the buffered source that wants its
+/// answers, and the request's state: open, finished or cancelled, each reached once. Answers after the
+/// end are ignored. Holds the source weakly, so a delegate that keeps a request keeps no asset alive.
+final class ResourceRequestChannel: Sendable {
+    enum Phase { case open, finished, cancelled }
+
+    private struct State {
+        weak var sink: (any FeedSink)?
+        var phase = Phase.open
+        var delivered: Int64 = 0
+        var infoReported = false
+    }
+
+    let id: Int
+    let name: String
+    private let state: Mutex<State>
+    /// Held while answers pass to the source, so that answers from several threads reach it in the
+    /// order they advanced `bytesDelivered`. `state` is only held briefly inside it: the source may
+    /// cancel this very request while taking its bytes (a newer request replacing it), which takes
+    /// `state` alone.
+    private let delivery = NSLock()
+    /// Read when the first answer (bytes or the end) comes.
+    let contentInformation: AVAssetResourceLoadingContentInformationRequest?
+
+    init(id: Int, name: String, sink: any FeedSink, contentInformation: AVAssetResourceLoadingContentInformationRequest?) {
+        self.id = id
+        self.name = name
+        self.contentInformation = contentInformation
+        state = Mutex(State(sink: sink))
+    }
+
+    var phase: Phase { state.withLock { $0.phase } }
+    var bytesDelivered: Int64 { state.withLock { $0.delivered } }
+
+    /// Passes bytes on, in order.
+    func deliver(_ data: Data) {
+        guard !data.isEmpty else { return }
+        delivery.lock()
+        defer { delivery.unlock() }
+        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?)? in
+            guard s.phase == .open else { return nil }
+            s.delivered = s.delivered.addingSaturating(Int64(data.count))
+            return (s.sink, takeInfo(&s))
+        }
+        guard let taken, let sink = taken.sink else { return }
+        if let info = taken.info { sink.received(info: info, for: id) }
+        sink.received(data, for: id)
+    }
+
+    /// Ends the request with success (`error` nil) or failure. False if it had ended already.
+    @discardableResult
+    func finish(error: MediaEngineError?) -> Bool {
+        delivery.lock()
+        defer { delivery.unlock() }
+        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?)? in
+            guard s.phase == .open else { return nil }
+            s.phase = .finished
+            return (s.sink, error == nil ? takeInfo(&s) : nil)
+        }
+        guard let taken else { return false }
+        if let info = taken.info { taken.sink?.received(info: info, for: id) }
+        taken.sink?.finished(id, error: error)
+        return true
+    }
+
+    /// Marks the request cancelled. False if it had ended already (then the delegate is not told).
+    func cancel() -> Bool {
+        state.withLock { s in
+            guard s.phase == .open else { return false }
+            s.phase = .cancelled
+            return true
+        }
+    }
+
+    /// The content information to report with the first answer, once.
+    private func takeInfo(_ s: inout State) -> ContentInfo? {
+        guard !s.infoReported, let request = contentInformation else { return nil }
+        s.infoReported = true
+        let length = request.contentLength
+        return ContentInfo(length: length > 0 ? length : nil,
+                           isByteRangeAccessSupported: request.isByteRangeAccessSupported,
+                           isEntireLengthAvailableOnDemand: request.isEntireLengthAvailableOnDemand,
+                           contentType: request.contentType)
+    }
+}

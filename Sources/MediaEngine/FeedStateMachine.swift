@@ -1,0 +1,314 @@
+/// The state of a `BufferedByteSource`: the bytes arrived so far (a bounded cache of blocks), the
+/// requests out at the feeder, what is known of the resource's end, and its failure. A value type with
+/// no locks, threads or clocks: each event returns what its owner must do (start or cancel requests,
+/// wake waiters), so every rule here is tested on its own.
+///
+/// Rules:
+/// - Bytes are cached in aligned blocks of `blockSize`; each block fills from its start. A read is
+///   served from the block holding its offset as soon as that byte has arrived, before the request
+///   that brings it finishes.
+/// - A read of a byte not yet here starts a request at its block's start, unless one in flight will
+///   bring it. In network mode (the default, until the feeder says the whole resource is available on
+///   demand) a request asks for `readAhead` bytes and a read that comes within half of that of the end
+///   of what is cached or coming starts the next one; on demand, a request asks for one block.
+/// - The cache holds at most `capacity` bytes: the least recently used blocks go first, never one a
+///   request is filling.
+/// - A request that finishes short marks the end of the resource there. A failed request fails the
+///   source: every later read throws its error.
+package struct FeedStateMachine: Sendable {
+    package struct Configuration: Sendable, Equatable {
+        package var blockSize: Int
+        /// Most bytes cached at once.
+        package var capacity: Int
+        /// How much a network-mode request asks for.
+        package var readAhead: Int64
+        /// Most requests in flight; starting another cancels the oldest.
+        package var maxRequests: Int
+
+        package init(blockSize: Int = 256 << 10, capacity: Int = 16 << 20, readAhead: Int64 = 2 << 20, maxRequests: Int = 4) {
+            self.blockSize = max(1, blockSize)
+            self.capacity = max(capacity, 2 * self.blockSize)
+            self.readAhead = max(readAhead, Int64(self.blockSize))
+            self.maxRequests = max(1, maxRequests)
+        }
+    }
+
+    /// Counters for benchmarks and tests.
+    package struct Statistics: Sendable, Equatable {
+        package var requestsStarted = 0
+        package var bytesRequested: Int64 = 0
+        package var bytesReceived: Int64 = 0
+        package var cachedBytes = 0
+        package var peakCachedBytes = 0
+        /// Requests started with no length (to the end of the resource).
+        package var openEndedRequests = 0
+    }
+
+    private struct Block {
+        var bytes: [UInt8]
+        var lastUse: UInt64
+    }
+
+    private struct Request {
+        var offset: Int64
+        /// Where the request stops (exclusive); nil: at the end of the resource.
+        var end: Int64?
+        /// The offset of the next byte it will bring.
+        var next: Int64
+        var order: Int
+    }
+
+    /// What a read found.
+    package enum ReadOutcome: Equatable {
+        /// `count` bytes were copied into the buffer.
+        case copied(Int)
+        /// The resource ends before the offset.
+        case end
+        /// The bytes have not arrived: wait for `FeedSink` events (and start `start`, cancel `cancel`).
+        case wait
+        case failed(MediaEngineError)
+    }
+
+    package let configuration: Configuration
+    package private(set) var info: ContentInfo?
+    /// The known end of the resource: its content length, or where a request came up short.
+    package private(set) var end: Int64?
+    package private(set) var failure: MediaEngineError?
+    package private(set) var statistics = Statistics()
+    private let name: String
+    private var blocks: [Int64: Block] = [:]
+    private var requests: [Int: Request] = [:]
+    private var nextID = 0
+    private var clock: UInt64 = 0
+    /// Requests to start and cancel, collected by every event and taken with `takeActions()`.
+    private var toStart: [FeedRequest] = []
+    private var toCancel: [Int] = []
+
+    package init(name: String, configuration: Configuration = Configuration()) {
+        self.name = name
+        self.configuration = configuration
+    }
+
+    private var onDemand: Bool { info?.isEntireLengthAvailableOnDemand ?? false }
+    private var rangesSupported: Bool { info?.isByteRangeAccessSupported ?? true }
+    private var blockSize: Int64 { Int64(configuration.blockSize) }
+
+    /// Whether the content information has arrived (or the source failed first).
+    package var isPrepared: Bool { info != nil || failure != nil }
+
+    /// Ids of the requests in flight, oldest first.
+    package var requestsInFlight: [Int] { requests.sorted { $0.value.order < $1.value.order }.map(\.key) }
+
+    /// The requests to start and to cancel since the last call. The owner sends them to the feeder
+    /// outside its lock.
+    package mutating func takeActions() -> (start: [FeedRequest], cancel: [Int]) {
+        defer {
+            toStart = []
+            toCancel = []
+        }
+        return (toStart, toCancel)
+    }
+
+    // MARK: - Reads
+
+    /// Starts the first request (which asks for the content information) if none has been made.
+    package mutating func prepare() {
+        guard failure == nil, info == nil, requests.isEmpty else { return }
+        startRequest(at: 0, wantsInfo: true)
+    }
+
+    /// Copies up to `buffer.count` bytes at `offset` from the cache, or says why it cannot.
+    package mutating func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+        if let failure { return .failed(failure) }
+        guard info != nil else {
+            prepare()
+            return .wait
+        }
+        if let end, offset >= end { return .end }
+        if buffer.isEmpty { return .copied(0) }
+        let index = offset / blockSize
+        let within = Int(offset - index * blockSize)
+        clock &+= 1
+        if var block = blocks[index], within < block.bytes.count {
+            let count = min(block.bytes.count - within, buffer.count)
+            block.bytes.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                target.copyMemory(from: source + within, byteCount: count)
+            }
+            block.lastUse = clock
+            blocks[index] = block
+            readAhead(after: offset.addingSaturating(Int64(count)))
+            return .copied(count)
+        }
+        if !isComing(offset) {
+            startRequest(at: offset, wantsInfo: false)
+        }
+        return .wait
+    }
+
+    /// Starts the request that brings the byte at `offset`, unless it is here or coming (or, before the
+    /// content information, the first request).
+    package mutating func want(_ offset: Int64) {
+        guard failure == nil else { return }
+        guard info != nil else { return prepare() }
+        if isReadable(at: offset) || isComing(offset) { return }
+        startRequest(at: offset, wantsInfo: false)
+    }
+
+    /// Whether the byte at `offset` is cached (or past the end), so a read there would not wait.
+    package func isReadable(at offset: Int64) -> Bool {
+        if failure != nil || info == nil { return failure != nil }
+        if let end, offset >= end { return true }
+        let index = offset / blockSize
+        guard let block = blocks[index] else { return false }
+        return Int(offset - index * blockSize) < block.bytes.count
+    }
+
+    /// Whether a request in flight will bring `offset` soon: it is within the request's range and not
+    /// too far beyond what the request has brought so far.
+    private func isComing(_ offset: Int64) -> Bool {
+        let slack = onDemand ? 2 * blockSize : configuration.readAhead
+        return requests.values.contains { r in
+            offset >= r.next && (r.end.map { offset < $0 } ?? true) && offset - r.next < slack
+        }
+    }
+
+    /// In network mode, starts the next request when what is cached or coming from `offset` on runs out
+    /// within half of `readAhead`.
+    private mutating func readAhead(after offset: Int64) {
+        guard !onDemand, rangesSupported else { return }
+        let horizon = offset.addingSaturating(configuration.readAhead / 2)
+        var p = offset
+        while p < horizon {
+            if let end, p >= end { return }
+            let index = p / blockSize
+            let within = Int(p - index * blockSize)
+            if let block = blocks[index], within < block.bytes.count {
+                p = index * blockSize + Int64(block.bytes.count)
+                // A partly filled block counts as far as it goes; what follows is coming or missing.
+                if block.bytes.count < configuration.blockSize { break }
+                continue
+            }
+            break
+        }
+        guard p < horizon, !isComing(p) else { return }
+        if let end, p >= end { return }
+        startRequest(at: p, wantsInfo: false)
+    }
+
+    private mutating func startRequest(at offset: Int64, wantsInfo: Bool) {
+        // Without byte ranges, everything comes from the start in one request.
+        let start = rangesSupported ? (offset / blockSize) * blockSize : 0
+        var length: Int64? = onDemand ? blockSize : configuration.readAhead
+        if !rangesSupported { length = nil }
+        if let end, let l = length { length = min(l, end - start) }
+        if requests.count >= configuration.maxRequests, let oldest = requestsInFlight.first {
+            requests.removeValue(forKey: oldest)
+            toCancel.append(oldest)
+        }
+        nextID += 1
+        requests[nextID] = Request(offset: start, end: length.map { start.addingSaturating($0) }, next: start, order: nextID)
+        toStart.append(FeedRequest(id: nextID, offset: start, length: length, wantsContentInfo: wantsInfo))
+        statistics.requestsStarted += 1
+        if let length { statistics.bytesRequested = statistics.bytesRequested.addingSaturating(length) } else {
+            statistics.openEndedRequests += 1
+        }
+    }
+
+    // MARK: - Feeder events
+
+    /// Content information for a request. The first report counts; later ones are ignored.
+    package mutating func received(info newInfo: ContentInfo, for id: Int) {
+        guard info == nil, failure == nil, requests[id] != nil else { return }
+        var newInfo = newInfo
+        if let length = newInfo.length, length < 0 { newInfo.length = nil }
+        info = newInfo
+        if let length = newInfo.length { end = min(end ?? length, length) }
+        if !newInfo.isByteRangeAccessSupported, var r = requests[id] {
+            r.end = nil
+            requests[id] = r
+        }
+    }
+
+    /// Bytes for a request, in order. Bytes past what it asked for are dropped, unless the feeder cannot
+    /// do ranges (then it sends everything).
+    package mutating func received(_ bytes: UnsafeRawBufferPointer, for id: Int) {
+        guard failure == nil, var r = requests[id], !bytes.isEmpty else { return }
+        if info == nil {
+            // Bytes before any content information: a feeder that has none to give (length unknown).
+            info = ContentInfo(length: nil)
+        }
+        var taken = 0
+        clock &+= 1
+        while taken < bytes.count {
+            if let stop = r.end, r.next >= stop { break }
+            if let end, r.next >= end { break }
+            let index = r.next / blockSize
+            let within = Int(r.next - index * blockSize)
+            var room = configuration.blockSize - within
+            if let stop = r.end { room = Int(min(Int64(room), stop - r.next)) }
+            let count = min(room, bytes.count - taken)
+            var block = blocks[index] ?? Block(bytes: [], lastUse: clock)
+            if block.bytes.isEmpty && within == 0 { block.bytes.reserveCapacity(configuration.blockSize) }
+            if block.bytes.count == within {
+                block.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[taken..<(taken + count)]))
+                statistics.cachedBytes += count
+            } else if block.bytes.count > within {
+                // Another request brought these already: keep whatever extends the block.
+                let overlap = min(block.bytes.count - within, count)
+                if overlap < count {
+                    block.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(taken + overlap)..<(taken + count)]))
+                    statistics.cachedBytes += count - overlap
+                }
+            }
+            // Otherwise the block's start was evicted meanwhile: these bytes cannot be placed.
+            clock &+= 1
+            block.lastUse = clock
+            if !block.bytes.isEmpty { blocks[index] = block }
+            r.next = r.next.addingSaturating(Int64(count))
+            taken += count
+        }
+        statistics.bytesReceived = statistics.bytesReceived.addingSaturating(Int64(taken))
+        requests[id] = r
+        evict()
+        statistics.peakCachedBytes = max(statistics.peakCachedBytes, statistics.cachedBytes)
+    }
+
+    /// A request ended. Short of what it asked for (or open-ended): the resource ends where it stopped.
+    package mutating func finished(_ id: Int, error: MediaEngineError?) {
+        guard let r = requests.removeValue(forKey: id) else { return }
+        if let error {
+            fail(error)
+            return
+        }
+        if info == nil { info = ContentInfo(length: nil) }
+        if r.end.map({ r.next < $0 }) ?? true {
+            end = min(end ?? r.next, r.next)
+        }
+    }
+
+    /// Fails the source: every read from now on throws `error`; requests in flight are cancelled.
+    package mutating func fail(_ error: MediaEngineError) {
+        guard failure == nil else { return }
+        failure = error
+        cancelAll()
+    }
+
+    /// Cancels every request in flight (nobody waits for them any more). Later reads start new ones.
+    package mutating func cancelAll() {
+        toCancel.append(contentsOf: requestsInFlight)
+        requests.removeAll()
+    }
+
+    private mutating func evict() {
+        guard statistics.cachedBytes > configuration.capacity else { return }
+        let filling = Set(requests.values.map { $0.next / blockSize })
+        let candidates = blocks.filter { !filling.contains($0.key) }
+            .sorted { ($0.value.lastUse, $0.key) < ($1.value.lastUse, $1.key) }
+        for (index, block) in candidates {
+            guard statistics.cachedBytes > configuration.capacity else { break }
+            blocks.removeValue(forKey: index)
+            statistics.cachedBytes -= block.bytes.count
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// AVAssetResourceLoader and its delegate: seed 001's data-request semantics, faults, cancellation.
+@Suite("Resource loader")
+struct ResourceLoaderTests {
+    func delegate(_ name: String, _ behaviour: FileServingDelegate.Behaviour = .serve, chunk: Int = 64 << 10,
+                  onDemand: Bool = false, byteRanges: Bool = true, lengthKnown: Bool = true) throws -> FileServingDelegate {
+        try FileServingDelegate(file: Fixtures.path(name), behaviour: behaviour, chunk: chunk, onDemand: onDemand,
+                                byteRanges: byteRanges, lengthKnown: lengthKnown)
+    }
+
+    /// Waits (without blocking the pool) until `condition` holds, for at most `seconds`.
+    func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    func underlying(_ error: any Error) -> NSError? {
+        (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    }
+
+    // MARK: - Seed 001's semantics
+
+    @Test func aDelegateServesTheSameAssetAsTheFile() async throws {
+        let server = try delegate("av.mp4", chunk: 1000)
+        let asset = server.asset("av.mp4")
+        let file = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let (duration, tracks) = try await asset.load(.duration, .tracks)
+        let fileDuration = try await file.load(.duration)
+        let fileTracks = try await file.load(.tracks)
+        #expect(duration == fileDuration)
+        #expect(tracks.map(\.mediaType) == fileTracks.map(\.mediaType))
+        #expect(server.seen.first?.askedForInfo == true, "the first request asks for the content information")
+        #expect(server.seen.dropFirst().allSatisfy { !$0.askedForInfo }, "and only the first")
+        #expect(server.seen.allSatisfy { $0.onDelegateQueue }, "every request arrives on the delegate queue")
+        #expect(asset.resourceLoader.delegate === server)
+        #expect(asset.resourceLoader.delegateQueue === server.queue)
+    }
+
+    @Test func respondMayBeCalledManyTimesAndAdvancesCurrentOffset() async throws {
+        let server = try delegate("av.mp4", .silent)
+        let asset = server.asset("av.mp4")
+        let load = Task { try await asset.load(.duration) }
+        try await eventually { !server.pending.isEmpty }
+        let request = try #require(server.pending.first)
+        let data = try #require(request.dataRequest)
+        #expect(data.requestedOffset == 0)
+        #expect(data.currentOffset == 0)
+        data.respond(with: server.bytes.subdata(in: 0..<10))
+        data.respond(with: server.bytes.subdata(in: 10..<25))
+        data.respond(with: Data())
+        #expect(data.currentOffset == 25)
+        #expect(!request.isFinished && !request.isCancelled)
+        // The rest, then the end: the load completes.
+        if let info = request.contentInformationRequest {
+            info.contentLength = Int64(server.bytes.count)
+            info.isByteRangeAccessSupported = true
+        }
+        server.answerRest(request, from: 25)
+        let fileDuration = try await AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4"))).load(.duration)
+        #expect(try await load.value == fileDuration)
+        #expect(request.isFinished)
+        // After the end, calls are ignored and change nothing.
+        let offset = data.currentOffset
+        data.respond(with: Data([1, 2, 3]))
+        request.finishLoading()
+        request.finishLoading(with: NSError(domain: "late", code: 1))
+        #expect(data.currentOffset == offset)
+        #expect(request.isFinished && !request.isCancelled)
+    }
+
+    @Test func bytesAreUsedAsTheyArriveBeforeFinishLoading() async throws {
+        let server = try delegate("multi.mkv", .respondWithoutFinishing)
+        let duration = try await server.asset("multi.mkv").load(.duration)
+        #expect(abs(duration.seconds - (Fixtures.fixture("multi.mkv").duration ?? 0)) < 0.05)
+    }
+
+    @Test func finishingWithFewerBytesEndsTheResourceThere() async throws {
+        // The delegate says the file is whole but gives only its first 2,000 bytes: a truncated file.
+        let server = try TruncatingDelegate(file: Fixtures.path("av.mp4"), keep: 2000)
+        let asset = AVURLAsset(url: URL(string: "fixture://media/av.mp4")!)
+        asset.resourceLoader.setDelegate(server, queue: server.queue)
+        await #expect(throws: AVError.self) { try await asset.load(.duration) }
+    }
+
+    @Test(arguments: ["av.mp4", "moov-at-end.mp4", "multi.mkv", "tagged.flac"])
+    func anUnknownContentLengthWorks(_ name: String) async throws {
+        let server = try delegate(name, lengthKnown: false)
+        let (duration, tracks) = try await server.asset(name).load(.duration, .tracks)
+        let file = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(name)))
+        let (fileDuration, fileTracks) = try await file.load(.duration, .tracks)
+        #expect(duration == fileDuration)
+        #expect(tracks.count == fileTracks.count)
+    }
+
+    @Test func withoutByteRangesEveryRequestStartsAtZero() async throws {
+        let server = try delegate("av.mp4", byteRanges: false)
+        let duration = try await server.asset("av.mp4").load(.duration)
+        #expect(duration.seconds > 0)
+        #expect(server.seen.allSatisfy { $0.offset == 0 }, "a delegate without byte ranges reads from the start")
+        #expect(server.seen.dropFirst().allSatisfy { $0.toEnd })
+    }
+
+    @Test func entireLengthOnDemandAsksForLessThanANetworkSource() async throws {
+        let network = try delegate("moov-at-end.mp4")
+        let local = try delegate("moov-at-end.mp4", onDemand: true)
+        _ = try await network.asset("moov-at-end.mp4").load(.duration, .tracks)
+        _ = try await local.asset("moov-at-end.mp4").load(.duration, .tracks)
+        let networkAsked = network.seen.map { Int64($0.length) }.reduce(0, +)
+        let localAsked = local.seen.dropFirst().map { Int64($0.length) }.reduce(0, +)
+        #expect(local.seen.dropFirst().allSatisfy { $0.length <= 256 << 10 }, "on demand: one block per request")
+        #expect(localAsked < networkAsked, "on demand asks for less: \(localAsked) vs \(networkAsked)")
+    }
+
+    // MARK: - Faults
+
+    @Test func aSchemeNobodyLoadsFailsClearly() async throws {
+        let asset = AVURLAsset(url: URL(string: "nothing://here/movie.mp4")!)
+        do {
+            _ = try await asset.load(.duration)
+            Issue.record("no delegate: the load must fail")
+        } catch let error as AVError {
+            #expect(error.code == .failedToLoadMediaData)
+            #expect(error.localizedDescription.contains("nothing://here/movie.mp4"))
+            #expect(error.localizedDescription.contains("no delegate"))
+            #expect(underlying(error)?.domain == NSURLErrorDomain)
+            #expect(underlying(error)?.code == NSURLErrorUnsupportedURL)
+        }
+        if case .failed = asset.status(of: .duration) {} else { Issue.record("the key is failed") }
+    }
+
+    @Test func aDelegateThatDeclinesFailsTheLoad() async throws {
+        let server = try delegate("av.mp4", .decline)
+        do {
+            _ = try await server.asset("av.mp4").load(.tracks)
+            Issue.record("declined: the load must fail")
+        } catch let error as AVError {
+            #expect(error.code == .failedToLoadMediaData)
+            #expect(error.localizedDescription.contains("declined"))
+            #expect(underlying(error)?.code == NSURLErrorResourceUnavailable)
+        }
+    }
+
+    @Test @available(*, deprecated) func finishLoadingWithAnErrorCarriesIt() async throws {
+        let cause = NSError(domain: "com.example.archive", code: 42, userInfo: [NSLocalizedDescriptionKey: "the archive is locked"])
+        let server = try delegate("av.mp4", .fail(cause))
+        let asset = server.asset("av.mp4")
+        do {
+            _ = try await asset.load(.duration)
+            Issue.record("failed by the delegate: the load must fail")
+        } catch let error as AVError {
+            #expect(error.code == .failedToLoadMediaData)
+            #expect(underlying(error)?.domain == "com.example.archive")
+            #expect(underlying(error)?.code == 42)
+            #expect(error.localizedDescription.contains("the archive is locked"))
+        }
+        // The legacy API reports the same failure.
+        await withCheckedContinuation { continuation in
+            asset.loadValuesAsynchronously(forKeys: ["duration"]) { continuation.resume() }
+        }
+        var error: NSError?
+        #expect(asset.statusOfValue(forKey: "duration", error: &error) == .failed)
+        #expect(error?.code == AVError.Code.failedToLoadMediaData.rawValue)
+    }
+
+    @Test func cancelLoadingCancelsASilentDelegatesRequests() async throws {
+        let server = try delegate("av.mp4", .silent)
+        let asset = server.asset("av.mp4")
+        let load = Task { try await asset.load(.duration) }
+        try await eventually { !server.pending.isEmpty }
+        let start = ContinuousClock.now
+        asset.cancelLoading()
+        do {
+            _ = try await load.value
+            Issue.record("cancelled: the load must not succeed")
+        } catch let error as AVError {
+            #expect(error.code == .operationCancelled)
+        }
+        #expect(ContinuousClock.now - start < .seconds(2), "ends at once")
+        try await eventually { !server.cancelled.isEmpty }
+        let request = try #require(server.pending.first)
+        #expect(request.isCancelled && !request.isFinished)
+        #expect(server.cancelled.count == 1)
+        #expect(server.cancelled.first?.onDelegateQueue == true, "didCancel on the delegate queue")
+        #expect(server.cancelled.first?.isCancelled == true, "isCancelled is already true when didCancel comes")
+        // Answers after the cancellation are ignored.
+        request.dataRequest?.respond(with: Data([0]))
+        request.finishLoading()
+        #expect(request.isCancelled && !request.isFinished)
+        #expect(request.dataRequest?.currentOffset == 0)
+    }
+
+    @Test func taskCancellationCancelsASilentDelegatesRequests() async throws {
+        let server = try delegate("av.mp4", .silent)
+        let asset = server.asset("av.mp4")
+        let load = Task { try await asset.load(.duration) }
+        try await eventually { !server.pending.isEmpty }
+        let start = ContinuousClock.now
+        load.cancel()
+        await #expect(throws: (any Error).self) { try await load.value }
+        #expect(ContinuousClock.now - start < .seconds(2), "ends at once")
+        try await eventually { !server.cancelled.isEmpty }
+        #expect(server.cancelled.first?.onDelegateQueue == true)
+        #expect(server.pending.first?.isCancelled == true)
+    }
+
+    @Test func aDelegateThatAnswersLaterIsWaitedFor() async throws {
+        let server = try delegate("tagged.flac", .later(0.05))
+        let tracks = try await server.asset("tagged.flac").load(.tracks)
+        #expect(tracks.map(\.mediaType) == [.audio])
+    }
+
+    @Test func theDelegateIsNotRetained() throws {
+        var server: FileServingDelegate? = try delegate("av.mp4")
+        let asset = try #require(server).asset("av.mp4")
+        weak let weakServer = server
+        server = nil
+        #expect(weakServer == nil)
+        #expect(asset.resourceLoader.delegate == nil)
+    }
+}
+
+extension FileServingDelegate {
+    /// Gives the rest of the bytes a data request asks for, from `offset`, then finishes.
+    func answerRest(_ request: AVAssetResourceLoadingRequest, from offset: Int) {
+        if let data = request.dataRequest {
+            let stop = data.requestsAllDataToEndOfResource ? bytes.count
+                : min(bytes.count, Int(data.requestedOffset) + data.requestedLength)
+            if offset < stop { data.respond(with: bytes.subdata(in: offset..<stop)) }
+        }
+        request.finishLoading()
+    }
+}
+
+/// Claims a whole file's length and byte ranges, but gives only its first `keep` bytes.
+final class TruncatingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    let queue = DispatchQueue(label: "test.truncating")
+    let bytes: Data
+    let keep: Int
+
+    init(file: String, keep: Int) throws {
+        bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        self.keep = keep
+    }
+
+    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
+                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+        if let info = loadingRequest.contentInformationRequest {
+            info.contentLength = Int64(bytes.count)
+            info.isByteRangeAccessSupported = true
+        }
+        if let data = loadingRequest.dataRequest, data.requestedOffset < Int64(keep) {
+            let stop = min(keep, Int(data.requestedOffset) + data.requestedLength)
+            data.respond(with: bytes.subdata(in: Int(data.requestedOffset)..<stop))
+        }
+        loadingRequest.finishLoading()
+        return true
+    }
+}

@@ -1,0 +1,144 @@
+import FixtureSupport
+import Foundation
+@testable import MediaEngine
+import Synchronization
+import Testing
+
+/// The async-fed byte source with a real feeder on a queue of its own: FFmpeg reads through it, waits
+/// end on arrival, cancellation and stall timeouts, and a silent feeder holds no thread it does not need.
+@Suite struct BufferedByteSourceTests {
+    static func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))) }
+
+    @Test(arguments: ["av.mp4", "moov-at-end.mp4", "multi.mkv", "tagged.flac", "tagged.mp3"])
+    func demuxingThroughAFeederGivesWhatTheFileGives(_ name: String) async throws {
+        let direct = try await Demuxer.open(path: Fixtures.path(name)).info
+        for onDemand in [false, true] {
+            let feeder = MemoryFeeder(name: Fixtures.path(name), bytes: try Self.bytes(name), onDemand: onDemand, behaviour: .serve(chunk: 5000))
+            let fed = try await Demuxer.open(source: BufferedByteSource(feeder: feeder)).info
+            #expect(fed == direct, "\(name), on demand: \(onDemand)")
+        }
+    }
+
+    @Test func anUnknownLengthStillDemuxes() async throws {
+        let feeder = MemoryFeeder(name: Fixtures.path("multi.mkv"), bytes: try Self.bytes("multi.mkv"), lengthKnown: false)
+        let info = try await Demuxer.open(source: BufferedByteSource(feeder: feeder)).info
+        let direct = try await Demuxer.open(path: Fixtures.path("multi.mkv")).info
+        #expect(info.streams == direct.streams)
+    }
+
+    /// Under `.giveUp` a read of bytes not yet here fails at once and names the offset; the caller waits
+    /// without a thread and reads them afterwards.
+    @Test func givingUpThenWaitingWithoutAThread() async throws {
+        let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let source = BufferedByteSource(feeder: MemoryFeeder(bytes: data, onDemand: true))
+        let token = CancellationToken(missingBytes: .giveUp)
+        var buffer = [UInt8](repeating: 0, count: 10)
+        #expect(throws: MediaEngineError.self) {
+            _ = try buffer.withUnsafeMutableBytes { try source.read(at: 270_000, into: $0, cancellation: token) }
+        }
+        #expect(token.missedOffset == 270_000)
+        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+            source.whenReadable(at: 270_000, cancellation: token) { continuation.resume(returning: $0) }
+        }
+        #expect((try? result.get()) != nil)
+        token.clearMissingBytes()
+        let n = try buffer.withUnsafeMutableBytes { try source.read(at: 270_000, into: $0, cancellation: token) }
+        #expect(n == 10)
+        #expect(buffer == Array(data[270_000..<270_010]))
+    }
+
+    @Test func cancellingAReadBlockedOnASilentFeederEndsItAtOnceAndCancelsTheRequest() async throws {
+        let feeder = MemoryFeeder(bytes: Data(count: 1000), behaviour: .silent)
+        let source = BufferedByteSource(feeder: feeder)
+        let executor = IOExecutor(maxThreads: 2)
+        let task = Task {
+            try await executor.run { token in
+                var byte: UInt8 = 0
+                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
+            }
+        }
+        for _ in 0..<2000 where feeder.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(executor.parkedJobs == 1, "the blocked read is set aside, not counted as an engine thread")
+        let start = ContinuousClock.now
+        task.cancel()
+        await #expect(throws: MediaEngineError.self) { try await task.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        for _ in 0..<2000 where feeder.cancelled.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(feeder.cancelled == feeder.started.map(\.id), "the request nobody waits for is cancelled")
+    }
+
+    @Test func aParkedReadDoesNotKeepOtherJobsWaiting() async throws {
+        let feeder = MemoryFeeder(bytes: Data(count: 1000), behaviour: .silent)
+        let source = BufferedByteSource(feeder: feeder)
+        let executor = IOExecutor(maxThreads: 1)
+        let stuck = Task {
+            try await executor.run { token in
+                var byte: UInt8 = 0
+                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
+            }
+        }
+        for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        let value = try await executor.run { _ in 42 }
+        #expect(value == 42, "the one engine thread's job waits parked; another thread took this job")
+        stuck.cancel()
+        _ = try? await stuck.value
+    }
+
+    @Test func aStalledFeederTimesOut() async throws {
+        let feeder = MemoryFeeder(bytes: Data(count: 1000), behaviour: .silent, stallTimeout: 0.2)
+        let source = BufferedByteSource(feeder: feeder)
+        let start = ContinuousClock.now
+        do {
+            _ = try await IOExecutor.shared.run { token in
+                var byte: UInt8 = 0
+                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
+            }
+            Issue.record("a silent feeder cannot give a byte")
+        } catch let error as MediaEngineError {
+            #expect(error.code == .readFailed)
+            #expect(error.reason.contains("no data arrived"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // The async wait times out too.
+        let second = BufferedByteSource(feeder: MemoryFeeder(bytes: Data(count: 10), behaviour: .silent, stallTimeout: 0.2))
+        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+            second.whenReadable(at: 0, cancellation: CancellationToken()) { continuation.resume(returning: $0) }
+        }
+        #expect(throws: MediaEngineError.self) { try result.get() }
+    }
+
+    @Test func cancellingAnAsyncWaitCallsBackOnceAndCancelsTheRequest() async throws {
+        let feeder = MemoryFeeder(bytes: Data(count: 1000), behaviour: .silent)
+        let source = BufferedByteSource(feeder: feeder)
+        let token = CancellationToken()
+        let calls = Atomic<Int>(0)
+        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+            source.whenReadable(at: 0, cancellation: token) { result in
+                calls.add(1, ordering: .relaxed)
+                continuation.resume(returning: result)
+            }
+            token.cancel()
+        }
+        if case .failure(let error) = result { #expect(error.code == .cancelled) } else { Issue.record("must be cancelled") }
+        token.cancel()
+        #expect(calls.load(ordering: .relaxed) == 1)
+        #expect(feeder.cancelled == [1])
+    }
+
+    @Test func aFailingFeederFailsTheRead() async throws {
+        let feeder = MemoryFeeder(name: Fixtures.path("av.mp4"), bytes: try Self.bytes("av.mp4"), behaviour: .failAt(offset: 1000))
+        await #expect(throws: MediaEngineError.self) {
+            _ = try await Demuxer.open(source: BufferedByteSource(feeder: feeder))
+        }
+    }
+
+    @Test func droppingTheSourceCancelsItsRequests() async throws {
+        let feeder = MemoryFeeder(bytes: Data(count: 1000), behaviour: .silent)
+        var source: BufferedByteSource? = BufferedByteSource(feeder: feeder)
+        source?.whenReadable(at: 0, cancellation: CancellationToken()) { _ in }
+        #expect(feeder.started.count == 1)
+        source = nil
+        #expect(feeder.cancelled == [1])
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+@testable import MediaEngine
+import Testing
+
+/// The buffered source's rules, event by event, with no threads and no feeder.
+@Suite struct FeedStateMachineTests {
+    typealias Config = FeedStateMachine.Configuration
+    static let small = Config(blockSize: 16, capacity: 64, readAhead: 32, maxRequests: 2)
+
+    /// Bytes 0, 1, 2, ... as a resource.
+    static func resource(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0) } }
+
+    func read(_ m: inout FeedStateMachine, at offset: Int64, count: Int) -> (FeedStateMachine.ReadOutcome, [UInt8]) {
+        var buffer = [UInt8](repeating: 0xEE, count: count)
+        let outcome = buffer.withUnsafeMutableBytes { m.read(at: offset, into: $0) }
+        if case .copied(let n) = outcome { return (outcome, Array(buffer[0..<n])) }
+        return (outcome, [])
+    }
+
+    func feed(_ m: inout FeedStateMachine, _ bytes: ArraySlice<UInt8>, for id: Int) {
+        Array(bytes).withUnsafeBytes { m.received($0, for: id) }
+    }
+
+    @Test func firstReadAsksForContentInformationAndWaits() {
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        #expect(read(&m, at: 0, count: 8).0 == .wait)
+        let actions = m.takeActions()
+        #expect(actions.start == [FeedRequest(id: 1, offset: 0, length: 32, wantsContentInfo: true)])
+        #expect(read(&m, at: 0, count: 8).0 == .wait)
+        #expect(m.takeActions().start.isEmpty, "one request for the content information, not one per read")
+    }
+
+    @Test func bytesAreServedAsTheyArriveBeforeTheRequestFinishes() {
+        let data = Self.resource(100)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 100), for: 1)
+        feed(&m, data[0..<5], for: 1)
+        let (outcome, bytes) = read(&m, at: 2, count: 10)
+        #expect(outcome == .copied(3), "only what has arrived: a short read")
+        #expect(bytes == [2, 3, 4])
+        #expect(read(&m, at: 5, count: 4).0 == .wait, "the request in flight will bring byte 5")
+        #expect(m.takeActions().start.isEmpty)
+        feed(&m, data[5..<20], for: 1)
+        #expect(read(&m, at: 5, count: 100).1 == Array(data[5..<16]), "a read stops at its block's end")
+        #expect(read(&m, at: 16, count: 100).1 == Array(data[16..<20]))
+    }
+
+    @Test func networkModeReadsAheadOnDemandModeDoesNot() {
+        let data = Self.resource(200)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 200), for: 1)
+        feed(&m, data[0..<32], for: 1)
+        m.finished(1, error: nil)
+        _ = read(&m, at: 0, count: 16)
+        #expect(m.takeActions().start.isEmpty, "32 bytes ahead are cached: enough")
+        _ = read(&m, at: 16, count: 8)
+        #expect(m.takeActions().start == [FeedRequest(id: 2, offset: 32, length: 32, wantsContentInfo: false)],
+                "within half a read-ahead of the end of the cache: the next range")
+
+        var d = FeedStateMachine(name: "t", configuration: Self.small)
+        d.prepare()
+        _ = d.takeActions()
+        d.received(info: ContentInfo(length: 200, isEntireLengthAvailableOnDemand: true), for: 1)
+        feed(&d, data[0..<32], for: 1)
+        d.finished(1, error: nil)
+        _ = read(&d, at: 16, count: 16)
+        #expect(d.takeActions().start.isEmpty, "on demand: nothing before it is needed")
+        #expect(read(&d, at: 100, count: 4).0 == .wait)
+        #expect(d.takeActions().start == [FeedRequest(id: 2, offset: 96, length: 16, wantsContentInfo: false)],
+                "on demand: the one block that holds the byte")
+    }
+
+    @Test func aRequestThatFinishesShortEndsTheResource() {
+        let data = Self.resource(40)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 1000), for: 1)
+        feed(&m, data[0..<20], for: 1)
+        m.finished(1, error: nil)
+        #expect(m.end == 20, "fewer bytes than asked: the resource ends there, whatever the length said")
+        #expect(read(&m, at: 20, count: 4).0 == .end)
+        #expect(read(&m, at: 5000, count: 4).0 == .end)
+        #expect(read(&m, at: 19, count: 4).1 == [19])
+    }
+
+    @Test func anUnknownLengthIsFoundWhereTheDataStops() {
+        let data = Self.resource(50)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: nil), for: 1)
+        feed(&m, data[0..<32], for: 1)
+        m.finished(1, error: nil)
+        #expect(m.end == nil, "the request got all it asked for: more may follow")
+        #expect(read(&m, at: 40, count: 4).0 == .wait)
+        let next = m.takeActions().start
+        #expect(next.map(\.offset) == [32])
+        feed(&m, data[32..<50], for: next[0].id)
+        m.finished(next[0].id, error: nil)
+        #expect(m.end == 50)
+        #expect(read(&m, at: 40, count: 40).1 == Array(data[40..<48]))
+        #expect(read(&m, at: 50, count: 4).0 == .end)
+    }
+
+    @Test func anOffsetPastTheEndIsFinishedWithoutData() {
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: nil), for: 1)
+        m.finished(1, error: nil)
+        #expect(m.end == 0, "nothing at all: an empty resource")
+        #expect(read(&m, at: 0, count: 4).0 == .end)
+    }
+
+    @Test func aFailedRequestFailsTheSourceAndCancelsTheRest() {
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 1000), for: 1)
+        _ = read(&m, at: 500, count: 4)
+        #expect(m.takeActions().start.map(\.id) == [2])
+        let error = MediaEngineError(.readFailed, source: "t", operation: "read", reason: "boom")
+        m.finished(2, error: error)
+        #expect(m.takeActions().cancel == [1])
+        #expect(read(&m, at: 0, count: 4).0 == .failed(error))
+        m.finished(1, error: nil)
+        #expect(m.end == 1000, "events after the failure change nothing")
+    }
+
+    @Test func theCacheStaysWithinItsCapacity() {
+        let data = Self.resource(400)
+        var m = FeedStateMachine(name: "t", configuration: Config(blockSize: 16, capacity: 64, readAhead: 400, maxRequests: 2))
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 400), for: 1)
+        for start in stride(from: 0, to: 400, by: 10) {
+            feed(&m, data[start..<(start + 10)], for: 1)
+        }
+        #expect(m.statistics.bytesReceived == 400)
+        #expect(m.statistics.peakCachedBytes <= 64 + 16, "at most one block over, while it fills")
+        #expect(m.statistics.cachedBytes <= 64)
+        #expect(read(&m, at: 390, count: 10).1 == Array(data[390..<400]), "the newest bytes stay")
+        #expect(read(&m, at: 0, count: 4).0 == .wait, "the oldest went")
+    }
+
+    @Test func tooManyRequestsCancelTheOldest() {
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 10_000), for: 1)
+        _ = read(&m, at: 1000, count: 4)
+        #expect(m.takeActions().start.map(\.id) == [2])
+        _ = read(&m, at: 5000, count: 4)
+        let actions = m.takeActions()
+        #expect(actions.start.map(\.id) == [3])
+        #expect(actions.cancel == [1], "two in flight at most")
+        #expect(m.requestsInFlight == [2, 3])
+        Array([1, 2, 3]).withUnsafeBytes { m.received($0, for: 1) }
+        #expect(m.statistics.bytesReceived == 0, "answers for a cancelled request are ignored")
+    }
+
+    @Test func bytesBeyondTheRequestAreDropped() {
+        let data = Self.resource(100)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 100), for: 1)
+        feed(&m, data[0..<100], for: 1)
+        #expect(m.statistics.bytesReceived == 32, "the request asked for 32")
+    }
+
+    @Test func withoutByteRangesEverythingComesFromTheStart() {
+        let data = Self.resource(100)
+        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 100, isByteRangeAccessSupported: false), for: 1)
+        feed(&m, data[0..<100], for: 1)
+        #expect(m.statistics.bytesReceived == 100, "the one request brings everything")
+        #expect(read(&m, at: 80, count: 100).1 == Array(data[80..<96]))
+        #expect(m.takeActions().start.isEmpty, "no read-ahead without ranges")
+    }
+
+    @Test func overlappingAnswersKeepTheFirstBytes() {
+        let data = Self.resource(64)
+        var m = FeedStateMachine(name: "t", configuration: Config(blockSize: 16, capacity: 256, readAhead: 16, maxRequests: 4))
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: ContentInfo(length: 64, isEntireLengthAvailableOnDemand: true), for: 1)
+        feed(&m, data[0..<8], for: 1)
+        m.cancelAll()
+        _ = m.takeActions()
+        #expect(read(&m, at: 10, count: 4).0 == .wait)
+        let again = m.takeActions().start
+        #expect(again.map(\.offset) == [0], "the block's start again")
+        feed(&m, data[0..<16], for: again[0].id)
+        #expect(read(&m, at: 0, count: 16).1 == Array(data[0..<16]))
+    }
+}
