@@ -12,7 +12,7 @@ struct Inspect: AsyncParsableCommand {
             cannot know (an indefinite duration, say) is null.
             """)
 
-    @Argument(help: "Media files to inspect.")
+    @Argument(help: "Media files (paths, or http and https URLs) to inspect.")
     var files: [String]
 
     @Flag(help: "Print JSON instead of text.")

@@ -127,11 +127,12 @@ struct InspectReport: Encodable, Sendable {
     /// Loads everything the report needs: the asset's keys in one `load`, then each track's.
     static func load(file: String) async throws -> InspectReport {
         // Precise timing costs a packet scan only for files whose header merely estimates (VBR MP3).
-        let asset = AVURLAsset(url: URL(fileURLWithPath: file), options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
+        let url = MediaLocation.url(file)
+        let asset = AVURLAsset(url: url, options: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
         let (duration, precise, playable, tracks, metadata) = try await asset.load(
             .duration, .providesPreciseDurationAndTiming, .isPlayable, .tracks, .metadata)
         var report = InspectReport(
-            file: file, size: (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int).flatMap { $0.map(Int64.init) },
+            file: file, size: url.isFileURL ? (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int).flatMap { $0.map(Int64.init) } : nil,
             duration: seconds(duration), preciseTiming: precise, playable: playable, tracks: [], metadata: [], chapters: [])
         for track in tracks { report.tracks.append(try await Self.track(track)) }
         for item in metadata { report.metadata.append(try await Self.tag(item)) }

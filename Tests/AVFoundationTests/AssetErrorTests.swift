@@ -46,14 +46,14 @@ struct AssetErrorTests {
         #expect(asset.tracks.isEmpty && !asset.isPlayable)
     }
 
-    @Test func nonFileURLsAreNotSupportedYet() async throws {
+    @Test func anUnreachableHostFailsClearly() async throws {
         let asset = AVURLAsset(url: URL(string: "https://example.invalid/movie.mp4")!)
         do {
             _ = try await asset.load(.duration)
             Issue.record("must fail")
         } catch let error as AVError {
             #expect(error.code == .failedToLoadMediaData)
-            #expect(error.localizedDescription.contains("only file URLs"))
+            #expect(error.localizedDescription.contains("example.invalid"))
         }
     }
 

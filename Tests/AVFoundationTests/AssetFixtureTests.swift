@@ -8,14 +8,15 @@ private func asset(_ name: String, options: [String: Any]? = nil) -> AVURLAsset 
 }
 
 /// Every media fixture through the public API, against ffprobe's report of the same file and against
-/// the facts the fixture script put in.
+/// the facts the fixture script put in; read from the file, through a resource loader delegate and over
+/// HTTP alike.
 @Suite("AVAsset on the fixtures")
 struct AssetFixtureTests {
-    @Test(arguments: Fixtures.media.map(\.name))
-    func valuesAgreeWithFFprobe(name: String) async throws {
+    @Test(arguments: Fixtures.media.map(\.name), AssetRoute.allCases)
+    func valuesAgreeWithFFprobe(name: String, route: AssetRoute) async throws {
         let fx = Fixtures.fixture(name)
         let probe = FFprobeReport.of(name)
-        let asset = asset(name)
+        let asset = route.asset(name)
         let (duration, tracks, playable, common) = try await asset.load(.duration, .tracks, .isPlayable, .commonMetadata)
 
         if let probed = probe.duration {

@@ -86,3 +86,12 @@ package enum ChildProcess {
         }
     }
 }
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of Swift's cooperative
+/// pool (two here): for a test's long synchronous work (writing hundreds of files, say), which would
+/// otherwise stall every other test's tasks while it runs.
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

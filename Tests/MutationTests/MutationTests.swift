@@ -197,18 +197,22 @@ struct MutationTests {
                 "avocet-probe not found beside the test bundle: \(ProbeRunner.executable.path)")
         let started = ContinuousClock.now
         let directory = try Fixtures.temporaryDirectory()
-        let media = try Fixtures.media.map { (name: $0.name, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0.path)))) }
-        let budget = MutantBudget.forSuite(fixtures: media.count)
-        var paths: [String] = [], names: [String: String] = [:], controls: [String] = []
-        for fixture in media {
-            // The fixture itself, unmutated: the probe must say ok.
-            controls.append(Fixtures.path(fixture.name))
-            let written = try Mutants.write(fixture: fixture.name, bytes: fixture.bytes, others: media,
-                                            budget: budget, to: directory)
-            for mutant in written {
-                paths.append(mutant.path)
-                names[mutant.path] = mutant.name
+        // Thousands of mutated bytes written to disk: on a thread of its own, not the cooperative pool.
+        let (media, paths, names, controls) = try await onOwnThread { () throws -> ([(name: String, bytes: [UInt8])], [String], [String: String], [String]) in
+            let media = try Fixtures.media.map { (name: $0.name, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: $0.path)))) }
+            let budget = MutantBudget.forSuite(fixtures: media.count)
+            var paths: [String] = [], names: [String: String] = [:], controls: [String] = []
+            for fixture in media {
+                // The fixture itself, unmutated: the probe must say ok.
+                controls.append(Fixtures.path(fixture.name))
+                let written = try Mutants.write(fixture: fixture.name, bytes: fixture.bytes, others: media,
+                                                budget: budget, to: directory)
+                for mutant in written {
+                    paths.append(mutant.path)
+                    names[mutant.path] = mutant.name
+                }
             }
+            return (media, paths, names, controls)
         }
         let generated = ContinuousClock.now
         // Interleave the fixtures so each batch mixes formats and sizes.

@@ -86,6 +86,23 @@ struct InspectCommandTests {
         #expect(result.stderr.contains("missing.mp4: cannot open: no such file"))
     }
 
+    /// http URLs work wherever files do; a URL the server does not have gets its one-line error.
+    @Test func inspectsHTTPURLs() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/av.mp4": .file(URL(fileURLWithPath: Fixtures.path("av.mp4")))])
+        let good = server.url("/av.mp4").absoluteString
+        let missing = server.url("/missing.mp4").absoluteString
+        let result = try await AVToolProcess.run(["inspect", "--json", good, missing])
+        #expect(result.status == 1)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.map { $0["file"] as? String } == [good])
+        #expect(reports.first?["duration"] as? Double == 2)
+        #expect((reports.first?["tracks"] as? [Any])?.count == 2)
+        let complaints = result.stderr.split(separator: "\n").map(String.init)
+        #expect(complaints.count == 1, "\(result.stderr)")
+        #expect(complaints.first?.contains(missing) == true)
+        #expect(complaints.first?.contains("404") == true)
+    }
+
     /// A bad file among good ones, in JSON: the good ones keep their reports, in argument order, and
     /// each bad one gets its line on standard error.
     @Test func badFileAmongGoodOnesInJSONKeepsTheGoodReports() async throws {

@@ -1,5 +1,8 @@
 internal import MediaEngine
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Option key: a Bool asking for an exact duration and precise timing even where the file's header only
 /// estimates them (a VBR MP3 without a Xing header). Costs one pass over the file's packets, only for
@@ -14,12 +17,24 @@ public let AVURLAssetHTTPUserAgentKey = "AVURLAssetHTTPUserAgentKey"
 public let AVURLAssetOverrideMIMETypeKey = "AVURLAssetOverrideMIMETypeKey"
 public let AVURLAssetPrimarySessionIdentifierKey = "AVURLAssetPrimarySessionIdentifierKey"
 public let AVURLAssetReferenceRestrictionsKey = "AVURLAssetReferenceRestrictionsKey"
+/// Option key: a `[String: String]` of header fields sent with every HTTP request of the asset (the
+/// key apps use for authorization headers on Apple's platforms).
+public let AVURLAssetHTTPHeaderFieldsKey = "AVURLAssetHTTPHeaderFieldsKey"
+/// Option key (Avocet's own): seconds an HTTP asset waits for a server's first answer to a request
+/// before failing; a Double, 15 by default.
+public let AvocetURLAssetHTTPConnectTimeoutKey = "AvocetURLAssetHTTPConnectTimeoutKey"
+/// Option key (Avocet's own): seconds an HTTP asset waits for more bytes of a response before failing;
+/// a Double, 30 by default.
+public let AvocetURLAssetHTTPReadTimeoutKey = "AvocetURLAssetHTTPReadTimeoutKey"
 
-/// An asset read from a URL: a local file, or bytes a resource loader's delegate serves.
+/// An asset read from a URL: a local file, a web server, or bytes a resource loader's delegate serves.
 ///
 /// Creating one does no I/O; properties load on demand (see `AVAsset`). `file` URLs are read directly
-/// with positional reads. URLs of any other scheme (a custom one such as `archive://clip.mp4`) are
-/// served by the delegate of `resourceLoader`: set it before loading.
+/// with positional reads. `http` and `https` URLs are read with range requests through Foundation's
+/// `URLSession` into a bounded cache (reading ahead, as for any network source); the options take
+/// `AVURLAssetHTTPHeaderFieldsKey`, `AVURLAssetHTTPUserAgentKey`, `AVURLAssetHTTPCookiesKey` and
+/// Avocet's two timeout keys. URLs of any other scheme (a custom one such as `archive://clip.mp4`)
+/// are served by the delegate of `resourceLoader`: set it before loading.
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     public let url: URL
     /// Serves the asset's bytes for URLs Avocet does not load itself. Set its delegate before loading.
@@ -42,18 +57,27 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             super.init { try FileByteSource(path: path) }
         } else if ["http", "https"].contains(URL.scheme?.lowercased()) {
             isLocalFile = false
-            super.init {
-                throw AVError(.failedToLoadMediaData, userInfo: [
-                    NSLocalizedDescriptionKey: "\(URL.absoluteString): cannot open: only file URLs and resource loader URLs are supported in this version",
-                    NSURLErrorKey: URL,
-                ])
-            }
+            let buffered = BufferedByteSource(feeder: HTTPFeeder(
+                url: URL, headers: AVURLAsset.httpHeaders(options),
+                connectTimeout: (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15,
+                readTimeout: (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30))
+            super.init(feed: buffered) { buffered }
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
             let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader))
             super.init(feed: buffered) { buffered }
         }
+    }
+
+    /// The header fields every HTTP request of the asset carries, from its options.
+    private static func httpHeaders(_ options: [String: Any]?) -> [String: String] {
+        var headers = (options?[AVURLAssetHTTPHeaderFieldsKey] as? [String: String]) ?? [:]
+        if let agent = options?[AVURLAssetHTTPUserAgentKey] as? String { headers["User-Agent"] = agent }
+        if let cookies = options?[AVURLAssetHTTPCookiesKey] as? [HTTPCookie], !cookies.isEmpty {
+            for (field, value) in HTTPCookie.requestHeaderFields(with: cookies) { headers[field] = value }
+        }
+        return headers
     }
 
     /// An asset that reads through `source` (internal: for tests with slow or failing sources).

@@ -1,0 +1,110 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// Assets over HTTP from a loopback server: range requests, redirects, headers, and every way a server
+/// fails, each ending in a clear error within a bounded time.
+@Suite("HTTP assets")
+struct HTTPAssetTests {
+    static var quick: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 1.0, AvocetURLAssetHTTPReadTimeoutKey: 1.0] }
+
+    func file(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
+
+    /// Loads `.duration` and returns the AVError it fails with, and how long that took.
+    func failure(_ url: URL, options: [String: Any] = quick) async throws -> (AVError, Duration) {
+        let start = ContinuousClock.now
+        do {
+            let duration = try await AVURLAsset(url: url, options: options).load(.duration)
+            Issue.record("\(url): loaded \(duration.seconds) s, expected a failure")
+            throw CancellationError()
+        } catch let error as AVError {
+            return (error, ContinuousClock.now - start)
+        }
+    }
+
+    func underlying(_ error: AVError) -> NSError? { (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError }
+
+    @Test func theMovieAtTheEndIsFoundWithRangeRequests() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/m.mp4": .file(file("moov-at-end.mp4"))])
+        let (duration, tracks) = try await AVURLAsset(url: server.url("/m.mp4")).load(.duration, .tracks)
+        let (fileDuration, fileTracks) = try await AVURLAsset(url: file("moov-at-end.mp4")).load(.duration, .tracks)
+        #expect(duration == fileDuration)
+        #expect(tracks.map(\.mediaType) == fileTracks.map(\.mediaType))
+        #expect(server.requests.allSatisfy { $0.headers["range"]?.hasPrefix("bytes=") == true }, "every request asks for a range")
+    }
+
+    @Test func redirectsAreFollowed() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/old.mkv": .redirect(to: "/new.mkv"), "/new.mkv": .file(file("multi.mkv"))])
+        let tracks = try await AVURLAsset(url: server.url("/old.mkv")).load(.tracks)
+        #expect(tracks.count == (try await AVURLAsset(url: file("multi.mkv")).load(.tracks)).count)
+        #expect(server.requests.contains { $0.path == "/new.mkv" })
+    }
+
+    @Test func headerFieldsGoWithEveryRequest() async throws {
+        let server = try LoopbackHTTPServer(routes: [
+            "/private.mp4": .requireHeader("authorization", "Bearer secret", .file(file("av.mp4"))),
+        ])
+        let (denied, _) = try await failure(server.url("/private.mp4"))
+        #expect(denied.code == .failedToLoadMediaData)
+        #expect(denied.localizedDescription.contains("403"))
+        let asset = AVURLAsset(url: server.url("/private.mp4"),
+                               options: [AVURLAssetHTTPHeaderFieldsKey: ["Authorization": "Bearer secret"],
+                                         AVURLAssetHTTPUserAgentKey: "AvocetTests/1"])
+        #expect(try await asset.load(.duration).seconds > 0)
+        #expect(server.requests.last?.headers["user-agent"] == "AvocetTests/1")
+    }
+
+    @Test func aServerWithoutRangesStillServesAFile() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/a.flac": .noRanges(file("tagged.flac"))])
+        let tracks = try await AVURLAsset(url: server.url("/a.flac")).load(.tracks)
+        #expect(tracks.map(\.mediaType) == [.audio])
+    }
+
+    @Test(arguments: [404, 500])
+    func anErrorStatusFailsClearly(_ status: Int) async throws {
+        let server = try LoopbackHTTPServer(routes: ["/x.mp4": .status(status)])
+        let (error, elapsed) = try await failure(server.url("/x.mp4"))
+        #expect(error.code == .failedToLoadMediaData)
+        #expect(error.localizedDescription.contains("\(status)"))
+        #expect(error.localizedDescription.contains(server.url("/x.mp4").absoluteString))
+        #expect(underlying(error)?.domain == NSURLErrorDomain)
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func aRefusedConnectionFailsClearly() async throws {
+        let server = try LoopbackHTTPServer(routes: [:])
+        let url = server.url("/gone.mp4")
+        server.stop()
+        let (error, elapsed) = try await failure(url)
+        #expect(error.code == .failedToLoadMediaData)
+        #expect(error.localizedDescription.contains("refused") || underlying(error)?.code == NSURLErrorCannotConnectToHost)
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/hang.mp4": .hang])
+        let (error, elapsed) = try await failure(server.url("/hang.mp4"))
+        #expect(error.code == .failedToLoadMediaData)
+        #expect(["did not answer", "no data arrived"].contains { error.localizedDescription.contains($0) }, "\(error)")
+        #expect(elapsed < .seconds(6), "a 1 s connect timeout: \(elapsed)")
+    }
+
+    @Test func aServerThatClosesMidBodyFailsClearly() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/cut.mp4": .closeMidBody(file("av.mp4"), afterBytes: 3000)])
+        let (error, elapsed) = try await failure(server.url("/cut.mp4"))
+        #expect([.failedToLoadMediaData, .fileFailedToParse].contains(error.code), "\(error)")
+        #expect(elapsed < .seconds(6))
+    }
+
+    @Test func cancellingALoadFromAHungServerEndsItAtOnce() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/hang.mp4": .hang])
+        let asset = AVURLAsset(url: server.url("/hang.mp4"))
+        let load = Task { try await asset.load(.duration) }
+        _ = await server.waitForRequests(1)
+        let start = ContinuousClock.now
+        load.cancel()
+        await #expect(throws: (any Error).self) { try await load.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+}
