@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Builds every fixture in this folder from facts.json with the ffmpeg command.
 
-Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg).
+Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
+`--only hls` makes just the HLS stream in hls/.
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -218,10 +219,40 @@ def make_truncated(fx):
         f.write(data[: int(len(data) * fx["keep_fraction"])])
 
 
+def make_hls(hls):
+    """An HLS stream: per variant, MPEG-TS segments and a VOD media playlist; then a master playlist
+    that names the variants with their bandwidth, resolution and codecs."""
+    root = os.path.join(HERE, hls["directory"])
+    os.makedirs(root, exist_ok=True)
+    audio = hls["audio"]
+    master = ["#EXTM3U", "#EXT-X-VERSION:3"]
+    for variant in hls["variants"]:
+        folder = os.path.join(root, variant["name"])
+        os.makedirs(folder, exist_ok=True)
+        for old in os.listdir(folder):
+            os.remove(os.path.join(folder, old))
+        d = hls["duration"]
+        ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={variant['width']}x{variant['height']}:rate={hls['fps']}:duration={d}",
+                "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={audio['sample_rate']}:duration={d}",
+                "-map", "0:v", "-map", "1:a"] + VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", str(hls["fps"]),
+                "-c:a", "aac", "-b:a", "64k", "-ac", str(audio["channels"])] + BITEXACT +
+               ["-f", "hls", "-hls_time", str(hls["segment_seconds"]), "-hls_playlist_type", "vod",
+                "-hls_segment_filename", os.path.join(folder, "segment%d.ts"), os.path.join(folder, "index.m3u8")])
+        master.append(f"#EXT-X-STREAM-INF:BANDWIDTH={variant['bandwidth']},RESOLUTION={variant['width']}x{variant['height']},"
+                      f"CODECS=\"avc1.42c00d,mp4a.40.2\"")
+        master.append(f"{variant['name']}/index.m3u8")
+    with open(os.path.join(root, "master.m3u8"), "w", encoding="utf-8") as f:
+        f.write("\n".join(master) + "\n")
+
+
 def main():
     with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
+    if sys.argv[1:] == ["--only", "hls"]:
+        make_hls(facts["hls"])
+        return
     make_cover(facts["cover"])
+    make_hls(facts["hls"])
     with tempfile.TemporaryDirectory() as tmp:
         for fx in facts["fixtures"]:
             recipe = fx["recipe"]

@@ -16,6 +16,8 @@ package enum ContainerFormat: Sendable, Equatable {
     case mpegProgramStream
     /// Raw ADTS AAC.
     case adts
+    /// An HTTP Live Streaming playlist, opened only for assets that really are one.
+    case hls
     /// Any other demuxer on the allowed list.
     case other
 
@@ -33,6 +35,7 @@ package enum ContainerFormat: Sendable, Equatable {
         case "mpegts": self = .mpegTransportStream
         case "mpeg": self = .mpegProgramStream
         case "aac": self = .adts
+        case "hls": self = .hls
         default: self = .other
         }
     }

@@ -15,8 +15,26 @@ package struct DemuxerOptions: Sendable, Equatable {
     }
 
     package var streamAnalysis = StreamAnalysis.whenNeeded
+    /// Where nested opens go, for a source that really is a playlist (HLS); nil refuses them all, as
+    /// for every file and byte source: a file is only itself.
+    package var nestedSources: NestedSources?
 
     package init() {}
+}
+
+/// Opens the byte sources a playlist names (HLS media playlists and segments), for an asset that
+/// really is a playlist. Called on the engine thread of the open in progress; it decides which URLs
+/// may be opened at all (it throws for the rest).
+package final class NestedSources: Sendable, Equatable {
+    private let open: @Sendable (String) throws -> any ByteSource
+
+    package init(_ open: @escaping @Sendable (String) throws -> any ByteSource) {
+        self.open = open
+    }
+
+    func source(for url: String) throws -> any ByteSource { try open(url) }
+
+    package static func == (a: NestedSources, b: NestedSources) -> Bool { a === b }
 }
 
 /// One open container, parsed once. `info` holds everything the header said, as plain Swift values.
@@ -66,10 +84,12 @@ package final class Demuxer: @unchecked Sendable {
         if byteSize == 0 {
             throw MediaEngineError(.notMedia, source: name, operation: "open", reason: "the file is empty")
         }
-        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
+        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
+                                        nestedSources: options.nestedSources)
         guard let ctx = context.pointer else {
             throw MediaEngineError(.failed, source: name, operation: "open", reason: "FFmpeg gave no context")
         }
+        selectVariant(ctx)
         let analyzed = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         var described = Demuxer.describe(ctx, demuxerName: context.demuxerName, byteSize: byteSize)
         if !analyzed && described.format == .matroska {
@@ -86,6 +106,31 @@ package final class Demuxer: @unchecked Sendable {
         }
         try Demuxer.checkComplete(described, ctx: ctx, source: name)
         return (context, described)
+    }
+
+    /// For an HLS master playlist (one program per variant), keeps the streams of the variant with the
+    /// highest bandwidth and discards the others, so that their segments are never fetched and the
+    /// asset shows one set of tracks, as a player starting on the best variant would.
+    private static func selectVariant(_ ctx: UnsafeMutablePointer<AVFormatContext>) {
+        let c = ctx.pointee
+        guard c.nb_programs > 1, let programs = c.programs else { return }
+        var best: (bitrate: Int64, program: UnsafeMutablePointer<AVProgram>)?
+        for i in 0..<Int(c.nb_programs) {
+            guard let program = programs[i] else { continue }
+            let bitrate = tags(program.pointee.metadata).value(for: "variant_bitrate").flatMap { Int64($0) } ?? 0
+            if best.map({ bitrate > $0.bitrate }) ?? true { best = (bitrate, program) }
+        }
+        guard let chosen = best?.program.pointee, let indexes = chosen.stream_index else { return }
+        let keep = Set((0..<Int(chosen.nb_stream_indexes)).map { Int(indexes[$0]) })
+        for i in 0..<Int(c.nb_streams) where !keep.contains(i) {
+            c.streams[i]?.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    /// Whether a stream is one the asset shows: every stream but the other variants of a playlist that
+    /// `selectVariant` discarded (other demuxers discard streams of their own, MP4 its chapter text).
+    private static func isDescribed(_ st: UnsafeMutablePointer<AVStream>, format: ContainerFormat) -> Bool {
+        format != .hls || st.pointee.discard != AVDISCARD_ALL
     }
 
     /// Runs `avformat_find_stream_info` when the options and the container call for it; returns whether it ran.
@@ -165,12 +210,22 @@ package final class Demuxer: @unchecked Sendable {
         let name = source.name
         let changed = MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
         if let expecting, try source.size(cancellation: cancellation) != expecting.byteSize { throw changed }
-        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation)
+        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
+                                        nestedSources: options.nestedSources)
         guard let ctx = context.pointer else { return [] }
+        selectVariant(ctx)
         _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
-        if let expecting, Int(ctx.pointee.nb_streams) != expecting.streams { throw changed }
+        // Statistics go by position among the streams described (a playlist's other variants left out).
+        var slot = [Int?](repeating: nil, count: Int(ctx.pointee.nb_streams))
+        var described = 0
+        let format = ContainerFormat(demuxer: context.demuxerName)
+        for i in slot.indices where ctx.pointee.streams[i].map({ isDescribed($0, format: format) }) ?? false {
+            slot[i] = described
+            described += 1
+        }
+        if let expecting, described != expecting.streams { throw changed }
         let nopts = avocet_nopts_value()
-        var stats = [PacketStatistics](repeating: PacketStatistics(), count: Int(ctx.pointee.nb_streams))
+        var stats = [PacketStatistics](repeating: PacketStatistics(), count: described)
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
@@ -184,9 +239,9 @@ package final class Demuxer: @unchecked Sendable {
                 if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "read packets", source: name) }
                 throw FFmpeg.error(rc, "read packets", source: name, ioError: context.io.lastError)
             }
-            let i = Int(p.pointee.stream_index)
+            let index = Int(p.pointee.stream_index)
             // Streams found mid-file (MPEG-TS) have no header entry; they are not counted.
-            if i >= 0 && i < stats.count {
+            if index >= 0 && index < slot.count, let i = slot[index] {
                 stats[i].packetCount = stats[i].packetCount.addingSaturating(1)
                 stats[i].totalBytes = stats[i].totalBytes.addingSaturating(Int64(max(0, p.pointee.size)))
                 if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes = stats[i].keyframes.addingSaturating(1) }
@@ -291,7 +346,14 @@ package final class Demuxer: @unchecked Sendable {
         let format = ContainerFormat(demuxer: demuxerName)
         var streams: [StreamInfo] = []
         for i in 0..<Int(c.nb_streams) {
-            if let st = c.streams[i] { streams.append(describe(stream: st, index: i, format: format)) }
+            guard let st = c.streams[i], isDescribed(st, format: format) else { continue }
+            var stream = describe(stream: st, index: i, format: format)
+            // A playlist's timeline starts at zero, whatever timestamps its segments carry (MPEG-TS
+            // starts at 1.4 s or anywhere): streams start where they do relative to the earliest.
+            if format == .hls, c.start_time != nopts, let start = stream.startTime {
+                stream.startTime = start.subtractingSaturating(av_rescale_q(c.start_time, AVRational(num: 1, den: AV_TIME_BASE), st.pointee.time_base))
+            }
+            streams.append(stream)
         }
         var chapters: [ChapterInfo] = []
         for i in 0..<Int(c.nb_chapters) {
@@ -305,7 +367,7 @@ package final class Demuxer: @unchecked Sendable {
             format: format,
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
             duration: c.duration == nopts || c.duration < 0 ? nil : c.duration,
-            startTime: c.start_time == nopts ? nil : c.start_time,
+            startTime: c.start_time == nopts ? nil : format == .hls ? 0 : c.start_time,
             bitRate: c.bit_rate > 0 ? c.bit_rate : nil,
             byteSize: byteSize,
             streams: streams,

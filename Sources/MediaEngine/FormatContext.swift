@@ -17,11 +17,19 @@ final class FormatContext: @unchecked Sendable {
     private(set) var pointer: UnsafeMutablePointer<AVFormatContext>?
     /// FFmpeg tried to open another URL or file, and was refused.
     private(set) var refusedNestedOpen = false
+    /// For a playlist: opens what it names. Nil for everything else.
+    private let nestedSources: NestedSources?
+    /// The bridges of nested opens still open, by their AVIOContext; freed by `io_close2` or with the context.
+    private var nested: [UnsafeMutableRawPointer: AVIOBridge] = [:]
+    /// The first failure of a nested open, which explains a failed open better than FFmpeg's code.
+    private(set) var nestedError: MediaEngineError?
 
     /// Opens the container read through `io`. Blocking: call on an engine thread. Throws the most useful
-    /// error: cancelled, the byte source's own failure, not media, a refused format, or truncated.
-    init(io: AVIOBridge, cancellation: CancellationToken) throws {
+    /// error: cancelled, the byte source's own failure, not media, a refused format, or truncated. With
+    /// `nestedSources`, the source may be an HLS playlist, and what it names is opened through them.
+    init(io: AVIOBridge, cancellation: CancellationToken, nestedSources: NestedSources? = nil) throws {
         self.io = io
+        self.nestedSources = nestedSources
         let name = io.source.name
         guard let allocated = avformat_alloc_context() else {
             throw MediaEngineError(.outOfMemory, source: name, operation: "open", reason: "out of memory")
@@ -30,14 +38,25 @@ final class FormatContext: @unchecked Sendable {
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         allocated.pointee.interrupt_callback = io.interruptCallback
         allocated.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
-        allocated.pointee.io_open = avocetRefuseNestedOpen
         var options: OpaquePointer? = nil
-        av_dict_set(&options, "format_whitelist", ContainerFormat.allowedDemuxers, 0)
+        if nestedSources != nil {
+            allocated.pointee.io_open = avocetNestedOpen
+            allocated.pointee.io_close2 = avocetNestedClose
+            av_dict_set(&options, "format_whitelist", ContainerFormat.allowedDemuxers + ",hls", 0)
+            // The HLS demuxer's keep-alive and parallel requests reach into FFmpeg's own HTTP client
+            // (it asserts that a segment's context is one), which these nested opens never are.
+            av_dict_set(&options, "http_persistent", "0", 0)
+            av_dict_set(&options, "http_multiple", "0", 0)
+        } else {
+            allocated.pointee.io_open = avocetRefuseNestedOpen
+            av_dict_set(&options, "format_whitelist", ContainerFormat.allowedDemuxers, 0)
+        }
         defer { av_dict_free(&options) }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
         let rc = avformat_open_input(&ctx, name, nil, &options)
         guard rc >= 0, let ctx else {
             // FFmpeg has freed the context on failure; the bridge frees the I/O context.
+            if let nestedError, !cancellation.isCancelled { throw nestedError }
             throw FormatContext.openFailure(rc, io: io, refusedNestedOpen: refusedNestedOpen, cancellation: cancellation)
         }
         pointer = ctx
@@ -45,9 +64,39 @@ final class FormatContext: @unchecked Sendable {
 
     deinit {
         if pointer != nil { avformat_close_input(&pointer) }
+        nested.removeAll()
     }
 
     fileprivate func noteRefusedOpen() { refusedNestedOpen = true }
+
+    /// Opens what a playlist names, as an AVIOContext over a byte source of its own that reads with the
+    /// current operation's token. Returns FFmpeg's error code, or 0 with `pb` set.
+    fileprivate func openNested(_ url: String, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>) -> Int32 {
+        guard let nestedSources else {
+            refusedNestedOpen = true
+            return avocet_averror_eperm()
+        }
+        do {
+            let bridge = try AVIOBridge(source: nestedSources.source(for: url), cancellation: io.cancellation)
+            guard let context = bridge.context else { return avocet_averror_enomem() }
+            nested[UnsafeMutableRawPointer(context)] = bridge
+            pb.pointee = context
+            return 0
+        } catch let error as MediaEngineError {
+            if nestedError == nil { nestedError = error }
+            return error.code == .cancelled ? avocet_averror_exit() : avocet_averror_eio()
+        } catch {
+            return avocet_averror_eio()
+        }
+    }
+
+    /// Frees a nested open's bridge (and its AVIOContext).
+    fileprivate func closeNested(_ pb: UnsafeMutablePointer<AVIOContext>?) {
+        guard let pb else { return }
+        if let bridge = nested.removeValue(forKey: UnsafeMutableRawPointer(pb)), let error = bridge.lastError, nestedError == nil {
+            nestedError = error
+        }
+    }
 
     /// FFmpeg's short name of the demuxer that opened the file ("mov,mp4,m4a,3gp,3g2,mj2", ...).
     var demuxerName: String {
@@ -118,4 +167,27 @@ private let avocetRefuseNestedOpen: @convention(c) (
         Unmanaged<FormatContext>.fromOpaque(opaque).takeUnretainedValue().noteRefusedOpen()
     }
     return avocet_averror_eperm()
+}
+
+/// FFmpeg's `io_open` for a playlist's context: opens through the context's `NestedSources`.
+private let avocetNestedOpen: @convention(c) (
+    UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+    UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+) -> Int32 = { ctx, pb, url, flags, _ in
+    guard let opaque = ctx?.pointee.opaque, let pb, let url else { return avocet_averror_einval() }
+    let owner = Unmanaged<FormatContext>.fromOpaque(opaque).takeUnretainedValue()
+    // Reading only: a playlist never makes Avocet write anywhere.
+    guard flags & AVIO_FLAG_WRITE == 0 else {
+        owner.noteRefusedOpen()
+        return avocet_averror_eperm()
+    }
+    return owner.openNested(String(cString: url), pb)
+}
+
+/// FFmpeg's `io_close2` for a playlist's context: frees what `avocetNestedOpen` opened.
+private let avocetNestedClose: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = {
+    ctx, pb in
+    guard let opaque = ctx?.pointee.opaque else { return 0 }
+    Unmanaged<FormatContext>.fromOpaque(opaque).takeUnretainedValue().closeNested(pb)
+    return 0
 }

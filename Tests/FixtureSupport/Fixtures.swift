@@ -2,6 +2,22 @@ import Foundation
 
 /// The fixtures' facts as `Fixtures/make-fixtures.py` put them in, read from `Fixtures/facts.json`.
 public struct FixtureFacts: Decodable, Sendable {
+    /// The HLS stream in Fixtures/hls: variants of the same picture and tone.
+    public struct HLS: Decodable, Sendable {
+        public struct Variant: Decodable, Sendable {
+            public let name: String
+            public let width: Int
+            public let height: Int
+            public let bandwidth: Int
+        }
+
+        public let directory: String
+        public let duration: Double
+        public let segmentSeconds: Int
+        public let fps: Int
+        public let variants: [Variant]
+    }
+
     public struct Cover: Decodable, Sendable {
         public let file: String
         public let width: Int
@@ -85,6 +101,7 @@ public struct FixtureFacts: Decodable, Sendable {
 
     public let cover: Cover
     public let fixtures: [Fixture]
+    public let hls: HLS
 }
 
 public enum Fixtures {

@@ -33,8 +33,9 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// An asset whose bytes come from `open` (called on an engine thread for each piece of work). With
     /// `feed`, the source that a slow feeder fills, the header parse holds an engine thread only while
     /// bytes are there to parse.
-    init(feed: BufferedByteSource? = nil, open: @escaping @Sendable () throws -> any ByteSource) {
-        source = AssetSource(open: open)
+    init(feed: BufferedByteSource? = nil, options: DemuxerOptions = DemuxerOptions(),
+         open: @escaping @Sendable () throws -> any ByteSource) {
+        source = AssetSource(options: options, open: open)
         headerLoad = SharedLoad(restartingOver: feed)
         super.init()
     }

@@ -57,17 +57,46 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             super.init { try FileByteSource(path: path) }
         } else if ["http", "https"].contains(URL.scheme?.lowercased()) {
             isLocalFile = false
-            let buffered = BufferedByteSource(feeder: HTTPFeeder(
-                url: URL, headers: AVURLAsset.httpHeaders(options),
-                connectTimeout: (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15,
-                readTimeout: (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30))
-            super.init(feed: buffered) { buffered }
+            let headers = AVURLAsset.httpHeaders(options)
+            let connectTimeout = (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15
+            let readTimeout = (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30
+            let feed = { @Sendable (url: Foundation.URL) in
+                BufferedByteSource(feeder: HTTPFeeder(url: url, headers: headers, connectTimeout: connectTimeout, readTimeout: readTimeout))
+            }
+            let buffered = feed(URL)
+            if AVURLAsset.isPlaylist(URL, options: options) {
+                // HLS: the playlist names media playlists and segments; each is opened (http and https
+                // only) through a buffered source of its own, with the asset's headers and timeouts.
+                var demuxing = DemuxerOptions()
+                demuxing.nestedSources = NestedSources { name in
+                    guard let nested = Foundation.URL(string: name), ["http", "https"].contains(nested.scheme?.lowercased()) else {
+                        throw MediaEngineError(.notMedia, source: URL.absoluteString, operation: "open",
+                                               reason: "the playlist names a resource that is not an http or https URL; it is not opened")
+                    }
+                    return feed(nested)
+                }
+                // A playlist's open reads many resources: it waits for them on its engine thread (set
+                // aside while it waits) rather than starting over for each.
+                super.init(options: demuxing) { buffered }
+            } else {
+                super.init(feed: buffered) { buffered }
+            }
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
             let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader))
             super.init(feed: buffered) { buffered }
         }
+    }
+
+    /// Whether an http(s) URL names an HTTP Live Streaming playlist: its path ends in `.m3u8` or `.m3u`,
+    /// or `AVURLAssetOverrideMIMETypeKey` says so.
+    private static func isPlaylist(_ url: URL, options: [String: Any]?) -> Bool {
+        if let mime = options?[AVURLAssetOverrideMIMETypeKey] as? String {
+            return ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl", "audio/x-mpegurl"]
+                .contains(mime.lowercased())
+        }
+        return ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }
 
     /// The header fields every HTTP request of the asset carries, from its options.

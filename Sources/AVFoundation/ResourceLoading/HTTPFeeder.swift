@@ -169,10 +169,13 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Routes {
         var byTask: [Int: (key: TransferKey, transfer: HTTPTransfer)] = [:]
         var byKey: [TransferKey: URLSessionDataTask] = [:]
+        /// Transfers asked for whose task is not made yet.
+        var starting: Set<TransferKey> = []
     }
 
     private let routes = Mutex(Routes())
     private let queue: OperationQueue
+    private let starter = DispatchQueue(label: "avocet.http.start")
     private var session: URLSession?
 
     override init() {
@@ -187,28 +190,39 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
 
+    /// Starts a transfer. Returns at once: the task is made and resumed on a queue of the session's
+    /// own, since Foundation's `resume()` waits for the session's internal queue, which must never hold
+    /// up the caller (a thread of Swift's cooperative pool, often).
     func start(_ request: URLRequest, transfer: HTTPTransfer, connectTimeout: Double, key: TransferKey) {
-        guard let session else { return }
-        let task = session.dataTask(with: request)
-        routes.withLock {
-            $0.byTask[task.taskIdentifier] = (key, transfer)
-            $0.byKey[key] = task
-        }
-        task.resume()
-        // No answer at all within the connect timeout: the server is not there, or hangs.
-        DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout) { [weak self, weak task] in
-            guard let self, let task else { return }
-            self.queue.addOperation {
-                guard let entry = self.routes.withLock({ $0.byTask[task.taskIdentifier] }), !entry.transfer.responded else { return }
-                self.forget(task.taskIdentifier)
-                task.cancel()
-                entry.transfer.fail(reason: "the server did not answer within \(Int(connectTimeout)) s", code: NSURLErrorTimedOut)
+        routes.withLock { _ = $0.starting.insert(key) }
+        starter.async { [self] in
+            guard let session else { return }
+            let task = session.dataTask(with: request)
+            let wanted = routes.withLock { r -> Bool in
+                // Cancelled before it started: never started.
+                guard r.starting.remove(key) != nil else { return false }
+                r.byTask[task.taskIdentifier] = (key, transfer)
+                r.byKey[key] = task
+                return true
+            }
+            guard wanted else { return }
+            task.resume()
+            // No answer at all within the connect timeout: the server is not there, or hangs.
+            DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout) { [weak self, weak task] in
+                guard let self, let task else { return }
+                self.queue.addOperation {
+                    guard let entry = self.routes.withLock({ $0.byTask[task.taskIdentifier] }), !entry.transfer.responded else { return }
+                    self.forget(task.taskIdentifier)
+                    task.cancel()
+                    entry.transfer.fail(reason: "the server did not answer within \(Int(connectTimeout)) s", code: NSURLErrorTimedOut)
+                }
             }
         }
     }
 
     func cancel(_ key: TransferKey) {
         let task = routes.withLock { r -> URLSessionDataTask? in
+            r.starting.remove(key)
             guard let task = r.byKey.removeValue(forKey: key) else { return nil }
             r.byTask.removeValue(forKey: task.taskIdentifier)
             return task
@@ -218,6 +232,7 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func cancelAll(of feeder: ObjectIdentifier) {
         let tasks = routes.withLock { r -> [URLSessionDataTask] in
+            r.starting = r.starting.filter { $0.feeder != feeder }
             let keys = r.byKey.keys.filter { $0.feeder == feeder }
             return keys.compactMap { key in
                 guard let task = r.byKey.removeValue(forKey: key) else { return nil }

@@ -1,0 +1,118 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// HTTP Live Streaming assets from a loopback server: media and master playlists load their duration
+/// and tracks, every nested open goes through Avocet's own HTTP sources (so timeouts and cancellation
+/// hold for segments), and a playlist cannot make Avocet open anything but http(s) URLs.
+@Suite("HLS assets")
+struct HLSAssetTests {
+    static let hls = Fixtures.facts.hls
+    static var quick: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 1.0, AvocetURLAssetHTTPReadTimeoutKey: 1.0] }
+
+    /// Every file of the HLS fixture under /hls/..., plus `extra` routes.
+    func server(_ extra: [String: LoopbackHTTPServer.Route] = [:]) throws -> LoopbackHTTPServer {
+        let root = Fixtures.directory.appendingPathComponent(Self.hls.directory)
+        var routes = extra
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if file.hasDirectoryPath { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
+            routes["/hls" + relative] = .file(file, contentType: file.pathExtension == "m3u8" ? "application/vnd.apple.mpegurl" : "video/mp2t")
+        }
+        return try LoopbackHTTPServer(routes: routes)
+    }
+
+    func playlist(_ lines: [String]) -> LoopbackHTTPServer.Route {
+        .data(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl")
+    }
+
+    @Test func aMediaPlaylistLoadsItsDurationAndTracks() async throws {
+        let server = try server()
+        let variant = try #require(Self.hls.variants.first)
+        let asset = AVURLAsset(url: server.url("/hls/\(variant.name)/index.m3u8"))
+        let (duration, tracks) = try await asset.load(.duration, .tracks)
+        #expect(abs(duration.seconds - Self.hls.duration) < 0.05, "\(duration.seconds)")
+        #expect(tracks.map(\.mediaType) == [.video, .audio])
+        let video = try #require(tracks.first)
+        #expect(try await video.load(.naturalSize) == CGSize(width: variant.width, height: variant.height))
+        let range = try await video.load(.timeRange)
+        #expect(range.start.seconds < 0.1, "a playlist's timeline starts at zero, not at the segments' timestamps")
+        let audio = try #require(try await tracks[1].load(.formatDescriptions).first?.audioStreamBasicDescription)
+        #expect(audio.mSampleRate == 44100)
+        // Reading every packet goes through every segment.
+        #expect(try await video.load(.totalSampleDataLength) > 0)
+        #expect(server.requests.filter { $0.path.hasSuffix(".ts") }.count >= Int(Self.hls.duration) / Self.hls.segmentSeconds)
+    }
+
+    /// FFmpeg's HLS demuxer reads the first segment of every variant while it opens the master playlist
+    /// (to learn what each holds); after that, only the chosen variant's segments are fetched.
+    @Test func aMasterPlaylistShowsTheBestVariantAndFetchesNoOtherSegments() async throws {
+        let server = try server()
+        let best = try #require(Self.hls.variants.max { $0.bandwidth < $1.bandwidth })
+        let asset = AVURLAsset(url: server.url("/hls/master.m3u8"))
+        let (duration, tracks) = try await asset.load(.duration, .tracks)
+        #expect(abs(duration.seconds - Self.hls.duration) < 0.05)
+        #expect(tracks.map(\.mediaType) == [.video, .audio], "one variant's tracks, not every variant's")
+        #expect(try await tracks[0].load(.naturalSize) == CGSize(width: best.width, height: best.height))
+        _ = try await tracks[0].load(.totalSampleDataLength)
+        let others = Self.hls.variants.filter { $0.name != best.name }.map { "/hls/\($0.name)/segment" }
+        let fetched = server.requests.map(\.path).filter { path in others.contains { path.hasPrefix($0) } }
+        #expect(fetched.allSatisfy { $0.hasSuffix("/segment0.ts") }, "beyond their first segment, other variants are never fetched: \(fetched)")
+        #expect(server.requests.contains { $0.path == "/hls/\(best.name)/segment\(Int(Self.hls.duration) - 1).ts" },
+                "the chosen variant is read to its end")
+    }
+
+    @Test func aPlaylistNamingALocalFileOpensNothingButHTTP() async throws {
+        let secret = Fixtures.path("av.mp4")
+        let server = try server(["/evil.m3u8": playlist([
+            "#EXTM3U", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXTINF:1.0,", "file://\(secret)", "#EXT-X-ENDLIST",
+        ])])
+        do {
+            let tracks = try await AVURLAsset(url: server.url("/evil.m3u8"), options: Self.quick).load(.tracks)
+            Issue.record("a playlist of a local file must not load: \(tracks.count) tracks")
+        } catch let error as AVError {
+            #expect(!error.localizedDescription.contains(secret), "the message never repeats what the playlist names")
+        }
+    }
+
+    @Test func aPlaylistDisguisedAsAMovieIsNotFollowed() async throws {
+        let server = try server(["/movie.mp4": playlist(["#EXTM3U", "#EXTINF:1.0,", "/hls/high/segment0.ts", "#EXT-X-ENDLIST"])])
+        do {
+            _ = try await AVURLAsset(url: server.url("/movie.mp4")).load(.duration)
+            Issue.record("a playlist named .mp4 must not load")
+        } catch let error as AVError {
+            #expect(error.code == .fileFormatNotRecognized)
+        }
+        #expect(server.requests.map(\.path).allSatisfy { $0 == "/movie.mp4" }, "nothing it names is fetched")
+    }
+
+    @Test func aSegmentThatNeverAnswersTimesOut() async throws {
+        let server = try server(["/stuck.m3u8": playlist([
+            "#EXTM3U", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXTINF:1.0,", "/hang.ts", "#EXT-X-ENDLIST",
+        ]), "/hang.ts": .hang])
+        let start = ContinuousClock.now
+        await #expect(throws: AVError.self) { try await AVURLAsset(url: server.url("/stuck.m3u8"), options: Self.quick).load(.tracks) }
+        #expect(ContinuousClock.now - start < .seconds(8), "the segment's timeout holds: \(ContinuousClock.now - start)")
+    }
+
+    @Test func cancellingALoadBlockedOnASegmentEndsItAtOnce() async throws {
+        let server = try server(["/stuck.m3u8": playlist([
+            "#EXTM3U", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXTINF:1.0,", "/hang.ts", "#EXT-X-ENDLIST",
+        ]), "/hang.ts": .hang])
+        let asset = AVURLAsset(url: server.url("/stuck.m3u8"))
+        let load = Task { try await asset.load(.tracks) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !server.requests.contains(where: { $0.path == "/hang.ts" }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let start = ContinuousClock.now
+        asset.cancelLoading()
+        await #expect(throws: (any Error).self) { try await load.value }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+}
