@@ -9,6 +9,14 @@ import Testing
 @Suite struct BufferedByteSourceTests {
     static func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(name))) }
 
+    /// Reads the source's first byte on an engine thread, waiting there as long as the source makes it.
+    static func readFirstByte(of source: BufferedByteSource, on executor: IOExecutor) async throws -> Int {
+        try await executor.run { token in
+            var byte: UInt8 = 0
+            return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
+        }
+    }
+
     @Test(arguments: ["av.mp4", "moov-at-end.mp4", "multi.mkv", "tagged.flac", "tagged.mp3"])
     func demuxingThroughAFeederGivesWhatTheFileGives(_ name: String) async throws {
         let direct = try await Demuxer.open(path: Fixtures.path(name)).info
@@ -56,10 +64,7 @@ import Testing
         let source = BufferedByteSource(feeder: feeder)
         let executor = IOExecutor(maxThreads: 2)
         let task = Task {
-            try await executor.run { token in
-                var byte: UInt8 = 0
-                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
-            }
+            try await Self.readFirstByte(of: source, on: executor)
         }
         for _ in 0..<2000 where feeder.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
         for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
@@ -77,10 +82,7 @@ import Testing
         let source = BufferedByteSource(feeder: feeder)
         let executor = IOExecutor(maxThreads: 1)
         let stuck = Task {
-            try await executor.run { token in
-                var byte: UInt8 = 0
-                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
-            }
+            try await Self.readFirstByte(of: source, on: executor)
         }
         for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
         let value = try await executor.run { _ in 42 }
@@ -94,10 +96,7 @@ import Testing
         let source = BufferedByteSource(feeder: feeder)
         let start = ContinuousClock.now
         do {
-            _ = try await IOExecutor.shared.run { token in
-                var byte: UInt8 = 0
-                return try withUnsafeMutableBytes(of: &byte) { try source.read(at: 0, into: $0, cancellation: token) }
-            }
+            _ = try await Self.readFirstByte(of: source, on: IOExecutor.shared)
             Issue.record("a silent feeder cannot give a byte")
         } catch let error as MediaEngineError {
             #expect(error.code == .readFailed)

@@ -10,6 +10,15 @@ import Testing
     /// Bytes 0, 1, 2, ... as a resource.
     static func resource(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0) } }
 
+    /// A machine whose first request (id 1, still in flight) has brought `info`.
+    static func answered(_ info: ContentInfo, configuration: Config = small) -> FeedStateMachine {
+        var m = FeedStateMachine(name: "t", configuration: configuration)
+        m.prepare()
+        _ = m.takeActions()
+        m.received(info: info, for: 1)
+        return m
+    }
+
     func read(_ m: inout FeedStateMachine, at offset: Int64, count: Int) -> (FeedStateMachine.ReadOutcome, [UInt8]) {
         var buffer = [UInt8](repeating: 0xEE, count: count)
         let outcome = buffer.withUnsafeMutableBytes { m.read(at: offset, into: $0) }
@@ -32,10 +41,7 @@ import Testing
 
     @Test func bytesAreServedAsTheyArriveBeforeTheRequestFinishes() {
         let data = Self.resource(100)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 100), for: 1)
+        var m = Self.answered(ContentInfo(length: 100), configuration: Self.small)
         feed(&m, data[0..<5], for: 1)
         let (outcome, bytes) = read(&m, at: 2, count: 10)
         #expect(outcome == .copied(3), "only what has arrived: a short read")
@@ -49,10 +55,7 @@ import Testing
 
     @Test func networkModeReadsAheadOnDemandModeDoesNot() {
         let data = Self.resource(200)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 200), for: 1)
+        var m = Self.answered(ContentInfo(length: 200), configuration: Self.small)
         feed(&m, data[0..<32], for: 1)
         m.finished(1, error: nil)
         _ = read(&m, at: 0, count: 16)
@@ -61,10 +64,7 @@ import Testing
         #expect(m.takeActions().start == [FeedRequest(id: 2, offset: 32, length: 32, wantsContentInfo: false)],
                 "within half a read-ahead of the end of the cache: the next range")
 
-        var d = FeedStateMachine(name: "t", configuration: Self.small)
-        d.prepare()
-        _ = d.takeActions()
-        d.received(info: ContentInfo(length: 200, isEntireLengthAvailableOnDemand: true), for: 1)
+        var d = Self.answered(ContentInfo(length: 200, isEntireLengthAvailableOnDemand: true), configuration: Self.small)
         feed(&d, data[0..<32], for: 1)
         d.finished(1, error: nil)
         _ = read(&d, at: 16, count: 16)
@@ -76,10 +76,7 @@ import Testing
 
     @Test func aRequestThatFinishesShortEndsTheResource() {
         let data = Self.resource(40)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 1000), for: 1)
+        var m = Self.answered(ContentInfo(length: 1000), configuration: Self.small)
         feed(&m, data[0..<20], for: 1)
         m.finished(1, error: nil)
         #expect(m.end == 20, "fewer bytes than asked: the resource ends there, whatever the length said")
@@ -90,10 +87,7 @@ import Testing
 
     @Test func anUnknownLengthIsFoundWhereTheDataStops() {
         let data = Self.resource(50)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: nil), for: 1)
+        var m = Self.answered(ContentInfo(length: nil), configuration: Self.small)
         feed(&m, data[0..<32], for: 1)
         m.finished(1, error: nil)
         #expect(m.end == nil, "the request got all it asked for: more may follow")
@@ -108,20 +102,14 @@ import Testing
     }
 
     @Test func anOffsetPastTheEndIsFinishedWithoutData() {
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: nil), for: 1)
+        var m = Self.answered(ContentInfo(length: nil), configuration: Self.small)
         m.finished(1, error: nil)
         #expect(m.end == 0, "nothing at all: an empty resource")
         #expect(read(&m, at: 0, count: 4).0 == .end)
     }
 
     @Test func aFailedRequestFailsTheSourceAndCancelsTheRest() {
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 1000), for: 1)
+        var m = Self.answered(ContentInfo(length: 1000), configuration: Self.small)
         _ = read(&m, at: 500, count: 4)
         #expect(m.takeActions().start.map(\.id) == [2])
         let error = MediaEngineError(.readFailed, source: "t", operation: "read", reason: "boom")
@@ -134,10 +122,7 @@ import Testing
 
     @Test func theCacheStaysWithinItsCapacity() {
         let data = Self.resource(400)
-        var m = FeedStateMachine(name: "t", configuration: Config(blockSize: 16, capacity: 64, readAhead: 400, maxRequests: 2))
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 400), for: 1)
+        var m = Self.answered(ContentInfo(length: 400), configuration: Config(blockSize: 16, capacity: 64, readAhead: 400, maxRequests: 2))
         for start in stride(from: 0, to: 400, by: 10) {
             feed(&m, data[start..<(start + 10)], for: 1)
         }
@@ -149,10 +134,7 @@ import Testing
     }
 
     @Test func tooManyRequestsCancelTheOldest() {
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 10_000), for: 1)
+        var m = Self.answered(ContentInfo(length: 10_000), configuration: Self.small)
         _ = read(&m, at: 1000, count: 4)
         #expect(m.takeActions().start.map(\.id) == [2])
         _ = read(&m, at: 5000, count: 4)
@@ -166,20 +148,14 @@ import Testing
 
     @Test func bytesBeyondTheRequestAreDropped() {
         let data = Self.resource(100)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 100), for: 1)
+        var m = Self.answered(ContentInfo(length: 100), configuration: Self.small)
         feed(&m, data[0..<100], for: 1)
         #expect(m.statistics.bytesReceived == 32, "the request asked for 32")
     }
 
     @Test func withoutByteRangesEverythingComesFromTheStart() {
         let data = Self.resource(100)
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 100, isByteRangeAccessSupported: false), for: 1)
+        var m = Self.answered(ContentInfo(length: 100, isByteRangeAccessSupported: false), configuration: Self.small)
         feed(&m, data[0..<100], for: 1)
         #expect(m.statistics.bytesReceived == 100, "the one request brings everything")
         #expect(read(&m, at: 80, count: 100).1 == Array(data[80..<96]))
@@ -188,10 +164,7 @@ import Testing
 
     @Test func overlappingAnswersKeepTheFirstBytes() {
         let data = Self.resource(64)
-        var m = FeedStateMachine(name: "t", configuration: Config(blockSize: 16, capacity: 256, readAhead: 16, maxRequests: 4))
-        m.prepare()
-        _ = m.takeActions()
-        m.received(info: ContentInfo(length: 64, isEntireLengthAvailableOnDemand: true), for: 1)
+        var m = Self.answered(ContentInfo(length: 64, isEntireLengthAvailableOnDemand: true), configuration: Config(blockSize: 16, capacity: 256, readAhead: 16, maxRequests: 4))
         feed(&m, data[0..<8], for: 1)
         m.cancelAll()
         _ = m.takeActions()
