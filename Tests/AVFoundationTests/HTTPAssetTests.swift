@@ -107,4 +107,45 @@ struct HTTPAssetTests {
         await #expect(throws: (any Error).self) { try await load.value }
         #expect(ContinuousClock.now - start < .seconds(2))
     }
+
+    /// TLS is libcurl's: a server whose certificate nobody vouches for (self-signed, made here with the
+    /// openssl command) fails the load with the reason, at once, and no byte of it is used.
+    @Test func anUntrustedCertificateFailsClearly() async throws {
+        let openssl = ["/usr/bin/openssl", "/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let openssl else {
+            Issue.record("the openssl command is missing (ca-certificates brings it)")
+            return
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        let key = directory.appendingPathComponent("key.pem").path, cert = directory.appendingPathComponent("cert.pem").path
+        let made = try await ChildProcess.run(URL(fileURLWithPath: openssl), [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 30)
+        #expect(made.status == 0, "\(made.stderr)")
+        try FileManager.default.copyItem(atPath: Fixtures.path("av.mp4"), toPath: directory.appendingPathComponent("av.mp4").path)
+        // A free port: the kernel picks one for a server that then closes; openssl takes it over.
+        let probe = try LoopbackHTTPServer(routes: [:])
+        let port = probe.port
+        probe.stop()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: openssl)
+        server.currentDirectoryURL = directory
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", cert, "-key", key, "-WWW", "-quiet"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate() }
+        let url = URL(string: "https://127.0.0.1:\(port)/av.mp4")!
+        // Wait (bounded) for the server to listen: until the error is no longer a refused connection.
+        var outcome: (AVError, Duration)?
+        for _ in 0..<50 {
+            outcome = try await failure(url)
+            if let (error, _) = outcome, !(error.localizedDescription.contains("refused")) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let (error, elapsed) = try #require(outcome)
+        #expect(error.code == .failedToLoadMediaData)
+        #expect(error.localizedDescription.lowercased().contains("certificate"), "\(error.localizedDescription)")
+        #expect(elapsed < .seconds(5))
+    }
 }
