@@ -243,6 +243,19 @@ def make_hls(hls):
         master.append(f"{variant['name']}/index.m3u8")
     with open(os.path.join(root, "master.m3u8"), "w", encoding="utf-8") as f:
         f.write("\n".join(master) + "\n")
+    # The first variant again as one file whose segments are byte ranges (EXT-X-BYTERANGE).
+    variant = hls["variants"][0]
+    folder = os.path.join(root, hls["single_file"])
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        os.remove(os.path.join(folder, old))
+    d = hls["duration"]
+    ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={variant['width']}x{variant['height']}:rate={hls['fps']}:duration={d}",
+            "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={audio['sample_rate']}:duration={d}",
+            "-map", "0:v", "-map", "1:a"] + VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", str(hls["fps"]),
+            "-c:a", "aac", "-b:a", "64k", "-ac", str(audio["channels"])] + BITEXACT +
+           ["-f", "hls", "-hls_time", str(hls["segment_seconds"]), "-hls_playlist_type", "vod", "-hls_flags", "single_file",
+            "-hls_segment_filename", os.path.join(folder, "stream.ts"), os.path.join(folder, "index.m3u8")])
 
 
 def main():

@@ -71,7 +71,16 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
         condition.lock()
         defer { condition.unlock() }
         if let failure = machine.failure { throw failure }
-        return machine.info?.length ?? machine.end
+        // The length the feeder stated, never one found since: it must not change between operations.
+        return machine.info?.length
+    }
+
+    /// Forgets an earlier failure (a timeout, a server error), so that a new load asks the feeder again
+    /// rather than failing with the old error.
+    package func recoverIfFailed() {
+        condition.lock()
+        machine.recover()
+        condition.unlock()
     }
 
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
@@ -147,6 +156,10 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
             if !arrived, progress == seen, !cancellation.isCancelled {
                 machine.fail(MediaEngineError(.readFailed, source: name, operation: "read",
                                               reason: "no data arrived for \(Self.seconds(stall))"))
+                // Everyone else waiting learns of it now, not at their own deadlines.
+                condition.unlock()
+                settle()
+                condition.lock()
             }
         }
     }

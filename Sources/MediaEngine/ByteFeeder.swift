@@ -48,13 +48,19 @@ package struct ContentInfo: Sendable, Equatable {
     package var isEntireLengthAvailableOnDemand: Bool
     /// The content type the feeder reported (a UTI or a MIME type), if any.
     package var contentType: String?
+    /// Whether a request answered with fewer bytes than asked means the resource ends there (a resource
+    /// loader's rule, Apple's), or only that this answer was partial (an HTTP server may cap a range),
+    /// so that, while the known length says there is more, the source asks again.
+    package var shortAnswerEndsResource: Bool
 
     package init(length: Int64?, isByteRangeAccessSupported: Bool = true,
-                 isEntireLengthAvailableOnDemand: Bool = false, contentType: String? = nil) {
+                 isEntireLengthAvailableOnDemand: Bool = false, contentType: String? = nil,
+                 shortAnswerEndsResource: Bool = true) {
         self.length = length
         self.isByteRangeAccessSupported = isByteRangeAccessSupported
         self.isEntireLengthAvailableOnDemand = isEntireLengthAvailableOnDemand
         self.contentType = contentType
+        self.shortAnswerEndsResource = shortAnswerEndsResource
     }
 }
 

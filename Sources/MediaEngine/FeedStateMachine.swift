@@ -25,7 +25,7 @@ package struct FeedStateMachine: Sendable {
         /// Most requests in flight; starting another cancels the oldest.
         package var maxRequests: Int
 
-        package init(blockSize: Int = 256 << 10, capacity: Int = 16 << 20, readAhead: Int64 = 2 << 20, maxRequests: Int = 4) {
+        package init(blockSize: Int = 256 << 10, capacity: Int = 16 << 20, readAhead: Int64 = 2 << 20, maxRequests: Int = 6) {
             self.blockSize = max(1, blockSize)
             self.capacity = max(capacity, 2 * self.blockSize)
             self.readAhead = max(readAhead, Int64(self.blockSize))
@@ -53,9 +53,14 @@ package struct FeedStateMachine: Sendable {
         var offset: Int64
         /// Where the request stops (exclusive); nil: at the end of the resource.
         var end: Int64?
+        /// Where it was asked to stop: an answer that ends before is short. (`end` opens up when a feeder
+        /// without ranges sends more than it was asked for.)
+        let asked: Int64?
         /// The offset of the next byte it will bring.
         var next: Int64
         var order: Int
+        /// Started ahead of any read (network mode): the first to go when too many are out.
+        var isReadAhead: Bool
     }
 
     /// What a read found.
@@ -169,7 +174,9 @@ package struct FeedStateMachine: Sendable {
     private func isComing(_ offset: Int64) -> Bool {
         let slack = onDemand ? 2 * blockSize : configuration.readAhead
         return requests.values.contains { r in
-            offset >= r.next && (r.end.map { offset < $0 } ?? true) && offset - r.next < slack
+            guard offset >= r.next, r.end.map({ offset < $0 }) ?? true else { return false }
+            // Without ranges a stream from the start is the only way to any byte after it, however far.
+            return offset - r.next < slack || (!rangesSupported && r.end == nil)
         }
     }
 
@@ -193,21 +200,30 @@ package struct FeedStateMachine: Sendable {
         }
         guard p < horizon, !isComing(p) else { return }
         if let end, p >= end { return }
-        startRequest(at: p, wantsInfo: false)
+        startRequest(at: p, wantsInfo: false, readAhead: true)
     }
 
-    private mutating func startRequest(at offset: Int64, wantsInfo: Bool) {
-        // Without byte ranges, everything comes from the start in one request.
+    private mutating func startRequest(at offset: Int64, wantsInfo: Bool, readAhead: Bool = false) {
+        // Without byte ranges, everything comes from the start in one request: a new one replaces any
+        // other (a read behind every stream's position, its bytes evicted, must start over).
         let start = rangesSupported ? (offset / blockSize) * blockSize : 0
         var length: Int64? = onDemand ? blockSize : configuration.readAhead
-        if !rangesSupported { length = nil }
+        if info != nil && !rangesSupported {
+            length = nil
+            cancelAll()
+        }
         if let end, let l = length { length = min(l, end - start) }
-        if requests.count >= configuration.maxRequests, let oldest = requestsInFlight.first {
-            requests.removeValue(forKey: oldest)
-            toCancel.append(oldest)
+        if requests.count >= configuration.maxRequests {
+            // Read-ahead goes first: a request some read waits for is cancelled only when all are such.
+            let ordered = requests.sorted { ($0.value.isReadAhead ? 0 : 1, $0.value.order) < ($1.value.isReadAhead ? 0 : 1, $1.value.order) }
+            if let victim = ordered.first?.key {
+                requests.removeValue(forKey: victim)
+                toCancel.append(victim)
+            }
         }
         nextID += 1
-        requests[nextID] = Request(offset: start, end: length.map { start.addingSaturating($0) }, next: start, order: nextID)
+        let stop = length.map { start.addingSaturating($0) }
+        requests[nextID] = Request(offset: start, end: stop, asked: stop, next: start, order: nextID, isReadAhead: readAhead)
         toStart.append(FeedRequest(id: nextID, offset: start, length: length, wantsContentInfo: wantsInfo))
         statistics.requestsStarted += 1
         if let length { statistics.bytesRequested = statistics.bytesRequested.addingSaturating(length) } else {
@@ -224,10 +240,6 @@ package struct FeedStateMachine: Sendable {
         if let length = newInfo.length, length < 0 { newInfo.length = nil }
         info = newInfo
         if let length = newInfo.length { end = min(end ?? length, length) }
-        if !newInfo.isByteRangeAccessSupported, var r = requests[id] {
-            r.end = nil
-            requests[id] = r
-        }
     }
 
     /// Bytes for a request, in order. Bytes past what it asked for are dropped, unless the feeder cannot
@@ -240,6 +252,8 @@ package struct FeedStateMachine: Sendable {
         }
         var taken = 0
         clock &+= 1
+        // A feeder without ranges may send more than was asked (an HTTP 200 sends everything): keep it.
+        if !rangesSupported { r.end = nil }
         while taken < bytes.count {
             if let stop = r.end, r.next >= stop { break }
             if let end, r.next >= end { break }
@@ -282,9 +296,20 @@ package struct FeedStateMachine: Sendable {
             return
         }
         if info == nil { info = ContentInfo(length: nil) }
-        if r.end.map({ r.next < $0 }) ?? true {
-            end = min(end ?? r.next, r.next)
+        let short = r.asked.map { r.next < $0 } ?? true
+        guard short else { return }
+        // A short answer ends the resource (a resource loader's rule), unless the feeder says its short
+        // answers are only partial (HTTP servers may cap a range) and the known length says there is
+        // more: the next read asks again. One that brought nothing at all ends it regardless.
+        if info?.shortAnswerEndsResource == false, let length = info?.length, r.next < length, r.next > r.offset {
+            return
         }
+        end = min(end ?? r.next, r.next)
+    }
+
+    /// Forgets a failure so that the next read starts afresh (a new load after a timeout or a server error).
+    package mutating func recover() {
+        failure = nil
     }
 
     /// Fails the source: every read from now on throws `error`; requests in flight are cancelled.

@@ -71,13 +71,20 @@ final class FormatContext: @unchecked Sendable {
 
     /// Opens what a playlist names, as an AVIOContext over a byte source of its own that reads with the
     /// current operation's token. Returns FFmpeg's error code, or 0 with `pb` set.
-    fileprivate func openNested(_ url: String, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>) -> Int32 {
+    /// `range`: the part of the resource meant (an HLS segment given by `EXT-X-BYTERANGE`), from FFmpeg's
+    /// `offset` and `end_offset` options, which its own HTTP client would have applied.
+    fileprivate func openNested(_ url: String, range: (offset: Int64, end: Int64?),
+                                _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>) -> Int32 {
         guard let nestedSources else {
             refusedNestedOpen = true
             return avocet_averror_eperm()
         }
         do {
-            let bridge = try AVIOBridge(source: nestedSources.source(for: url), cancellation: io.cancellation)
+            var source = try nestedSources.source(for: url)
+            if range.offset > 0 || range.end != nil {
+                source = SubrangeByteSource(base: source, offset: range.offset, end: range.end)
+            }
+            let bridge = try AVIOBridge(source: source, cancellation: io.cancellation)
             guard let context = bridge.context else { return avocet_averror_enomem() }
             nested[UnsafeMutableRawPointer(context)] = bridge
             pb.pointee = context
@@ -173,7 +180,7 @@ private let avocetRefuseNestedOpen: @convention(c) (
 private let avocetNestedOpen: @convention(c) (
     UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
     UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
-) -> Int32 = { ctx, pb, url, flags, _ in
+) -> Int32 = { ctx, pb, url, flags, options in
     guard let opaque = ctx?.pointee.opaque, let pb, let url else { return avocet_averror_einval() }
     let owner = Unmanaged<FormatContext>.fromOpaque(opaque).takeUnretainedValue()
     // Reading only: a playlist never makes Avocet write anywhere.
@@ -181,7 +188,14 @@ private let avocetNestedOpen: @convention(c) (
         owner.noteRefusedOpen()
         return avocet_averror_eperm()
     }
-    return owner.openNested(String(cString: url), pb)
+    func option(_ name: String) -> Int64? {
+        guard let dictionary = options?.pointee, let entry = av_dict_get(dictionary, name, nil, 0),
+              let value = entry.pointee.value else { return nil }
+        return Int64(String(cString: value))
+    }
+    let offset = max(0, option("offset") ?? 0)
+    let end = option("end_offset").flatMap { $0 > offset ? $0 : nil }
+    return owner.openNested(String(cString: url), range: (offset, end), pb)
 }
 
 /// FFmpeg's `io_close2` for a playlist's context: frees what `avocetNestedOpen` opened.

@@ -136,7 +136,12 @@ package final class IOExecutor: Sendable {
             token.clearMissingBytes()
             submit(cancellation: token) {
                 let result = Result { try body(token) }
-                guard let missed = token.missedOffset, !token.isCancelled else { return completion(result) }
+                guard let missed = token.missedOffset else { return completion(result) }
+                // A result built on a read that gave up is never passed on, even a success.
+                if token.isCancelled {
+                    return completion(.failure(MediaEngineError(.cancelled, source: feed.name, operation: "read",
+                                                                reason: "the operation was cancelled")))
+                }
                 feed.whenReadable(at: missed, cancellation: token) { arrival in
                     switch arrival {
                     case .success: attempt(number + 1)
@@ -145,6 +150,8 @@ package final class IOExecutor: Sendable {
                 }
             }
         }
+        // A new load asks the feeder again, whatever failed before (a timeout, a server error).
+        feed.recoverIfFailed()
         feed.whenReadable(at: 0, cancellation: token) { arrival in
             switch arrival {
             case .success: attempt(1)

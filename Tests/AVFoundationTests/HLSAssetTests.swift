@@ -64,6 +64,21 @@ struct HLSAssetTests {
                 "the chosen variant is read to its end")
     }
 
+    /// Segments given as byte ranges of one file read those bytes (FFmpeg passes the range to the opener).
+    @Test func byteRangeSegmentsReadTheirRanges() async throws {
+        let server = try server()
+        let variant = try #require(Self.hls.variants.first)
+        let single = AVURLAsset(url: server.url("/hls/\(Self.hls.singleFile)/index.m3u8"))
+        let segmented = AVURLAsset(url: server.url("/hls/\(variant.name)/index.m3u8"))
+        let (duration, tracks) = try await single.load(.duration, .tracks)
+        let (segmentedDuration, segmentedTracks) = try await segmented.load(.duration, .tracks)
+        #expect(abs(duration.seconds - segmentedDuration.seconds) < 0.05)
+        #expect(tracks.map(\.mediaType) == segmentedTracks.map(\.mediaType))
+        let bytes = try await tracks[0].load(.totalSampleDataLength)
+        // Read from the file's start instead of their own ranges, segments would repeat the first one.
+        #expect(bytes == (try await segmentedTracks[0].load(.totalSampleDataLength)), "the same video, range by range")
+    }
+
     @Test func aPlaylistNamingALocalFileOpensNothingButHTTP() async throws {
         let secret = Fixtures.path("av.mp4")
         let server = try server(["/evil.m3u8": playlist([

@@ -216,6 +216,22 @@ struct ResourceLoaderTests {
         #expect(tracks.map(\.mediaType) == [.audio])
     }
 
+    /// An app's delegate often keeps its asset; the asset's requests hold the delegate weakly, as the
+    /// loader does, so the two do not keep each other alive.
+    @Test func aDelegateThatKeepsItsAssetDoesNotLeakIt() async throws {
+        var server: AssetKeepingDelegate? = try AssetKeepingDelegate(file: Fixtures.path("av.mp4"))
+        var asset: AVURLAsset? = AVURLAsset(url: URL(string: "fixture://media/av.mp4")!)
+        asset?.resourceLoader.setDelegate(server, queue: server?.queue)
+        server?.asset = asset
+        _ = try await asset?.load(.duration, .tracks)
+        weak let weakAsset = asset
+        weak let weakServer = server
+        asset = nil
+        server = nil
+        for _ in 0..<200 where weakAsset != nil || weakServer != nil { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(weakServer == nil && weakAsset == nil, "both freed")
+    }
+
     @Test func theDelegateIsNotRetained() throws {
         var server: FileServingDelegate? = try delegate("av.mp4")
         let asset = try #require(server).asset("av.mp4")
@@ -258,6 +274,32 @@ final class TruncatingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchec
         }
         if let data = loadingRequest.dataRequest, data.requestedOffset < Int64(keep) {
             let stop = min(keep, Int(data.requestedOffset) + data.requestedLength)
+            data.respond(with: bytes.subdata(in: Int(data.requestedOffset)..<stop))
+        }
+        loadingRequest.finishLoading()
+        return true
+    }
+}
+
+/// Serves a file and keeps the asset it serves, as app code often does.
+final class AssetKeepingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `asset` is set once before loading; the rest is immutable.
+    let queue = DispatchQueue(label: "test.keeping")
+    let bytes: Data
+    var asset: AVURLAsset?
+
+    init(file: String) throws {
+        bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+    }
+
+    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
+                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+        if let info = loadingRequest.contentInformationRequest {
+            info.contentLength = Int64(bytes.count)
+            info.isByteRangeAccessSupported = true
+        }
+        if let data = loadingRequest.dataRequest, data.requestedOffset < Int64(bytes.count) {
+            let stop = min(bytes.count, Int(data.requestedOffset) + data.requestedLength)
             data.respond(with: bytes.subdata(in: Int(data.requestedOffset)..<stop))
         }
         loadingRequest.finishLoading()

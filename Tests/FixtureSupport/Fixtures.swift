@@ -15,6 +15,8 @@ public struct FixtureFacts: Decodable, Sendable {
         public let duration: Double
         public let segmentSeconds: Int
         public let fps: Int
+        /// The folder holding the first variant as byte ranges of one file.
+        public let singleFile: String
         public let variants: [Variant]
     }
 

@@ -27,6 +27,17 @@ import Testing
         }
     }
 
+    /// The size is what the feeder stated, never what reading found: it must not change between the
+    /// header parse and a later scan (which checks it).
+    @Test func anUnknownSizeStaysUnknown() async throws {
+        let source = BufferedByteSource(feeder: MemoryFeeder(bytes: Data(count: 1000), lengthKnown: false))
+        let first = try await IOExecutor.shared.run { token in try source.size(cancellation: token) }
+        #expect(first == nil)
+        _ = try await Self.readFirstByte(of: source, on: .shared)
+        let after = try await IOExecutor.shared.run { token in try source.size(cancellation: token) }
+        #expect(after == nil, "the end was found (1,000 bytes), the size still says unknown")
+    }
+
     @Test func anUnknownLengthStillDemuxes() async throws {
         let feeder = MemoryFeeder(name: Fixtures.path("multi.mkv"), bytes: try Self.bytes("multi.mkv"), lengthKnown: false)
         let info = try await Demuxer.open(source: BufferedByteSource(feeder: feeder)).info

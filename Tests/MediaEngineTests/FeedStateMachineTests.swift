@@ -174,4 +174,61 @@ import Testing
         feed(&m, data[0..<16], for: again[0].id)
         #expect(read(&m, at: 0, count: 16).1 == Array(data[0..<16]))
     }
+
+    /// A feeder without ranges that honours the length asked for (a delegate): its answer to the first
+    /// request ends at that length, which is not the end; a read past it streams from the start, and
+    /// however far ahead a read is, that one stream brings it: no request per read.
+    @Test func withoutRangesALengthHonouringFeederIsReadAsOneStream() {
+        let data = Self.resource(100)
+        var m = Self.answered(ContentInfo(length: 100, isByteRangeAccessSupported: false))
+        feed(&m, data[0..<32], for: 1)
+        m.finished(1, error: nil)
+        #expect(m.end == 100, "32 bytes were asked for and came: not the end")
+        #expect(read(&m, at: 90, count: 4).0 == .wait)
+        let stream = m.takeActions().start
+        #expect(stream == [FeedRequest(id: 2, offset: 0, length: nil, wantsContentInfo: false)])
+        for _ in 0..<5 { _ = read(&m, at: 90, count: 4) }
+        #expect(m.takeActions().start.isEmpty, "the stream is coming: no new request however often the read asks")
+        feed(&m, data[0..<100], for: 2)
+        #expect(read(&m, at: 90, count: 4).1 == [90, 91, 92, 93])
+    }
+
+    /// An HTTP server may cap a range: a short answer with more to come by the known length is partial,
+    /// and the next read asks again; one that brings nothing at all ends the resource.
+    @Test func partialAnswersAreAskedAgainWhenTheFeederSaysSo() {
+        let data = Self.resource(100)
+        var m = Self.answered(ContentInfo(length: 100, shortAnswerEndsResource: false))
+        feed(&m, data[0..<20], for: 1)
+        m.finished(1, error: nil)
+        #expect(m.end == 100)
+        #expect(read(&m, at: 25, count: 4).0 == .wait)
+        let again = m.takeActions().start
+        #expect(again.map(\.offset) == [16], "from the block that holds the byte")
+        m.finished(again[0].id, error: nil)
+        #expect(m.end == 16, "nothing at all: the resource ends there after all")
+    }
+
+    @Test func tooManyRequestsCancelReadAheadFirst() {
+        let data = Self.resource(1000)
+        var m = Self.answered(ContentInfo(length: 1000), configuration: Config(blockSize: 16, capacity: 4096, readAhead: 32, maxRequests: 2))
+        feed(&m, data[0..<32], for: 1)
+        m.finished(1, error: nil)
+        _ = read(&m, at: 20, count: 4)
+        let ahead = m.takeActions().start
+        #expect(ahead.map(\.offset) == [32], "read-ahead")
+        _ = read(&m, at: 500, count: 4)
+        _ = m.takeActions()
+        _ = read(&m, at: 800, count: 4)
+        let actions = m.takeActions()
+        #expect(actions.cancel == [ahead[0].id], "the read-ahead goes, not the request a read waits for")
+    }
+
+    @Test func recoveringForgetsAFailure() {
+        var m = Self.answered(ContentInfo(length: 100))
+        m.fail(MediaEngineError(.readFailed, source: "t", operation: "read", reason: "timed out"))
+        if case .failed = read(&m, at: 0, count: 1).0 {} else { Issue.record("failed first") }
+        m.recover()
+        #expect(read(&m, at: 0, count: 1).0 == .wait)
+        #expect(m.takeActions().start.map(\.offset) == [0], "asks again")
+    }
 }

@@ -77,15 +77,15 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
                 }
                 // A playlist's open reads many resources: it waits for them on its engine thread (set
                 // aside while it waits) rather than starting over for each.
-                super.init(options: demuxing) { buffered }
+                super.init(options: demuxing) { buffered.recoverIfFailed(); return buffered }
             } else {
-                super.init(feed: buffered) { buffered }
+                super.init(feed: buffered) { buffered.recoverIfFailed(); return buffered }
             }
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
             let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader))
-            super.init(feed: buffered) { buffered }
+            super.init(feed: buffered) { buffered.recoverIfFailed(); return buffered }
         }
     }
 

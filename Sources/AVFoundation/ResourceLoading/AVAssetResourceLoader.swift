@@ -61,9 +61,10 @@ public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
     }
 }
 
-/// A delegate and the queue it is called on.
+/// A delegate and the queue it is called on. The delegate is held weakly, as the loader holds it: a
+/// delegate that keeps its asset must not be kept alive by the asset's requests.
 struct DelegateRoute: @unchecked Sendable {
     // @unchecked Sendable: the delegate is only called on `queue`, as AVAssetResourceLoader's contract says.
-    let delegate: any AVAssetResourceLoaderDelegate
+    weak var delegate: (any AVAssetResourceLoaderDelegate)?
     let queue: DispatchQueue
 }

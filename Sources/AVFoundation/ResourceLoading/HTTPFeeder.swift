@@ -93,13 +93,13 @@ final class HTTPTransfer: @unchecked Sendable {
                 return false
             }
             sink?.received(info: ContentInfo(length: range.total, isByteRangeAccessSupported: true,
-                                             contentType: http.mimeType), for: id)
+                                             contentType: http.mimeType, shortAnswerEndsResource: false), for: id)
         case 200:
             // The server sends the whole resource: no ranges.
             skip = offset
             let length = http.expectedContentLength
             sink?.received(info: ContentInfo(length: length >= 0 ? length : nil, isByteRangeAccessSupported: false,
-                                             contentType: http.mimeType), for: id)
+                                             contentType: http.mimeType, shortAnswerEndsResource: false), for: id)
         case 416:
             // The range starts at or past the end: the resource ends before it.
             sink?.received(info: ContentInfo(length: nil, isByteRangeAccessSupported: true), for: id)
@@ -171,6 +171,8 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var byKey: [TransferKey: URLSessionDataTask] = [:]
         /// Transfers asked for whose task is not made yet.
         var starting: Set<TransferKey> = []
+        /// Cancellations that came before their transfer's start (both are sent from any thread).
+        var cancelledEarly: Set<TransferKey> = []
     }
 
     private let routes = Mutex(Routes())
@@ -194,7 +196,12 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// own, since Foundation's `resume()` waits for the session's internal queue, which must never hold
     /// up the caller (a thread of Swift's cooperative pool, often).
     func start(_ request: URLRequest, transfer: HTTPTransfer, connectTimeout: Double, key: TransferKey) {
-        routes.withLock { _ = $0.starting.insert(key) }
+        let cancelled = routes.withLock { r -> Bool in
+            if r.cancelledEarly.remove(key) != nil { return true }
+            r.starting.insert(key)
+            return false
+        }
+        if cancelled { return }
         starter.async { [self] in
             guard let session else { return }
             let task = session.dataTask(with: request)
@@ -220,19 +227,25 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
+    /// Cancels a transfer, on the session's own queue: Foundation's `cancel()` waits for the session's
+    /// internal queue, and the caller may be a thread of Swift's cooperative pool.
     func cancel(_ key: TransferKey) {
         let task = routes.withLock { r -> URLSessionDataTask? in
-            r.starting.remove(key)
-            guard let task = r.byKey.removeValue(forKey: key) else { return nil }
+            if r.starting.remove(key) != nil { return nil }
+            guard let task = r.byKey.removeValue(forKey: key) else {
+                r.cancelledEarly.insert(key)
+                return nil
+            }
             r.byTask.removeValue(forKey: task.taskIdentifier)
             return task
         }
-        task?.cancel()
+        if let task { starter.async { task.cancel() } }
     }
 
     func cancelAll(of feeder: ObjectIdentifier) {
         let tasks = routes.withLock { r -> [URLSessionDataTask] in
             r.starting = r.starting.filter { $0.feeder != feeder }
+            r.cancelledEarly = r.cancelledEarly.filter { $0.feeder != feeder }
             let keys = r.byKey.keys.filter { $0.feeder == feeder }
             return keys.compactMap { key in
                 guard let task = r.byKey.removeValue(forKey: key) else { return nil }
@@ -240,7 +253,7 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 return task
             }
         }
-        for task in tasks { task.cancel() }
+        if !tasks.isEmpty { starter.async { for task in tasks { task.cancel() } } }
     }
 
     private func transfer(_ task: URLSessionTask) -> HTTPTransfer? {

@@ -35,6 +35,8 @@ final class ResourceLoaderFeeder: ByteFeeder {
 
     private struct State {
         var requests: [Int: Entry] = [:]
+        /// Cancellations that arrived before their request's start (both are sent from any thread).
+        var cancelledEarly: Set<Int> = []
         /// A serial queue on the delegate's queue (which may be concurrent): requests arrive in order.
         var serial: (target: DispatchQueue, queue: DispatchQueue)?
     }
@@ -48,6 +50,7 @@ final class ResourceLoaderFeeder: ByteFeeder {
     }
 
     func start(_ range: FeedRequest, sink: FeedSink) {
+        if state.withLock({ $0.cancelledEarly.remove(range.id) != nil }) { return }
         guard let route = loader.route else {
             let scheme = url.scheme ?? ""
             sink.finished(range.id, error: MediaEngineError(
@@ -88,7 +91,8 @@ final class ResourceLoaderFeeder: ByteFeeder {
         entry.queue.async { [self] in
             guard channel.phase == .open else { return }
             entry.presented.set()
-            let accepted = route.delegate.resourceLoader(loader, shouldWaitForLoadingOfRequestedResource: loading)
+            // A delegate gone since the request was made answers nothing: the request fails.
+            let accepted = route.delegate?.resourceLoader(loader, shouldWaitForLoadingOfRequestedResource: loading) ?? false
             if !accepted {
                 channel.finish(error: MediaEngineError(
                     .readFailed, source: name, operation: "load",
@@ -101,14 +105,21 @@ final class ResourceLoaderFeeder: ByteFeeder {
     }
 
     func cancel(_ requestID: Int) {
-        guard let entry = state.withLock({ $0.requests.removeValue(forKey: requestID) }),
-              entry.request.channel.cancel() else { return }
+        let found = state.withLock { s -> Entry? in
+            guard let entry = s.requests.removeValue(forKey: requestID) else {
+                // Not started yet (the start is on its way from another thread): it never will be.
+                s.cancelledEarly.insert(requestID)
+                return nil
+            }
+            return entry
+        }
+        guard let entry = found, entry.request.channel.cancel() else { return }
         let loader = self.loader
         // After the request's own delivery on the same serial queue: a request the delegate never saw
         // (cancelled first) is not reported.
         entry.queue.async {
             if entry.presented.isSet {
-                entry.route.delegate.resourceLoader(loader, didCancel: entry.request)
+                entry.route.delegate?.resourceLoader(loader, didCancel: entry.request)
             }
         }
     }
