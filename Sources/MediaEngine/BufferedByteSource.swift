@@ -250,9 +250,9 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
         settle()
     }
 
-    package func received(_ bytes: UnsafeRawBufferPointer, for requestID: Int) {
+    package func received(_ data: Data, for requestID: Int) {
         condition.lock()
-        machine.received(bytes, for: requestID)
+        machine.received(data, for: requestID)
         condition.unlock()
         settle()
     }

@@ -68,14 +68,10 @@ package struct ContentInfo: Sendable, Equatable {
 /// a request that was cancelled or already finished are ignored.
 package protocol FeedSink: AnyObject, Sendable {
     func received(info: ContentInfo, for requestID: Int)
-    func received(_ bytes: UnsafeRawBufferPointer, for requestID: Int)
+    /// The next bytes of a request. Kept as they are (no copy): give a `Data` that nobody changes later.
+    func received(_ data: Data, for requestID: Int)
     /// The request ended: with `error`, or (nil) having sent all it had. Fewer bytes than asked for
     /// mean that the resource ends there.
     func finished(_ requestID: Int, error: MediaEngineError?)
 }
 
-extension FeedSink {
-    package func received(_ data: Data, for requestID: Int) {
-        data.withUnsafeBytes { received($0, for: requestID) }
-    }
-}

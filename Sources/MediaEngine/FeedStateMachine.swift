@@ -1,20 +1,26 @@
+import Foundation
+
 /// The state of a `BufferedByteSource`: the bytes arrived so far (a bounded cache of blocks), the
 /// requests out at the feeder, what is known of the resource's end, and its failure. A value type with
 /// no locks, threads or clocks: each event returns what its owner must do (start or cancel requests,
 /// wake waiters), so every rule here is tested on its own.
 ///
 /// Rules:
-/// - Bytes are cached in aligned blocks of `blockSize`; each block fills from its start. A read is
-///   served from the block holding its offset as soon as that byte has arrived, before the request
-///   that brings it finishes.
+/// - Bytes are cached in aligned blocks of `blockSize`; each block fills from its start with the
+///   feeder's own `Data` pieces (no copy on the way in). A read is served from the block holding its
+///   offset as soon as that byte has arrived, before the request that brings it finishes.
 /// - A read of a byte not yet here starts a request at its block's start, unless one in flight will
 ///   bring it. In network mode (the default, until the feeder says the whole resource is available on
 ///   demand) a request asks for `readAhead` bytes and a read that comes within half of that of the end
-///   of what is cached or coming starts the next one; on demand, a request asks for one block.
+///   of what is cached or coming starts the next one; on demand (`onDemandRequest`, `onDemandCapacity`),
+///   requests are smaller, the next one starts only within half a request of a sequential reader, and
+///   the cache is smaller. The first request, before the feeder says which kind it is, is an on-demand one.
 /// - The cache holds at most `capacity` bytes: the least recently used blocks go first, never one a
 ///   request is filling.
-/// - A request that finishes short marks the end of the resource there. A failed request fails the
-///   source: every later read throws its error.
+/// - A request that finishes short marks the end of the resource there (a resource loader's rule),
+///   unless the feeder's short answers are only partial (HTTP) and the length says there is more.
+///   Without byte ranges one stream from the start brings everything. A failed request fails the
+///   source until `recover()` (a new load).
 package struct FeedStateMachine: Sendable {
     package struct Configuration: Sendable, Equatable {
         package var blockSize: Int
@@ -25,11 +31,21 @@ package struct FeedStateMachine: Sendable {
         /// Most requests in flight; starting another cancels the oldest.
         package var maxRequests: Int
 
-        package init(blockSize: Int = 256 << 10, capacity: Int = 16 << 20, readAhead: Int64 = 2 << 20, maxRequests: Int = 6) {
+        /// How much an on-demand request asks for: a few blocks, since each request costs the feeder a
+        /// round trip (fewer, larger answers read a local file faster).
+        package var onDemandRequest: Int
+        /// Most bytes cached at once on demand: the feeder has every byte at hand, so little is kept.
+        package var onDemandCapacity: Int
+
+        package init(blockSize: Int = 256 << 10, capacity: Int = 16 << 20, readAhead: Int64 = 2 << 20, maxRequests: Int = 6,
+                     onDemandRequest: Int = 1 << 20, onDemandCapacity: Int = 4 << 20) {
             self.blockSize = max(1, blockSize)
             self.capacity = max(capacity, 2 * self.blockSize)
             self.readAhead = max(readAhead, Int64(self.blockSize))
             self.maxRequests = max(1, maxRequests)
+            // Whole blocks: a request never ends inside one.
+            self.onDemandRequest = max(1, onDemandRequest / self.blockSize) * self.blockSize
+            self.onDemandCapacity = max(onDemandCapacity, 2 * self.onDemandRequest)
         }
     }
 
@@ -44,9 +60,32 @@ package struct FeedStateMachine: Sendable {
         package var openEndedRequests = 0
     }
 
+    /// The bytes of one aligned block that have arrived, from its start: the feeder's own `Data`
+    /// pieces, kept without copying (slices share their storage).
     private struct Block {
-        var bytes: [UInt8]
+        var pieces: [Data] = []
+        var count = 0
         var lastUse: UInt64
+
+        /// Copies from `within` into `buffer`, as far as the block has bytes; returns the count.
+        func copy(from within: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            var start = 0, copied = 0
+            for piece in pieces {
+                let end = start + piece.count
+                let position = within + copied
+                if position < end && copied < buffer.count {
+                    let n = min(end - position, buffer.count - copied)
+                    let from = piece.startIndex + (position - start)
+                    piece[from..<(from + n)].withUnsafeBytes { bytes in
+                        guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                        (target + copied).copyMemory(from: source, byteCount: n)
+                    }
+                    copied += n
+                }
+                start = end
+            }
+            return copied
+        }
     }
 
     private struct Request {
@@ -134,14 +173,9 @@ package struct FeedStateMachine: Sendable {
         let index = offset / blockSize
         let within = Int(offset - index * blockSize)
         clock &+= 1
-        if var block = blocks[index], within < block.bytes.count {
-            let count = min(block.bytes.count - within, buffer.count)
-            block.bytes.withUnsafeBytes { bytes in
-                guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
-                target.copyMemory(from: source + within, byteCount: count)
-            }
-            block.lastUse = clock
-            blocks[index] = block
+        if let block = blocks[index], within < block.count {
+            let count = block.copy(from: within, into: buffer)
+            blocks[index]?.lastUse = clock
             readAhead(after: offset.addingSaturating(Int64(count)))
             return .copied(count)
         }
@@ -166,13 +200,13 @@ package struct FeedStateMachine: Sendable {
         if let end, offset >= end { return true }
         let index = offset / blockSize
         guard let block = blocks[index] else { return false }
-        return Int(offset - index * blockSize) < block.bytes.count
+        return Int(offset - index * blockSize) < block.count
     }
 
     /// Whether a request in flight will bring `offset` soon: it is within the request's range and not
     /// too far beyond what the request has brought so far.
     private func isComing(_ offset: Int64) -> Bool {
-        let slack = onDemand ? 2 * blockSize : configuration.readAhead
+        let slack = onDemand ? Int64(configuration.onDemandRequest) : configuration.readAhead
         return requests.values.contains { r in
             guard offset >= r.next, r.end.map({ offset < $0 }) ?? true else { return false }
             // Without ranges a stream from the start is the only way to any byte after it, however far.
@@ -180,20 +214,21 @@ package struct FeedStateMachine: Sendable {
         }
     }
 
-    /// In network mode, starts the next request when what is cached or coming from `offset` on runs out
-    /// within half of `readAhead`.
+    /// Starts the next request when what is cached or coming from `offset` on runs out within half of
+    /// `readAhead` (network mode), or within half an on-demand request (one request ahead of a sequential
+    /// reader, so that the feeder's answer overlaps the reading instead of following it).
     private mutating func readAhead(after offset: Int64) {
-        guard !onDemand, rangesSupported else { return }
-        let horizon = offset.addingSaturating(configuration.readAhead / 2)
+        guard rangesSupported else { return }
+        let horizon = offset.addingSaturating(onDemand ? Int64(configuration.onDemandRequest) / 2 : configuration.readAhead / 2)
         var p = offset
         while p < horizon {
             if let end, p >= end { return }
             let index = p / blockSize
             let within = Int(p - index * blockSize)
-            if let block = blocks[index], within < block.bytes.count {
-                p = index * blockSize + Int64(block.bytes.count)
+            if let block = blocks[index], within < block.count {
+                p = index * blockSize + Int64(block.count)
                 // A partly filled block counts as far as it goes; what follows is coming or missing.
-                if block.bytes.count < configuration.blockSize { break }
+                if block.count < configuration.blockSize { break }
                 continue
             }
             break
@@ -207,7 +242,8 @@ package struct FeedStateMachine: Sendable {
         // Without byte ranges, everything comes from the start in one request: a new one replaces any
         // other (a read behind every stream's position, its bytes evicted, must start over).
         let start = rangesSupported ? (offset / blockSize) * blockSize : 0
-        var length: Int64? = onDemand ? blockSize : configuration.readAhead
+        // The first request, before the feeder has said which kind it is, asks for as little as on demand.
+        var length: Int64? = onDemand || info == nil ? Int64(configuration.onDemandRequest) : configuration.readAhead
         if info != nil && !rangesSupported {
             length = nil
             cancelAll()
@@ -242,43 +278,40 @@ package struct FeedStateMachine: Sendable {
         if let length = newInfo.length { end = min(end ?? length, length) }
     }
 
-    /// Bytes for a request, in order. Bytes past what it asked for are dropped, unless the feeder cannot
-    /// do ranges (then it sends everything).
-    package mutating func received(_ bytes: UnsafeRawBufferPointer, for id: Int) {
-        guard failure == nil, var r = requests[id], !bytes.isEmpty else { return }
+    /// Bytes for a request, in order, kept as given (no copy). Bytes past what it asked for are
+    /// dropped, unless the feeder cannot do ranges (then it sends everything).
+    package mutating func received(_ data: Data, for id: Int) {
+        guard failure == nil, var r = requests[id], !data.isEmpty else { return }
         if info == nil {
             // Bytes before any content information: a feeder that has none to give (length unknown).
             info = ContentInfo(length: nil)
         }
         var taken = 0
-        clock &+= 1
         // A feeder without ranges may send more than was asked (an HTTP 200 sends everything): keep it.
         if !rangesSupported { r.end = nil }
-        while taken < bytes.count {
+        while taken < data.count {
             if let stop = r.end, r.next >= stop { break }
             if let end, r.next >= end { break }
             let index = r.next / blockSize
             let within = Int(r.next - index * blockSize)
             var room = configuration.blockSize - within
             if let stop = r.end { room = Int(min(Int64(room), stop - r.next)) }
-            let count = min(room, bytes.count - taken)
-            var block = blocks[index] ?? Block(bytes: [], lastUse: clock)
-            if block.bytes.isEmpty && within == 0 { block.bytes.reserveCapacity(configuration.blockSize) }
-            if block.bytes.count == within {
-                block.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[taken..<(taken + count)]))
-                statistics.cachedBytes += count
-            } else if block.bytes.count > within {
-                // Another request brought these already: keep whatever extends the block.
-                let overlap = min(block.bytes.count - within, count)
-                if overlap < count {
-                    block.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[(taken + overlap)..<(taken + count)]))
-                    statistics.cachedBytes += count - overlap
-                }
-            }
-            // Otherwise the block's start was evicted meanwhile: these bytes cannot be placed.
+            let count = min(room, data.count - taken)
             clock &+= 1
-            block.lastUse = clock
-            if !block.bytes.isEmpty { blocks[index] = block }
+            if blocks[index] == nil && within == 0 { blocks[index] = Block(lastUse: clock) }
+            // Changed in place in the table, so the block's piece list is never copied.
+            if let filled = blocks[index]?.count {
+                let skip = filled - within
+                if skip >= 0 && skip < count {
+                    let from = data.startIndex + taken + skip
+                    blocks[index]?.pieces.append(data[from..<(data.startIndex + taken + count)])
+                    blocks[index]?.count += count - skip
+                    statistics.cachedBytes += count - skip
+                }
+                // skip < 0: the block's start was evicted meanwhile, and these bytes cannot be placed;
+                // skip >= count: another request brought them already.
+                blocks[index]?.lastUse = clock
+            }
             r.next = r.next.addingSaturating(Int64(count))
             taken += count
         }
@@ -326,14 +359,16 @@ package struct FeedStateMachine: Sendable {
     }
 
     private mutating func evict() {
-        guard statistics.cachedBytes > configuration.capacity else { return }
+        let capacity = onDemand ? configuration.onDemandCapacity : configuration.capacity
+        guard statistics.cachedBytes > capacity else { return }
         let filling = Set(requests.values.map { $0.next / blockSize })
-        let candidates = blocks.filter { !filling.contains($0.key) }
-            .sorted { ($0.value.lastUse, $0.key) < ($1.value.lastUse, $1.key) }
-        for (index, block) in candidates {
-            guard statistics.cachedBytes > configuration.capacity else { break }
+        // Least recently used first (the lowest index among equals); usually one block goes per call.
+        while statistics.cachedBytes > capacity {
+            let victim = blocks.lazy.filter { !filling.contains($0.key) }
+                .min { ($0.value.lastUse, $0.key) < ($1.value.lastUse, $1.key) }
+            guard let (index, block) = victim else { break }
             blocks.removeValue(forKey: index)
-            statistics.cachedBytes -= block.bytes.count
+            statistics.cachedBytes -= block.count
         }
     }
 }

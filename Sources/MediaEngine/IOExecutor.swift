@@ -124,10 +124,11 @@ package final class IOExecutor: Sendable {
     /// thread, for those bytes and runs `body` again from the start over the grown cache. An attempt is
     /// cheap (it re-reads memory), so this suits header parses, not long reads. After `maxAttempts` the
     /// last attempt waits for its bytes on its thread (set aside by `parking`), so a working set larger
-    /// than the cache still ends. `completion` runs once, on whichever thread ends the work; never when
+    /// than the cache still ends; over a feeder that says all its bytes are at hand on demand, the first
+    /// attempt already waits that way (its answers come at once, and restarts would only repeat work). `completion` runs once, on whichever thread ends the work; never when
     /// `cancellation` fires before a thread takes the job (the canceller answers its callers then).
     package func submitRestarting<T: Sendable>(
-        over feed: BufferedByteSource, cancellation token: CancellationToken, maxAttempts: Int = 64,
+        over feed: BufferedByteSource, cancellation token: CancellationToken, maxAttempts: Int = 8,
         _ body: @escaping @Sendable (CancellationToken) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
@@ -154,7 +155,10 @@ package final class IOExecutor: Sendable {
         feed.recoverIfFailed()
         feed.whenReadable(at: 0, cancellation: token) { arrival in
             switch arrival {
-            case .success: attempt(1)
+            case .success:
+                // A feeder that says everything is at hand (local storage) answers at once: waiting for
+                // it on the thread costs less than parsing again after each of its many small answers.
+                attempt(feed.contentInfo?.isEntireLengthAvailableOnDemand == true ? maxAttempts : 1)
             case .failure(let error): completion(.failure(error))
             }
         }

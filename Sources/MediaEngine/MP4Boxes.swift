@@ -71,7 +71,7 @@ package struct MP4Boxes: Sendable, Equatable {
                 guard size >= headerSize + 84, size <= 4096 else { return nil }
                 var bytes = [UInt8](repeating: 0, count: Int(size - headerSize))
                 let count = try bytes.withUnsafeMutableBytes {
-                    try source.read(at: child.addingSaturating(headerSize), into: $0, cancellation: cancellation)
+                    try source.readFully(at: child.addingSaturating(headerSize), into: $0, cancellation: cancellation)
                 }
                 guard count == bytes.count, let version = bytes.first else { return nil }
                 let idOffset = version == 1 ? 20 : 12
@@ -90,7 +90,7 @@ package struct MP4Boxes: Sendable, Equatable {
     private static func header(_ source: any ByteSource, at offset: Int64, fileSize: Int64,
                                cancellation: CancellationToken) throws -> (String, Int64, Int64)? {
         var bytes = [UInt8](repeating: 0, count: 16)
-        let count = try bytes.withUnsafeMutableBytes { try source.read(at: offset, into: $0, cancellation: cancellation) }
+        let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: offset, into: $0, cancellation: cancellation) }
         guard count >= 8 else { return nil }
         let size32 = bytes[0..<4].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let typeBytes = Array(bytes[4..<8])

@@ -5,7 +5,8 @@ import Testing
 /// The buffered source's rules, event by event, with no threads and no feeder.
 @Suite struct FeedStateMachineTests {
     typealias Config = FeedStateMachine.Configuration
-    static let small = Config(blockSize: 16, capacity: 64, readAhead: 32, maxRequests: 2)
+    /// Blocks of 16 bytes; network requests of 32 and on-demand ones of 32 (two blocks), as the first one is.
+    static let small = Config(blockSize: 16, capacity: 64, readAhead: 32, maxRequests: 2, onDemandRequest: 32, onDemandCapacity: 64)
 
     /// Bytes 0, 1, 2, ... as a resource.
     static func resource(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0) } }
@@ -27,7 +28,7 @@ import Testing
     }
 
     func feed(_ m: inout FeedStateMachine, _ bytes: ArraySlice<UInt8>, for id: Int) {
-        Array(bytes).withUnsafeBytes { m.received($0, for: id) }
+        m.received(Data(bytes), for: id)
     }
 
     @Test func firstReadAsksForContentInformationAndWaits() {
@@ -67,11 +68,14 @@ import Testing
         var d = Self.answered(ContentInfo(length: 200, isEntireLengthAvailableOnDemand: true), configuration: Self.small)
         feed(&d, data[0..<32], for: 1)
         d.finished(1, error: nil)
+        _ = read(&d, at: 0, count: 4)
+        #expect(d.takeActions().start.isEmpty, "on demand: nothing far ahead of the reader")
         _ = read(&d, at: 16, count: 16)
-        #expect(d.takeActions().start.isEmpty, "on demand: nothing before it is needed")
+        #expect(d.takeActions().start == [FeedRequest(id: 2, offset: 32, length: 32, wantsContentInfo: false)],
+                "on demand, a sequential reader near the end of what is here: the next request, no more")
         #expect(read(&d, at: 100, count: 4).0 == .wait)
-        #expect(d.takeActions().start == [FeedRequest(id: 2, offset: 96, length: 16, wantsContentInfo: false)],
-                "on demand: the one block that holds the byte")
+        #expect(d.takeActions().start == [FeedRequest(id: 3, offset: 96, length: 32, wantsContentInfo: false)],
+                "on demand: one request from the block that holds the byte")
     }
 
     @Test func aRequestThatFinishesShortEndsTheResource() {
@@ -142,7 +146,7 @@ import Testing
         #expect(actions.start.map(\.id) == [3])
         #expect(actions.cancel == [1], "two in flight at most")
         #expect(m.requestsInFlight == [2, 3])
-        Array([1, 2, 3]).withUnsafeBytes { m.received($0, for: 1) }
+        m.received(Data([1, 2, 3]), for: 1)
         #expect(m.statistics.bytesReceived == 0, "answers for a cancelled request are ignored")
     }
 
@@ -210,7 +214,7 @@ import Testing
 
     @Test func tooManyRequestsCancelReadAheadFirst() {
         let data = Self.resource(1000)
-        var m = Self.answered(ContentInfo(length: 1000), configuration: Config(blockSize: 16, capacity: 4096, readAhead: 32, maxRequests: 2))
+        var m = Self.answered(ContentInfo(length: 1000), configuration: Config(blockSize: 16, capacity: 4096, readAhead: 32, maxRequests: 2, onDemandRequest: 32))
         feed(&m, data[0..<32], for: 1)
         m.finished(1, error: nil)
         _ = read(&m, at: 20, count: 4)
