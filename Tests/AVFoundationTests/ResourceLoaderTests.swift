@@ -210,6 +210,18 @@ struct ResourceLoaderTests {
         #expect(server.pending.first?.isCancelled == true)
     }
 
+    /// The deprecated synchronous getters wait on their calling thread (never the pool) for the same
+    /// shared parse, which waits for the delegate without an engine thread.
+    @Test @available(*, deprecated) func synchronousGettersWorkThroughADelegate() async throws {
+        let server = try delegate("multi.mkv", .later(0.02))
+        let asset = server.asset("multi.mkv")
+        let (seconds, trackCount) = try await onOwnThread { (asset.duration.seconds, asset.tracks.count) }
+        let file = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("multi.mkv")))
+        let (duration, tracks) = try await file.load(.duration, .tracks)
+        #expect(seconds == duration.seconds)
+        #expect(trackCount == tracks.count)
+    }
+
     @Test func aDelegateThatAnswersLaterIsWaitedFor() async throws {
         let server = try delegate("tagged.flac", .later(0.05))
         let tracks = try await server.asset("tagged.flac").load(.tracks)
