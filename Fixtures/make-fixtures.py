@@ -219,43 +219,35 @@ def make_truncated(fx):
         f.write(data[: int(len(data) * fx["keep_fraction"])])
 
 
+def hls_stream(hls, variant, folder, segment_name, extra=()):
+    """Encodes one variant of the HLS stream into `folder` (emptied first): its segments and a VOD
+    media playlist, index.m3u8."""
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        os.remove(os.path.join(folder, old))
+    audio, d = hls["audio"], hls["duration"]
+    ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={variant['width']}x{variant['height']}:rate={hls['fps']}:duration={d}",
+            "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={audio['sample_rate']}:duration={d}",
+            "-map", "0:v", "-map", "1:a"] + VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", str(hls["fps"]),
+            "-c:a", "aac", "-b:a", "64k", "-ac", str(audio["channels"])] + BITEXACT +
+           ["-f", "hls", "-hls_time", str(hls["segment_seconds"]), "-hls_playlist_type", "vod"] + list(extra) +
+           ["-hls_segment_filename", os.path.join(folder, segment_name), os.path.join(folder, "index.m3u8")])
+
+
 def make_hls(hls):
-    """An HLS stream: per variant, MPEG-TS segments and a VOD media playlist; then a master playlist
-    that names the variants with their bandwidth, resolution and codecs."""
+    """An HLS stream: per variant, MPEG-TS segments and a VOD media playlist; a master playlist that
+    names the variants with their bandwidth, resolution and codecs; and the first variant again as
+    one file whose segments are byte ranges of it (EXT-X-BYTERANGE)."""
     root = os.path.join(HERE, hls["directory"])
-    os.makedirs(root, exist_ok=True)
-    audio = hls["audio"]
     master = ["#EXTM3U", "#EXT-X-VERSION:3"]
     for variant in hls["variants"]:
-        folder = os.path.join(root, variant["name"])
-        os.makedirs(folder, exist_ok=True)
-        for old in os.listdir(folder):
-            os.remove(os.path.join(folder, old))
-        d = hls["duration"]
-        ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={variant['width']}x{variant['height']}:rate={hls['fps']}:duration={d}",
-                "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={audio['sample_rate']}:duration={d}",
-                "-map", "0:v", "-map", "1:a"] + VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", str(hls["fps"]),
-                "-c:a", "aac", "-b:a", "64k", "-ac", str(audio["channels"])] + BITEXACT +
-               ["-f", "hls", "-hls_time", str(hls["segment_seconds"]), "-hls_playlist_type", "vod",
-                "-hls_segment_filename", os.path.join(folder, "segment%d.ts"), os.path.join(folder, "index.m3u8")])
+        hls_stream(hls, variant, os.path.join(root, variant["name"]), "segment%d.ts")
         master.append(f"#EXT-X-STREAM-INF:BANDWIDTH={variant['bandwidth']},RESOLUTION={variant['width']}x{variant['height']},"
                       f"CODECS=\"avc1.42c00d,mp4a.40.2\"")
         master.append(f"{variant['name']}/index.m3u8")
     with open(os.path.join(root, "master.m3u8"), "w", encoding="utf-8") as f:
         f.write("\n".join(master) + "\n")
-    # The first variant again as one file whose segments are byte ranges (EXT-X-BYTERANGE).
-    variant = hls["variants"][0]
-    folder = os.path.join(root, hls["single_file"])
-    os.makedirs(folder, exist_ok=True)
-    for old in os.listdir(folder):
-        os.remove(os.path.join(folder, old))
-    d = hls["duration"]
-    ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size={variant['width']}x{variant['height']}:rate={hls['fps']}:duration={d}",
-            "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={audio['sample_rate']}:duration={d}",
-            "-map", "0:v", "-map", "1:a"] + VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", str(hls["fps"]),
-            "-c:a", "aac", "-b:a", "64k", "-ac", str(audio["channels"])] + BITEXACT +
-           ["-f", "hls", "-hls_time", str(hls["segment_seconds"]), "-hls_playlist_type", "vod", "-hls_flags", "single_file",
-            "-hls_segment_filename", os.path.join(folder, "stream.ts"), os.path.join(folder, "index.m3u8")])
+    hls_stream(hls, hls["variants"][0], os.path.join(root, hls["single_file"]), "stream.ts", ["-hls_flags", "single_file"])
 
 
 def main():
