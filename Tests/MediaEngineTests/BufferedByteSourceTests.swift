@@ -83,7 +83,7 @@ import Testing
         let start = ContinuousClock.now
         task.cancel()
         await #expect(throws: MediaEngineError.self) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(5))
         for _ in 0..<2000 where feeder.cancelled.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
         #expect(feeder.cancelled == feeder.started.map(\.id), "the request nobody waits for is cancelled")
     }

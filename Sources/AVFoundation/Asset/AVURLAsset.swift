@@ -57,12 +57,8 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             super.init { try FileByteSource(path: path) }
         } else if ["http", "https"].contains(URL.scheme?.lowercased()) {
             isLocalFile = false
-            let headers = AVURLAsset.httpHeaders(options)
-            let connectTimeout = (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15
-            let readTimeout = (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30
-            let feed = { @Sendable (url: Foundation.URL) in
-                BufferedByteSource(feeder: HTTPFeeder(url: url, headers: headers, connectTimeout: connectTimeout, readTimeout: readTimeout))
-            }
+            let http = AVURLAsset.httpFeeders(options)
+            let feed = { @Sendable (url: Foundation.URL) in BufferedByteSource(feeder: http(url)) }
             let buffered = feed(URL)
             if AVURLAsset.isPlaylist(URL, options: options) {
                 // HLS: the playlist names media playlists and segments; each is opened (http and https
@@ -84,7 +80,10 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
-            let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader))
+            let http = AVURLAsset.httpFeeders(options)
+            let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader) { target in
+                ["http", "https"].contains(target.scheme?.lowercased()) ? http(target) : nil
+            })
             super.init(feed: buffered) { buffered.recoverIfFailed(); return buffered }
         }
     }
@@ -97,6 +96,14 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
                 .contains(mime.lowercased())
         }
         return ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
+    }
+
+    /// Makes feeders for http(s) URLs with the asset's headers and timeouts, from its options.
+    private static func httpFeeders(_ options: [String: Any]?) -> @Sendable (URL) -> HTTPFeeder {
+        let headers = httpHeaders(options)
+        let connectTimeout = (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15
+        let readTimeout = (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30
+        return { url in HTTPFeeder(url: url, headers: headers, connectTimeout: connectTimeout, readTimeout: readTimeout) }
     }
 
     /// The header fields every HTTP request of the asset carries, from its options.

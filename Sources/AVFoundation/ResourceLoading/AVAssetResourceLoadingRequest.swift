@@ -48,9 +48,10 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
         set { extras.withLock { $0.response = newValue } }
     }
 
-    /// A redirect the delegate may set before finishing. Avocet does not follow redirects from a
-    /// resource loader: a request finished with a redirect and no bytes fails the load with an error
-    /// that names the redirect's URL.
+    /// A redirect the delegate may set before finishing: a request finished with a redirect to an
+    /// `http` or `https` URL, and no bytes, is asked of that URL instead, and so is every later request
+    /// of the asset (with the asset's HTTP options). A redirect anywhere else fails the load with an
+    /// error that names it.
     public var redirect: URLRequest? {
         get { extras.withLock { $0.redirect } }
         set { extras.withLock { $0.redirect = newValue } }
@@ -59,11 +60,8 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// Ends the request successfully. If the data request got fewer bytes than it asked for, the
     /// resource is taken to end at `currentOffset`. Ignored after the request ended.
     public func finishLoading() {
-        if let redirect, channel.bytesDelivered == 0 {
-            let target = redirect.url?.absoluteString ?? "another URL"
-            channel.finish(error: MediaEngineError(
-                .readFailed, source: channel.name, operation: "load",
-                reason: "the resource loader's delegate redirected the request to \(target), and Avocet does not follow a delegate's redirects"))
+        if let target = redirect?.url, channel.bytesDelivered == 0 {
+            channel.redirect(to: target)
             return
         }
         channel.finish(error: nil)

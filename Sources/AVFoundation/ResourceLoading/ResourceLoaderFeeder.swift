@@ -11,12 +11,18 @@ import Synchronization
 /// the delegate's answers flow back through the request's channel. A cancelled range is marked
 /// cancelled and, if the delegate had seen it, reported with `resourceLoader(_:didCancel:)` on its
 /// queue. Never blocks: a delegate that does not answer holds no thread.
+///
+/// A request the delegate finishes with a `redirect` to an `http` or `https` URL, and no bytes, is
+/// asked again of that URL, and so is every later request of the asset (with the asset's HTTP
+/// options); a redirect anywhere else fails the request.
 final class ResourceLoaderFeeder: ByteFeeder {
     let name: String
     /// None: a delegate may take as long as it likes; only cancellation ends the wait, as on Apple's platforms.
     let stallTimeout: Double? = nil
     private let url: URL
     private let loader: AVAssetResourceLoader
+    /// Makes the feeder for a URL the delegate redirected to.
+    private let redirectFeeder: @Sendable (URL) -> (any ByteFeeder)?
 
     /// A request out at the delegate, with the route it went by.
     private struct Entry: Sendable {
@@ -39,18 +45,23 @@ final class ResourceLoaderFeeder: ByteFeeder {
         var cancelledEarly: Set<Int> = []
         /// A serial queue on the delegate's queue (which may be concurrent): requests arrive in order.
         var serial: (target: DispatchQueue, queue: DispatchQueue)?
+        /// Where the delegate redirected the asset: every request goes there from then on.
+        var redirected: (any ByteFeeder)?
     }
 
     private let state = Mutex(State())
 
-    init(url: URL, loader: AVAssetResourceLoader) {
+    init(url: URL, loader: AVAssetResourceLoader, redirectFeeder: @escaping @Sendable (URL) -> (any ByteFeeder)?) {
         self.url = url
         self.loader = loader
+        self.redirectFeeder = redirectFeeder
         name = url.absoluteString
     }
 
     func start(_ range: FeedRequest, sink: FeedSink) {
-        if state.withLock({ $0.cancelledEarly.remove(range.id) != nil }) { return }
+        let (cancelled, redirected) = state.withLock { ($0.cancelledEarly.remove(range.id) != nil, $0.redirected) }
+        if cancelled { return }
+        if let redirected { return redirected.start(range, sink: sink) }
         guard let route = loader.route else {
             let scheme = url.scheme ?? ""
             sink.finished(range.id, error: MediaEngineError(
@@ -64,7 +75,8 @@ final class ResourceLoaderFeeder: ByteFeeder {
             id: range.id, name: name, sink: sink,
             contentInformation: range.wantsContentInfo
                 ? AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: AVURLAsset.audiovisualTypes().map(\.rawValue))
-                : nil)
+                : nil,
+            onRedirect: { [weak self] target in self?.follow(target, range: range, sink: sink) ?? false })
         let length = range.length.map { Int(clamping: $0) } ?? Int.max
         let data = AVAssetResourceLoadingDataRequest(requestedOffset: range.offset, requestedLength: length,
                                                      requestsAllDataToEndOfResource: range.length == nil, channel: channel)
@@ -104,7 +116,21 @@ final class ResourceLoaderFeeder: ByteFeeder {
         }
     }
 
+    /// Sends `range` (and every later request) to where the delegate redirected it. False when the
+    /// target is not an http or https URL.
+    private func follow(_ target: URL, range: FeedRequest, sink: FeedSink) -> Bool {
+        guard let feeder = redirectFeeder(target) else { return false }
+        let chosen = state.withLock { s -> any ByteFeeder in
+            if let already = s.redirected { return already }
+            s.redirected = feeder
+            return feeder
+        }
+        chosen.start(range, sink: sink)
+        return true
+    }
+
     func cancel(_ requestID: Int) {
+        if let redirected = state.withLock({ $0.redirected }) { redirected.cancel(requestID) }
         let found = state.withLock { s -> Entry? in
             guard let entry = s.requests.removeValue(forKey: requestID) else {
                 // Not started yet (the start is on its way from another thread): it never will be.

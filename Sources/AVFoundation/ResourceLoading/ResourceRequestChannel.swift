@@ -25,11 +25,15 @@ final class ResourceRequestChannel: Sendable {
     private let delivery = NSLock()
     /// Read when the first answer (bytes or the end) comes.
     let contentInformation: AVAssetResourceLoadingContentInformationRequest?
+    /// Asks the same range of a URL the delegate redirected to; false if that URL cannot be loaded.
+    private let onRedirect: @Sendable (URL) -> Bool
 
-    init(id: Int, name: String, sink: any FeedSink, contentInformation: AVAssetResourceLoadingContentInformationRequest?) {
+    init(id: Int, name: String, sink: any FeedSink, contentInformation: AVAssetResourceLoadingContentInformationRequest?,
+         onRedirect: @escaping @Sendable (URL) -> Bool) {
         self.id = id
         self.name = name
         self.contentInformation = contentInformation
+        self.onRedirect = onRedirect
         state = Mutex(State(sink: sink))
     }
 
@@ -49,6 +53,25 @@ final class ResourceRequestChannel: Sendable {
         guard let taken, let sink = taken.sink else { return }
         if let info = taken.info { sink.received(info: info, for: id) }
         sink.received(data, for: id)
+    }
+
+    /// Ends the request by handing its range to the URL the delegate redirected it to. False if it had
+    /// ended already or the URL cannot be loaded (then it fails).
+    @discardableResult
+    func redirect(to target: URL) -> Bool {
+        delivery.lock()
+        let open = state.withLock { s -> Bool in
+            guard s.phase == .open, s.delivered == 0 else { return false }
+            s.phase = .finished
+            return true
+        }
+        delivery.unlock()
+        guard open else { return false }
+        if onRedirect(target) { return true }
+        state.withLock { $0.sink }?.finished(id, error: MediaEngineError(
+            .readFailed, source: name, operation: "load",
+            reason: "the resource loader's delegate redirected the request to \(target.absoluteString), which is not an http or https URL"))
+        return false
     }
 
     /// Ends the request with success (`error` nil) or failure. False if it had ended already.
