@@ -94,7 +94,9 @@ final class AVIOBridge: @unchecked Sendable {
 
     /// Cancelled, or a read gave up on bytes not yet arrived: either way the operation's result is
     /// worthless, and FFmpeg should stop at its next step.
-    fileprivate var isInterrupted: Bool { cancellation.isCancelled || cancellation.missedOffset != nil }
+    fileprivate var isInterrupted: Bool {
+        cancellation.isCancelled || cancellation.missedOffset != nil || cancellation.isOverBudget
+    }
 }
 
 private func bridge(_ opaque: UnsafeMutableRawPointer?) -> AVIOBridge? {

@@ -36,10 +36,15 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
         var callback: @Sendable (Result<Void, MediaEngineError>) -> Void
     }
 
+    /// How many bytes a header parse may ask of a feeder and read, in all (`CancellationToken`'s read
+    /// budget): far more than any real header needs (a fragmented MP4's parse asks for tens of MiB),
+    /// and a bound on a source that claims an endless length and answers every range with noise.
+    package static let headerReadBudget: Int64 = 128 << 20
+
     package init(feeder: any ByteFeeder, configuration: FeedStateMachine.Configuration = .init()) {
         name = feeder.name
         self.feeder = feeder
-        machine = FeedStateMachine(name: feeder.name, configuration: configuration)
+        machine = FeedStateMachine(configuration: configuration)
     }
 
     deinit {
@@ -89,6 +94,10 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
             switch machine.read(at: offset, into: buffer) {
             case .copied(let n):
                 result = n
+                guard cancellation.charge(Int64(n)) else {
+                    machine.fail(overBudgetError)
+                    return false
+                }
                 return true
             case .end:
                 result = 0
@@ -111,9 +120,10 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
         defer { cancellation.removeOnCancel(cancelKey) }
         condition.lock()
         while true {
-            let answer = attempt(&machine)
+            var answer = attempt(&machine)
+            var actions = machine.takeActions()
+            if !chargeRequests(&actions, to: cancellation) { answer = false }
             let failure = machine.failure
-            let actions = machine.takeActions()
             let seen = progress
             if answer != nil || failure != nil {
                 if waitingSince != nil { blockedReaders -= 1 }
@@ -154,18 +164,37 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
             let deadline = (waitingSince?.time ?? Date()).addingTimeInterval(stall)
             let arrived = IOExecutor.parking { condition.wait(until: deadline) }
             if !arrived, progress == seen, !cancellation.isCancelled {
-                machine.fail(MediaEngineError(.readFailed, source: name, operation: "read",
-                                              reason: "no data arrived for \(Self.seconds(stall))"))
                 // Everyone else waiting learns of it now, not at their own deadlines.
                 condition.unlock()
-                settle()
+                settle { $0.fail(stalledError(stall)) }
                 condition.lock()
             }
         }
     }
 
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    /// The failure of a source that an operation read more of than its budget allows.
+    private var overBudgetError: MediaEngineError {
+        MediaEngineError(.notMedia, source: name, operation: "open",
+                         reason: "no media header was found in the \(Self.headerReadBudget >> 20) MiB a header may take (the source may claim a length it does not have)")
+    }
+
+    /// Charges the requests about to start to the operation's read budget. Over budget, the source fails
+    /// instead: the requests are never sent, the others in flight are cancelled. Call under the lock.
+    private func chargeRequests(_ actions: inout (start: [FeedRequest], cancel: [Int]), to token: CancellationToken) -> Bool {
+        let asked = actions.start.reduce(Int64(0)) {
+            $0.addingSaturating($1.length ?? Int64(machine.configuration.onDemandRequest))
+        }
+        guard !actions.start.isEmpty, !token.charge(asked) else { return true }
+        let unsent = Set(actions.start.map(\.id))
+        machine.fail(overBudgetError)
+        actions = (start: [], cancel: actions.cancel + machine.takeActions().cancel.filter { !unsent.contains($0) })
+        return false
+    }
+
+    /// The failure of a source whose feeder sent nothing for its stall timeout.
+    private func stalledError(_ stall: Double) -> MediaEngineError {
+        let seconds = stall == stall.rounded() ? "\(Int(stall)) s" : "\(stall) s"
+        return MediaEngineError(.readFailed, source: name, operation: "read", reason: "no data arrived for \(seconds)")
     }
 
     // MARK: - Waiting without a thread
@@ -178,9 +207,11 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
                               _ callback: @escaping @Sendable (Result<Void, MediaEngineError>) -> Void) {
         condition.lock()
         machine.want(offset)
+        // Over the operation's budget, the source fails, which ends this wait at once below.
+        var actions = machine.takeActions()
+        _ = chargeRequests(&actions, to: cancellation)
         if machine.isReadable(at: offset) {
             let failure = machine.failure
-            let actions = machine.takeActions()
             condition.unlock()
             send(actions)
             callback(failure.map { .failure($0) } ?? .success(()))
@@ -189,14 +220,16 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
         nextWaiter += 1
         let id = nextWaiter
         waiters[id] = AsyncWaiter(offset: offset, token: cancellation, cancelKey: nil, callback: callback)
-        let actions = machine.takeActions()
         let seen = progress
         condition.unlock()
         send(actions)
         let key = cancellation.onCancel { [weak self] in self?.cancelWaiter(id) }
         condition.lock()
+        let stillWaiting = waiters[id] != nil
         waiters[id]?.cancelKey = key
         condition.unlock()
+        // Settled before its key was stored: nothing will remove the callback but this.
+        guard stillWaiting else { return cancellation.removeOnCancel(key) }
         armStallTimer(waiter: id, seen: seen)
     }
 
@@ -215,10 +248,8 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
                 armStallTimer(waiter: id, seen: now)
                 return
             }
-            machine.fail(MediaEngineError(.readFailed, source: name, operation: "read",
-                                          reason: "no data arrived for \(Self.seconds(stall))"))
             condition.unlock()
-            settle()
+            settle { $0.fail(stalledError(stall)) }
         }
     }
 
@@ -244,29 +275,22 @@ package final class BufferedByteSource: ByteSource, FeedSink, @unchecked Sendabl
     // MARK: - FeedSink
 
     package func received(info: ContentInfo, for requestID: Int) {
-        condition.lock()
-        machine.received(info: info, for: requestID)
-        condition.unlock()
-        settle()
+        settle { $0.received(info: info, for: requestID) }
     }
 
     package func received(_ data: Data, for requestID: Int) {
-        condition.lock()
-        machine.received(data, for: requestID)
-        condition.unlock()
-        settle()
+        settle { $0.received(data, for: requestID) }
     }
 
     package func finished(_ requestID: Int, error: MediaEngineError?) {
-        condition.lock()
-        machine.finished(requestID, error: error)
-        condition.unlock()
-        settle()
+        settle { $0.finished(requestID, error: error) }
     }
 
-    /// After an event: wakes blocked readers, and calls the async waiters whose bytes are now readable.
-    private func settle() {
+    /// Applies an event to the state machine, then wakes blocked readers and calls the async waiters
+    /// whose bytes are now readable; one pass under the lock, callbacks and feeder calls after it.
+    private func settle(after event: (inout FeedStateMachine) -> Void = { _ in }) {
         condition.lock()
+        event(&machine)
         progress &+= 1
         condition.broadcast()
         var ready: [AsyncWaiter] = []

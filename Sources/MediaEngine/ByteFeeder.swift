@@ -34,6 +34,12 @@ package struct FeedRequest: Sendable, Equatable {
         self.length = length
         self.wantsContentInfo = wantsContentInfo
     }
+
+    /// The range as an HTTP `Range` header value: `bytes=FIRST-LAST`, or `bytes=FIRST-` to the end.
+    package var rangeHeader: String {
+        let last = length.map { String(offset.addingSaturating($0) - 1) } ?? ""
+        return "bytes=\(offset)-\(last)"
+    }
 }
 
 /// What a feeder knows about the whole resource.
@@ -68,7 +74,8 @@ package struct ContentInfo: Sendable, Equatable {
 /// a request that was cancelled or already finished are ignored.
 package protocol FeedSink: AnyObject, Sendable {
     func received(info: ContentInfo, for requestID: Int)
-    /// The next bytes of a request. Kept as they are (no copy): give a `Data` that nobody changes later.
+    /// The next bytes of a request. Kept as they are (no copy) until evicted: a slice keeps its whole
+    /// storage alive that long, so answer with data of the range's own size.
     func received(_ data: Data, for requestID: Int)
     /// The request ended: with `error`, or (nil) having sent all it had. Fewer bytes than asked for
     /// mean that the resource ends there.

@@ -28,9 +28,16 @@ package final class CancellationToken: Sendable {
     /// The first offset a `.giveUp` read could not serve, or -1.
     private let missed = Atomic<Int64>(-1)
     private let callbacks = Mutex<(next: Int, pending: [Int: @Sendable () -> Void])>((0, [:]))
+    /// Bytes the operation may still move from a slow source (asked of its feeder, or read); -1: no limit.
+    private let budget: Atomic<Int64>
+    private let overspent = Atomic<Bool>(false)
 
-    package init(missingBytes: MissingBytes = .wait) {
+    /// `readBudget`: how many bytes the operation may ask of a feeder and read from it in all (see
+    /// `charge(_:)`); nil for no limit. A header parse has one: a source that claims an endless length
+    /// and answers every range with noise must not keep a demuxer looking for a header forever.
+    package init(missingBytes: MissingBytes = .wait, readBudget: Int64? = nil) {
         policy = Atomic(missingBytes.rawValue)
+        budget = Atomic(readBudget.map { max(0, $0) } ?? -1)
     }
 
     package var isCancelled: Bool { flag.load(ordering: .acquiring) }
@@ -82,6 +89,26 @@ package final class CancellationToken: Sendable {
         }
         return isCancelled
     }
+
+    // MARK: - Read budget
+
+    /// Takes `bytes` from the read budget; false once it is spent (and from then on).
+    package func charge(_ bytes: Int64) -> Bool {
+        while true {
+            let left = budget.load(ordering: .acquiring)
+            if left < 0 { return true }
+            let after = left - min(left, max(0, bytes))
+            if bytes > left {
+                budget.store(0, ordering: .releasing)
+                overspent.store(true, ordering: .releasing)
+                return false
+            }
+            if budget.compareExchange(expected: left, desired: after, ordering: .acquiringAndReleasing).exchanged { return true }
+        }
+    }
+
+    /// Whether the operation asked for more than its read budget allowed: its result is worthless.
+    package var isOverBudget: Bool { overspent.load(ordering: .acquiring) }
 
     // MARK: - Missing bytes
 

@@ -84,12 +84,7 @@ package final class Demuxer: @unchecked Sendable {
         if byteSize == 0 {
             throw MediaEngineError(.notMedia, source: name, operation: "open", reason: "the file is empty")
         }
-        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
-                                        nestedSources: options.nestedSources)
-        guard let ctx = context.pointer else {
-            throw MediaEngineError(.failed, source: name, operation: "open", reason: "FFmpeg gave no context")
-        }
-        selectVariant(ctx)
+        let (context, ctx) = try openContext(source, options: options, cancellation: cancellation)
         let analyzed = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         var described = Demuxer.describe(ctx, demuxerName: context.demuxerName, byteSize: byteSize)
         if !analyzed && described.format == .matroska {
@@ -106,6 +101,19 @@ package final class Demuxer: @unchecked Sendable {
         }
         try Demuxer.checkComplete(described, ctx: ctx, source: name)
         return (context, described)
+    }
+
+    /// Opens the container read through `source` as the options say, and keeps one variant of a
+    /// playlist: the start that the header parse and the packet scan share.
+    private static func openContext(_ source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken)
+        throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>) {
+        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
+                                        nestedSources: options.nestedSources)
+        guard let ctx = context.pointer else {
+            throw MediaEngineError(.failed, source: source.name, operation: "open", reason: "FFmpeg gave no context")
+        }
+        selectVariant(ctx)
+        return (context, ctx)
     }
 
     /// For an HLS master playlist (one program per variant), keeps the streams of the variant with the
@@ -210,10 +218,7 @@ package final class Demuxer: @unchecked Sendable {
         let name = source.name
         let changed = MediaEngineError(.failed, source: name, operation: "read packets", reason: "the file changed after its header was read")
         if let expecting, try source.size(cancellation: cancellation) != expecting.byteSize { throw changed }
-        let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
-                                        nestedSources: options.nestedSources)
-        guard let ctx = context.pointer else { return [] }
-        selectVariant(ctx)
+        let (context, ctx) = try openContext(source, options: options, cancellation: cancellation)
         _ = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         // Statistics go by position among the streams described (a playlist's other variants left out).
         var slot = [Int?](repeating: nil, count: Int(ctx.pointee.nb_streams))

@@ -119,7 +119,6 @@ package struct FeedStateMachine: Sendable {
     package private(set) var end: Int64?
     package private(set) var failure: MediaEngineError?
     package private(set) var statistics = Statistics()
-    private let name: String
     private var blocks: [Int64: Block] = [:]
     private var requests: [Int: Request] = [:]
     private var nextID = 0
@@ -128,8 +127,7 @@ package struct FeedStateMachine: Sendable {
     private var toStart: [FeedRequest] = []
     private var toCancel: [Int] = []
 
-    package init(name: String, configuration: Configuration = Configuration()) {
-        self.name = name
+    package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
@@ -170,10 +168,8 @@ package struct FeedStateMachine: Sendable {
         }
         if let end, offset >= end { return .end }
         if buffer.isEmpty { return .copied(0) }
-        let index = offset / blockSize
-        let within = Int(offset - index * blockSize)
         clock &+= 1
-        if let block = blocks[index], within < block.count {
+        if let (index, within, block) = cached(at: offset) {
             let count = block.copy(from: within, into: buffer)
             blocks[index]?.lastUse = clock
             readAhead(after: offset.addingSaturating(Int64(count)))
@@ -198,9 +194,15 @@ package struct FeedStateMachine: Sendable {
     package func isReadable(at offset: Int64) -> Bool {
         if failure != nil || info == nil { return failure != nil }
         if let end, offset >= end { return true }
+        return cached(at: offset) != nil
+    }
+
+    /// The block holding the byte at `offset`, if that byte has arrived.
+    private func cached(at offset: Int64) -> (index: Int64, within: Int, block: Block)? {
         let index = offset / blockSize
-        guard let block = blocks[index] else { return false }
-        return Int(offset - index * blockSize) < block.count
+        let within = Int(offset - index * blockSize)
+        guard let block = blocks[index], within < block.count else { return nil }
+        return (index, within, block)
     }
 
     /// Whether a request in flight will bring `offset` soon: it is within the request's range and not
@@ -223,9 +225,7 @@ package struct FeedStateMachine: Sendable {
         var p = offset
         while p < horizon {
             if let end, p >= end { return }
-            let index = p / blockSize
-            let within = Int(p - index * blockSize)
-            if let block = blocks[index], within < block.count {
+            if let (index, _, block) = cached(at: p) {
                 p = index * blockSize + Int64(block.count)
                 // A partly filled block counts as far as it goes; what follows is coming or missing.
                 if block.count < configuration.blockSize { break }
@@ -251,8 +251,8 @@ package struct FeedStateMachine: Sendable {
         if let end, let l = length { length = min(l, end - start) }
         if requests.count >= configuration.maxRequests {
             // Read-ahead goes first: a request some read waits for is cancelled only when all are such.
-            let ordered = requests.sorted { ($0.value.isReadAhead ? 0 : 1, $0.value.order) < ($1.value.isReadAhead ? 0 : 1, $1.value.order) }
-            if let victim = ordered.first?.key {
+            let victim = requests.min { ($0.value.isReadAhead ? 0 : 1, $0.value.order) < ($1.value.isReadAhead ? 0 : 1, $1.value.order) }?.key
+            if let victim {
                 requests.removeValue(forKey: victim)
                 toCancel.append(victim)
             }

@@ -21,6 +21,10 @@ final class FormatContext: @unchecked Sendable {
     private let nestedSources: NestedSources?
     /// The bridges of nested opens still open, by their AVIOContext; freed by `io_close2` or with the context.
     private var nested: [UnsafeMutableRawPointer: AVIOBridge] = [:]
+    /// Most nested resources open at once. FFmpeg's HLS demuxer keeps a segment open per variant and
+    /// rendition it reads; each has a cache of its own, so a master playlist naming thousands of
+    /// variants must not make thousands of them.
+    static let maxNestedOpen = 8
     /// The first failure of a nested open, which explains a failed open better than FFmpeg's code.
     private(set) var nestedError: MediaEngineError?
 
@@ -78,6 +82,13 @@ final class FormatContext: @unchecked Sendable {
         guard let nestedSources else {
             refusedNestedOpen = true
             return avocet_averror_eperm()
+        }
+        guard nested.count < FormatContext.maxNestedOpen else {
+            if nestedError == nil {
+                nestedError = MediaEngineError(.unsupported, source: io.source.name, operation: "open",
+                                               reason: "the playlist needs more than \(FormatContext.maxNestedOpen) resources open at once")
+            }
+            return avocet_averror_eio()
         }
         do {
             var source = try nestedSources.source(for: url)

@@ -125,13 +125,21 @@ package final class IOExecutor: Sendable {
     /// cheap (it re-reads memory), so this suits header parses, not long reads. After `maxAttempts` the
     /// last attempt waits for its bytes on its thread (set aside by `parking`), so a working set larger
     /// than the cache still ends; over a feeder that says all its bytes are at hand on demand, the first
-    /// attempt already waits that way (its answers come at once, and restarts would only repeat work). `completion` runs once, on whichever thread ends the work; never when
-    /// `cancellation` fires before a thread takes the job (the canceller answers its callers then).
+    /// attempt already waits that way (its answers come at once, and restarts would only repeat work).
+    /// `completion` runs once, on whichever thread ends the work; never when `cancellation` fires before
+    /// a thread takes the job (the canceller answers its callers then).
     package func submitRestarting<T: Sendable>(
         over feed: BufferedByteSource, cancellation token: CancellationToken, maxAttempts: Int = 8,
         _ body: @escaping @Sendable (CancellationToken) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
+        /// Runs `next` once the byte at `offset` is here; ends the work with the feed's failure instead.
+        @Sendable func onceReadable(at offset: Int64, _ next: @escaping @Sendable () -> Void) {
+            feed.whenReadable(at: offset, cancellation: token) { arrival in
+                if case .failure(let error) = arrival { return completion(.failure(error)) }
+                next()
+            }
+        }
         @Sendable func attempt(_ number: Int) {
             token.missingBytes = number < maxAttempts ? .giveUp : .wait
             token.clearMissingBytes()
@@ -143,24 +151,15 @@ package final class IOExecutor: Sendable {
                     return completion(.failure(MediaEngineError(.cancelled, source: feed.name, operation: "read",
                                                                 reason: "the operation was cancelled")))
                 }
-                feed.whenReadable(at: missed, cancellation: token) { arrival in
-                    switch arrival {
-                    case .success: attempt(number + 1)
-                    case .failure(let error): completion(.failure(error))
-                    }
-                }
+                onceReadable(at: missed) { attempt(number + 1) }
             }
         }
         // A new load asks the feeder again, whatever failed before (a timeout, a server error).
         feed.recoverIfFailed()
-        feed.whenReadable(at: 0, cancellation: token) { arrival in
-            switch arrival {
-            case .success:
-                // A feeder that says everything is at hand (local storage) answers at once: waiting for
-                // it on the thread costs less than parsing again after each of its many small answers.
-                attempt(feed.contentInfo?.isEntireLengthAvailableOnDemand == true ? maxAttempts : 1)
-            case .failure(let error): completion(.failure(error))
-            }
+        onceReadable(at: 0) {
+            // A feeder that says everything is at hand (local storage) answers at once: waiting for it
+            // on the thread costs less than parsing again after each of its many small answers.
+            attempt(feed.contentInfo?.isEntireLengthAvailableOnDemand == true ? maxAttempts : 1)
         }
     }
 

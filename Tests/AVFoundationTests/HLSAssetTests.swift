@@ -93,6 +93,23 @@ struct HLSAssetTests {
         }
     }
 
+    /// A master playlist naming many variants cannot make Avocet hold a cache open for each: at most
+    /// `FormatContext.maxNestedOpen` resources are open at once, and the load ends either way.
+    @Test func aMasterPlaylistOfManyVariantsIsBounded() async throws {
+        var lines = ["#EXTM3U"]
+        for i in 0..<40 {
+            lines += ["#EXT-X-STREAM-INF:BANDWIDTH=\(100_000 + i)", "/hls/high/index.m3u8?variant=\(i)"]
+        }
+        let server = try server(["/many.m3u8": playlist(lines)])
+        do {
+            _ = try await AVURLAsset(url: server.url("/many.m3u8"), options: Self.quick).load(.tracks)
+        } catch {
+            #expect(error is AVError, "\(error)")
+        }
+        let firstSegments = server.requests.filter { $0.path == "/hls/high/segment0.ts" }.count
+        #expect(firstSegments <= 8, "\(firstSegments) segments opened")
+    }
+
     @Test func aPlaylistDisguisedAsAMovieIsNotFollowed() async throws {
         let server = try server(["/movie.mp4": playlist(["#EXTM3U", "#EXTINF:1.0,", "/hls/high/segment0.ts", "#EXT-X-ENDLIST"])])
         do {

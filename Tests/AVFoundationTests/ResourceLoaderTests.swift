@@ -272,6 +272,17 @@ struct ResourceLoaderTests {
         #expect(weakServer == nil && weakAsset == nil, "both freed")
     }
 
+    /// A delegate that lies: any length (the largest there is, or negative), and more bytes than asked,
+    /// of garbage, for every request. The load ends with an AVError, without a trap or a hang, and the
+    /// cache keeps no more than it holds.
+    @Test(arguments: [Int64.max, -5, 0])
+    func aLyingDelegateEndsInAnError(_ length: Int64) async throws {
+        let liar = LyingDelegate(length: length)
+        let asset = AVURLAsset(url: URL(string: "liar://movie.mp4")!)
+        asset.resourceLoader.setDelegate(liar, queue: liar.queue)
+        await #expect(throws: AVError.self) { try await asset.load(.duration, .tracks) }
+    }
+
     @Test func theDelegateIsNotRetained() throws {
         var server: FileServingDelegate? = try delegate("av.mp4")
         let asset = try #require(server).asset("av.mp4")
@@ -362,6 +373,36 @@ final class RedirectingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unche
                         shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
         asked.withLock { $0 += 1 }
         loadingRequest.redirect = URLRequest(url: target)
+        loadingRequest.finishLoading()
+        return true
+    }
+}
+
+/// Claims `length` bytes with ranges, and answers every request with 3 MiB of noise (more than asked).
+final class LyingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    let queue = DispatchQueue(label: "test.lying")
+    let length: Int64
+    let noise: Data
+
+    init(length: Int64) {
+        self.length = length
+        // Filled in place: a debug build's map over millions of elements would hold a pool thread long.
+        var generator = SplitMix64(seed: 7)
+        var noise = Data(count: 3 << 20)
+        noise.withUnsafeMutableBytes { raw in
+            for i in stride(from: 0, to: raw.count, by: 8) { raw.storeBytes(of: generator.next(), toByteOffset: i, as: UInt64.self) }
+        }
+        self.noise = noise
+    }
+
+    func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
+                        shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {
+        if let info = loadingRequest.contentInformationRequest {
+            info.contentLength = length
+            info.isByteRangeAccessSupported = true
+        }
+        loadingRequest.dataRequest?.respond(with: noise)
         loadingRequest.finishLoading()
         return true
     }

@@ -13,7 +13,7 @@ import Testing
 
     /// A machine whose first request (id 1, still in flight) has brought `info`.
     static func answered(_ info: ContentInfo, configuration: Config = small) -> FeedStateMachine {
-        var m = FeedStateMachine(name: "t", configuration: configuration)
+        var m = FeedStateMachine(configuration: configuration)
         m.prepare()
         _ = m.takeActions()
         m.received(info: info, for: 1)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func firstReadAsksForContentInformationAndWaits() {
-        var m = FeedStateMachine(name: "t", configuration: Self.small)
+        var m = FeedStateMachine(configuration: Self.small)
         #expect(read(&m, at: 0, count: 8).0 == .wait)
         let actions = m.takeActions()
         #expect(actions.start == [FeedRequest(id: 1, offset: 0, length: 32, wantsContentInfo: true)])
@@ -54,7 +54,7 @@ import Testing
         #expect(read(&m, at: 16, count: 100).1 == Array(data[16..<20]))
     }
 
-    @Test func networkModeReadsAheadOnDemandModeDoesNot() {
+    @Test func networkModeReadsFarAheadOnDemandOneRequestAhead() {
         let data = Self.resource(200)
         var m = Self.answered(ContentInfo(length: 200), configuration: Self.small)
         feed(&m, data[0..<32], for: 1)

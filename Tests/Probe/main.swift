@@ -63,41 +63,10 @@ struct Tally: Sendable {
     }
 }
 
-/// The legacy keys, from the typed properties' descriptions (the key strings Apple's legacy API uses).
-let assetKeys: [String] = ([
-    AVPartialAsyncProperty<AVAsset>.duration, AVPartialAsyncProperty<AVAsset>.providesPreciseDurationAndTiming,
-    AVPartialAsyncProperty<AVAsset>.tracks, AVPartialAsyncProperty<AVAsset>.trackGroups,
-    AVPartialAsyncProperty<AVAsset>.metadata, AVPartialAsyncProperty<AVAsset>.commonMetadata,
-    AVPartialAsyncProperty<AVAsset>.availableMetadataFormats, AVPartialAsyncProperty<AVAsset>.creationDate,
-    AVPartialAsyncProperty<AVAsset>.lyrics, AVPartialAsyncProperty<AVAsset>.isPlayable,
-    AVPartialAsyncProperty<AVAsset>.isExportable, AVPartialAsyncProperty<AVAsset>.isReadable,
-    AVPartialAsyncProperty<AVAsset>.isComposable, AVPartialAsyncProperty<AVAsset>.preferredRate,
-    AVPartialAsyncProperty<AVAsset>.preferredVolume, AVPartialAsyncProperty<AVAsset>.preferredTransform,
-    AVPartialAsyncProperty<AVAsset>.hasProtectedContent, AVPartialAsyncProperty<AVAsset>.canContainFragments,
-    AVPartialAsyncProperty<AVAsset>.containsFragments, AVPartialAsyncProperty<AVAsset>.overallDurationHint,
-    AVPartialAsyncProperty<AVAsset>.availableChapterLocales,
-] as [AVAnyAsyncProperty]).map(\.description)
-
-let trackKeys: [String] = ([
-    AVPartialAsyncProperty<AVAssetTrack>.formatDescriptions, AVPartialAsyncProperty<AVAssetTrack>.isPlayable,
-    AVPartialAsyncProperty<AVAssetTrack>.isDecodable, AVPartialAsyncProperty<AVAssetTrack>.isEnabled,
-    AVPartialAsyncProperty<AVAssetTrack>.isSelfContained, AVPartialAsyncProperty<AVAssetTrack>.totalSampleDataLength,
-    AVPartialAsyncProperty<AVAssetTrack>.mediaCharacteristics, AVPartialAsyncProperty<AVAssetTrack>.timeRange,
-    AVPartialAsyncProperty<AVAssetTrack>.naturalTimeScale, AVPartialAsyncProperty<AVAssetTrack>.estimatedDataRate,
-    AVPartialAsyncProperty<AVAssetTrack>.languageCode, AVPartialAsyncProperty<AVAssetTrack>.extendedLanguageTag,
-    AVPartialAsyncProperty<AVAssetTrack>.naturalSize, AVPartialAsyncProperty<AVAssetTrack>.preferredTransform,
-    AVPartialAsyncProperty<AVAssetTrack>.preferredVolume, AVPartialAsyncProperty<AVAssetTrack>.nominalFrameRate,
-    AVPartialAsyncProperty<AVAssetTrack>.minFrameDuration, AVPartialAsyncProperty<AVAssetTrack>.requiresFrameReordering,
-    AVPartialAsyncProperty<AVAssetTrack>.hasAudioSampleDependencies, AVPartialAsyncProperty<AVAssetTrack>.metadata,
-    AVPartialAsyncProperty<AVAssetTrack>.commonMetadata, AVPartialAsyncProperty<AVAssetTrack>.availableMetadataFormats,
-    AVPartialAsyncProperty<AVAssetTrack>.segments,
-] as [AVAnyAsyncProperty]).map(\.description)
-
-let itemKeys: [String] = ([
-    AVPartialAsyncProperty<AVMetadataItem>.value, AVPartialAsyncProperty<AVMetadataItem>.stringValue,
-    AVPartialAsyncProperty<AVMetadataItem>.numberValue, AVPartialAsyncProperty<AVMetadataItem>.dateValue,
-    AVPartialAsyncProperty<AVMetadataItem>.dataValue, AVPartialAsyncProperty<AVMetadataItem>.extraAttributes,
-] as [AVAnyAsyncProperty]).map(\.description)
+/// The legacy keys: every one each class loads through the string API, as AVFoundation lists them.
+let assetKeys = AVAsset.keys.map(\.description)
+let trackKeys = AVAssetTrack.keys.map(\.description)
+let itemKeys = AVMetadataItem.loadableKeys.sorted()
 
 let preferredLanguages = ["en", "fr", "de"]
 

@@ -30,13 +30,24 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// How many times the header was parsed: one per asset, however many keys load (tests read it).
     let headerParses = Atomic<Int>(0)
 
-    /// An asset whose bytes come from `open` (called on an engine thread for each piece of work). With
-    /// `feed`, the source that a slow feeder fills, the header parse holds an engine thread only while
-    /// bytes are there to parse.
-    init(feed: BufferedByteSource? = nil, options: DemuxerOptions = DemuxerOptions(),
-         open: @escaping @Sendable () throws -> any ByteSource) {
+    /// An asset whose bytes come from `open` (called on an engine thread for each piece of work).
+    init(options: DemuxerOptions = DemuxerOptions(), open: @escaping @Sendable () throws -> any ByteSource) {
         source = AssetSource(options: options, open: open)
-        headerLoad = SharedLoad(restartingOver: feed)
+        headerLoad = SharedLoad()
+        super.init()
+    }
+
+    /// An asset whose bytes a slow feeder brings into `feed`, one cache for every piece of work; each
+    /// piece starts by forgetting an earlier failure of the feeder (a timeout, a server error). With
+    /// `restartsHeaderParse`, the header parse holds an engine thread only while bytes are there to
+    /// parse (see `IOExecutor.submitRestarting`); without (a playlist, whose parse opens many sources),
+    /// it waits on its thread, set aside from the engine's.
+    init(feed: BufferedByteSource, restartsHeaderParse: Bool = true, options: DemuxerOptions = DemuxerOptions()) {
+        source = AssetSource(options: options) {
+            feed.recoverIfFailed()
+            return feed
+        }
+        headerLoad = SharedLoad(restartingOver: restartsHeaderParse ? feed : nil, readBudget: BufferedByteSource.headerReadBudget)
         super.init()
     }
 
@@ -53,8 +64,8 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// Whether `duration` and timing must be exact even where the header only estimates them.
     var prefersPreciseDurationAndTiming: Bool { false }
 
-    /// The loadable keys, for the legacy string API.
-    static let keys: [AVAnyAsyncProperty] = [
+    /// The loadable keys, for the legacy string API (and the probe that loads every one of them).
+    package static let keys: [AVAnyAsyncProperty] = [
         AVPartialAsyncProperty<AVAsset>.duration, AVPartialAsyncProperty<AVAsset>.providesPreciseDurationAndTiming,
         AVPartialAsyncProperty<AVAsset>.tracks, AVPartialAsyncProperty<AVAsset>.metadata,
         AVPartialAsyncProperty<AVAsset>.commonMetadata, AVPartialAsyncProperty<AVAsset>.availableMetadataFormats,

@@ -35,8 +35,8 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
         "<AVAssetTrack trackID=\(trackID) mediaType=\(mediaType.rawValue)>"
     }
 
-    /// The loadable keys, for the legacy string API.
-    static let keys: [AVAnyAsyncProperty] = [
+    /// The loadable keys, for the legacy string API (and the probe that loads every one of them).
+    package static let keys: [AVAnyAsyncProperty] = [
         AVPartialAsyncProperty<AVAssetTrack>.formatDescriptions, AVPartialAsyncProperty<AVAssetTrack>.isPlayable,
         AVPartialAsyncProperty<AVAssetTrack>.isDecodable, AVPartialAsyncProperty<AVAssetTrack>.isEnabled,
         AVPartialAsyncProperty<AVAssetTrack>.isSelfContained, AVPartialAsyncProperty<AVAssetTrack>.totalSampleDataLength,

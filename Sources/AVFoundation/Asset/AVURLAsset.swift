@@ -40,8 +40,8 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// Serves the asset's bytes for URLs Avocet does not load itself. Set its delegate before loading.
     public let resourceLoader: AVAssetResourceLoader
     private let preciseTiming: Bool
-    /// Whether the bytes come from a source other than the file at `url` (a delegate; in tests, slow or
-    /// failing sources).
+    /// Whether the bytes come from the file at `url` (not a server, a delegate or, in tests, a source
+    /// given): only then can a missing file be reported before any work.
     private let isLocalFile: Bool
 
     /// An asset for `URL`. `options` takes the `AVURLAsset...Key` constants; only
@@ -55,7 +55,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             isLocalFile = true
             let path = URL.path
             super.init { try FileByteSource(path: path) }
-        } else if ["http", "https"].contains(URL.scheme?.lowercased()) {
+        } else if AVURLAsset.isWeb(URL) {
             isLocalFile = false
             let http = AVURLAsset.httpFeeders(options)
             let feed = { @Sendable (url: Foundation.URL) in BufferedByteSource(feeder: http(url)) }
@@ -65,7 +65,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
                 // only) through a buffered source of its own, with the asset's headers and timeouts.
                 var demuxing = DemuxerOptions()
                 demuxing.nestedSources = NestedSources { name in
-                    guard let nested = Foundation.URL(string: name), ["http", "https"].contains(nested.scheme?.lowercased()) else {
+                    guard let nested = Foundation.URL(string: name), AVURLAsset.isWeb(nested) else {
                         throw MediaEngineError(.notMedia, source: URL.absoluteString, operation: "open",
                                                reason: "the playlist names a resource that is not an http or https URL; it is not opened")
                     }
@@ -73,19 +73,24 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
                 }
                 // A playlist's open reads many resources: it waits for them on its engine thread (set
                 // aside while it waits) rather than starting over for each.
-                super.init(options: demuxing) { buffered.recoverIfFailed(); return buffered }
+                super.init(feed: buffered, restartsHeaderParse: false, options: demuxing)
             } else {
-                super.init(feed: buffered) { buffered.recoverIfFailed(); return buffered }
+                super.init(feed: buffered)
             }
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
             let http = AVURLAsset.httpFeeders(options)
             let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader) { target in
-                ["http", "https"].contains(target.scheme?.lowercased()) ? http(target) : nil
+                AVURLAsset.isWeb(target) ? http(target) : nil
             })
-            super.init(feed: buffered) { buffered.recoverIfFailed(); return buffered }
+            super.init(feed: buffered)
         }
+    }
+
+    /// Whether Avocet reads `url` over HTTP itself: an `http` or `https` URL.
+    private static func isWeb(_ url: URL) -> Bool {
+        ["http", "https"].contains(url.scheme?.lowercased())
     }
 
     /// Whether an http(s) URL names an HTTP Live Streaming playlist: its path ends in `.m3u8` or `.m3u`,

@@ -33,9 +33,13 @@ final class SharedLoad<Value: Sendable>: Sendable {
     /// while bytes are there to parse (see `IOExecutor.submitRestarting`).
     private let feed: BufferedByteSource?
 
-    init(executor: IOExecutor = .shared, restartingOver feed: BufferedByteSource? = nil) {
+    /// How many bytes each run of the operation may take from a slow source (see `CancellationToken`).
+    private let readBudget: Int64?
+
+    init(executor: IOExecutor = .shared, restartingOver feed: BufferedByteSource? = nil, readBudget: Int64? = nil) {
         self.executor = executor
         self.feed = feed
+        self.readBudget = readBudget
     }
 
     /// The value: at once when loaded (or failed), by joining the load in flight, or by starting
@@ -85,7 +89,7 @@ final class SharedLoad<Value: Sendable>: Sendable {
             }
             switch s.machine.wait(id: id, waiter: waiter) {
             case .start(let generation):
-                let token = CancellationToken()
+                let token = CancellationToken(readBudget: readBudget)
                 s.token = token
                 return .start(generation: generation, token: token)
             case .join:

@@ -135,7 +135,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
     // MARK: - Loading: values are in memory, so every key is loaded.
 
-    static let loadableKeys: Set<String> = ["value", "stringValue", "numberValue", "dateValue", "dataValue", "extraAttributes"]
+    package static let loadableKeys: Set<String> = ["value", "stringValue", "numberValue", "dateValue", "dataValue", "extraAttributes"]
 
     @available(*, deprecated, message: "Use status(of:) instead")
     public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {

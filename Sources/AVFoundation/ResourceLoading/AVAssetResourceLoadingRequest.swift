@@ -60,11 +60,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// Ends the request successfully. If the data request got fewer bytes than it asked for, the
     /// resource is taken to end at `currentOffset`. Ignored after the request ended.
     public func finishLoading() {
-        if let target = redirect?.url, channel.bytesDelivered == 0 {
-            channel.redirect(to: target)
-            return
-        }
-        channel.finish(error: nil)
+        channel.finish(error: nil, redirect: redirect?.url)
     }
 
     /// Ends the request with a failure: the asset's loads fail with `AVError.failedToLoadMediaData`

@@ -35,8 +35,7 @@ final class HTTPFeeder: ByteFeeder {
     func start(_ range: FeedRequest, sink: FeedSink) {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: stallTimeout ?? 60)
         for (field, value) in headers { request.setValue(value, forHTTPHeaderField: field) }
-        let last = range.length.map { String(range.offset.addingSaturating($0) - 1) } ?? ""
-        request.setValue("bytes=\(range.offset)-\(last)", forHTTPHeaderField: "Range")
+        request.setValue(range.rangeHeader, forHTTPHeaderField: "Range")
         // Bytes as stored: a compressed body would not match the offsets asked for.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         HTTPSession.shared.start(request, transfer: HTTPTransfer(id: range.id, offset: range.offset, url: url, sink: sink),

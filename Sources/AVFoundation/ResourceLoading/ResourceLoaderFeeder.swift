@@ -81,8 +81,7 @@ final class ResourceLoaderFeeder: ByteFeeder {
         let data = AVAssetResourceLoadingDataRequest(requestedOffset: range.offset, requestedLength: length,
                                                      requestsAllDataToEndOfResource: range.length == nil, channel: channel)
         var request = URLRequest(url: url)
-        let last = range.length.map { String(range.offset.addingSaturating($0) - 1) } ?? ""
-        request.setValue("bytes=\(range.offset)-\(last)", forHTTPHeaderField: "Range")
+        request.setValue(range.rangeHeader, forHTTPHeaderField: "Range")
         let loading = AVAssetResourceLoadingRequest(request: request, contentInformationRequest: channel.contentInformation,
                                                     dataRequest: data, channel: channel)
         let entry = state.withLock { s -> Entry in
@@ -130,15 +129,14 @@ final class ResourceLoaderFeeder: ByteFeeder {
     }
 
     func cancel(_ requestID: Int) {
-        if let redirected = state.withLock({ $0.redirected }) { redirected.cancel(requestID) }
-        let found = state.withLock { s -> Entry? in
-            guard let entry = s.requests.removeValue(forKey: requestID) else {
-                // Not started yet (the start is on its way from another thread): it never will be.
-                s.cancelledEarly.insert(requestID)
-                return nil
-            }
-            return entry
+        let (found, redirected) = state.withLock { s -> (Entry?, (any ByteFeeder)?) in
+            if let entry = s.requests.removeValue(forKey: requestID) { return (entry, nil) }
+            // After a redirect the request is the redirect target's; before, its start is on its way
+            // from another thread, and it never will be.
+            if s.redirected == nil { s.cancelledEarly.insert(requestID) }
+            return (nil, s.redirected)
         }
+        redirected?.cancel(requestID)
         guard let entry = found, entry.request.channel.cancel() else { return }
         let loader = self.loader
         // After the request's own delivery on the same serial queue: a request the delegate never saw

@@ -55,36 +55,28 @@ final class ResourceRequestChannel: Sendable {
         sink.received(data, for: id)
     }
 
-    /// Ends the request by handing its range to the URL the delegate redirected it to. False if it had
-    /// ended already or the URL cannot be loaded (then it fails).
+    /// Ends the request with success (`error` nil) or failure. A success with a `redirect` and no bytes
+    /// given hands the request's range to that URL instead (or fails it, for a URL that cannot be
+    /// loaded); decided under the same locks as the answers, so bytes arriving meanwhile are not lost.
+    /// False if it had ended already.
     @discardableResult
-    func redirect(to target: URL) -> Bool {
-        delivery.lock()
-        let open = state.withLock { s -> Bool in
-            guard s.phase == .open, s.delivered == 0 else { return false }
-            s.phase = .finished
-            return true
-        }
-        delivery.unlock()
-        guard open else { return false }
-        if onRedirect(target) { return true }
-        state.withLock { $0.sink }?.finished(id, error: MediaEngineError(
-            .readFailed, source: name, operation: "load",
-            reason: "the resource loader's delegate redirected the request to \(target.absoluteString), which is not an http or https URL"))
-        return false
-    }
-
-    /// Ends the request with success (`error` nil) or failure. False if it had ended already.
-    @discardableResult
-    func finish(error: MediaEngineError?) -> Bool {
+    func finish(error: MediaEngineError?, redirect target: URL? = nil) -> Bool {
         delivery.lock()
         defer { delivery.unlock() }
-        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?)? in
+        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?, follow: Bool)? in
             guard s.phase == .open else { return nil }
             s.phase = .finished
-            return (s.sink, error == nil ? takeInfo(&s) : nil)
+            let follow = error == nil && target != nil && s.delivered == 0
+            return (s.sink, error == nil && !follow ? takeInfo(&s) : nil, follow)
         }
         guard let taken else { return false }
+        if taken.follow, let target {
+            if onRedirect(target) { return true }
+            taken.sink?.finished(id, error: MediaEngineError(
+                .readFailed, source: name, operation: "load",
+                reason: "the resource loader's delegate redirected the request to \(target.absoluteString), which is not an http or https URL"))
+            return true
+        }
         if let info = taken.info { taken.sink?.received(info: info, for: id) }
         taken.sink?.finished(id, error: error)
         return true
