@@ -2,7 +2,7 @@
 """Builds every fixture in this folder from facts.json with the ffmpeg command.
 
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
-`--only hls` makes just the HLS stream in hls/.
+`--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*).
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -250,14 +250,65 @@ def make_hls(hls):
     hls_stream(hls, hls["variants"][0], os.path.join(root, hls["single_file"]), "stream.ts", ["-hls_flags", "single_file"])
 
 
+FRAME_ENCODERS = {
+    # One thread each: the outputs do not depend on the machine's core count.
+    "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "26", "-threads", "1"],
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-crf", "26", "-tag:v", "hvc1",
+             "-x265-params", "log-level=error:pools=none:frame-threads=1:info=0"],
+    "vp9": ["-c:v", "libvpx-vp9", "-deadline", "good", "-cpu-used", "8", "-crf", "30", "-b:v", "0", "-threads", "1"],
+    "av1": ["-c:v", "libaom-av1", "-cpu-used", "8", "-crf", "30", "-b:v", "0", "-threads", "1"],
+    "mpeg4": ["-c:v", "mpeg4", "-q:v", "3", "-tag:v", "XVID"],
+}
+
+
+def frame_pattern(fx):
+    """The lavfi graph of a frame-index movie (see facts.json's frames comment)."""
+    w, h = fx["width"], fx["height"]
+    grey = f"if(lt(X,{3 * w // 4}),mod(N,16)*16+8,trunc(N/16)*16+8)"
+    top, left = f"lt(Y,{h // 2})", f"lt(X,{w // 2})"
+    red = f"if({top},if({left},255,0),if({left},0,{grey}))"
+    green = f"if({top},if({left},0,255),if({left},0,{grey}))"
+    blue = f"if({top},0,if({left},255,{grey}))"
+    sar = fx.get("sample_aspect_ratio", "1:1").replace(":", "/")
+    return (f"color=black:size={w}x{h}:rate={fx['fps']}:duration={fx['duration']},format=gbrp,"
+            f"geq=r='{red}':g='{green}':b='{blue}',setsar={sar}")
+
+
+def make_frames(frames):
+    """The frame-index movies: the pattern encoded as each entry says, rotated by a remux where asked."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for fx in frames["fixtures"]:
+            out = os.path.join(HERE, fx["name"])
+            inputs = ["-f", "lavfi", "-i", frame_pattern(fx)]
+            maps = ["-map", "0:v"]
+            if "audio_seconds" in fx:
+                inputs += ["-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=44100:duration={fx['audio_seconds']}"]
+                maps += ["-map", "1:a", "-c:a", "aac", "-b:a", "64k"]
+            codec = FRAME_ENCODERS[fx["codec"]] + ["-pix_fmt", fx["pix_fmt"], "-g", str(fx["gop"]),
+                                                   "-keyint_min", str(fx["gop"]), "-bf", str(fx["b_frames"])]
+            if fx["codec"] == "h264":
+                codec += ["-sc_threshold", "0"]
+            rotation = fx.get("rotation")
+            encoded = os.path.join(tmp, fx["name"]) if rotation else out
+            ffmpeg(inputs + maps + codec + BITEXACT + ["-f", fx["container"], encoded])
+            if rotation:
+                # As for rotated.mov: the display matrix is written on a stream copy only.
+                ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
+                       + BITEXACT + ["-f", fx["container"], out])
+
+
 def main():
     with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
     if sys.argv[1:] == ["--only", "hls"]:
         make_hls(facts["hls"])
         return
+    if sys.argv[1:] == ["--only", "frames"]:
+        make_frames(facts["frames"])
+        return
     make_cover(facts["cover"])
     make_hls(facts["hls"])
+    make_frames(facts["frames"])
     with tempfile.TemporaryDirectory() as tmp:
         for fx in facts["fixtures"]:
             recipe = fx["recipe"]

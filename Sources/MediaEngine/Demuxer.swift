@@ -105,7 +105,7 @@ package final class Demuxer: @unchecked Sendable {
 
     /// Opens the container read through `source` as the options say, and keeps one variant of a
     /// playlist: the start that the header parse and the packet scan share.
-    private static func openContext(_ source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken)
+    static func openContext(_ source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken)
         throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>) {
         let context = try FormatContext(io: AVIOBridge(source: source, cancellation: cancellation), cancellation: cancellation,
                                         nestedSources: options.nestedSources)
@@ -142,7 +142,7 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// Runs `avformat_find_stream_info` when the options and the container call for it; returns whether it ran.
-    private static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken) throws -> Bool {
+    static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken) throws -> Bool {
         guard let ctx = context.pointer else { return false }
         let name = context.io.source.name
         let analyze: Bool

@@ -40,3 +40,13 @@ func string(fromNullTerminated buffer: [CChar]) -> String {
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+extension FFmpeg {
+    /// A frame's plane pointers and line sizes as the C arrays swscale reads.
+    static func withPlanes<T>(of frame: UnsafePointer<AVFrame>,
+                              _ body: ([UnsafePointer<UInt8>?], [Int32]) throws -> T) rethrows -> T {
+        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self)) }
+        let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
+        return try body(planes, strides)
+    }
+}

@@ -73,6 +73,13 @@ final class FormatContext: @unchecked Sendable {
 
     fileprivate func noteRefusedOpen() { refusedNestedOpen = true }
 
+    /// Makes every read from now on, the container's and its nested opens', answer to `token`: a
+    /// context that lives across operations (a frame reader's) takes each operation's token in turn.
+    func use(_ token: CancellationToken) {
+        io.cancellation = token
+        for bridge in nested.values { bridge.cancellation = token }
+    }
+
     /// Opens what a playlist names, as an AVIOContext over a byte source of its own that reads with the
     /// current operation's token. Returns FFmpeg's error code, or 0 with `pb` set.
     /// `range`: the part of the resource meant (an HLS segment given by `EXT-X-BYTERANGE`), from FFmpeg's

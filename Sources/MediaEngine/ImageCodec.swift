@@ -120,21 +120,7 @@ package enum ImageCodec {
         try FFmpeg.check(avcodec_receive_frame(context, f), operation, source: "image")
 
         let width = Int(f.pointee.width), height = Int(f.pointee.height)
-        var rgba = av_frame_alloc()
-        defer { av_frame_free(&rgba) }
-        guard let out = rgba else { throw outOfMemory(operation) }
-        out.pointee.format = AV_PIX_FMT_RGBA.rawValue
-        out.pointee.width = Int32(width)
-        out.pointee.height = Int32(height)
-        try FFmpeg.check(av_frame_get_buffer(out, 0), operation, source: "image")
-        try scale(from: f, into: out, operation: operation)
-        var pixels = Data(count: width * height * 4)
-        pixels.withUnsafeMutableBytes { dst in
-            let stride = Int(out.pointee.linesize.0)
-            for row in 0..<height {
-                memcpy(dst.baseAddress! + row * width * 4, out.pointee.data.0! + row * stride, width * 4)
-            }
-        }
+        let pixels = try FrameScaler().rgba(from: f, width: width, height: height, source: "image")
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
@@ -162,23 +148,6 @@ package enum ImageCodec {
         try withPlanes(of: frame) { dst, dstStrides in
             let rows = sws_scale(sws, &srcPlanes, &srcStrides, 0, Int32(height), dst, dstStrides)
             try FFmpeg.check(rows, operation, source: "image")
-        }
-    }
-
-    /// Converts `source` frame into `target` frame (sizes equal, formats may differ).
-    private static func scale(from source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>, operation: String) throws {
-        guard let sws = sws_getContext(source.pointee.width, source.pointee.height, AVPixelFormat(rawValue: source.pointee.format),
-                                       target.pointee.width, target.pointee.height, AVPixelFormat(rawValue: target.pointee.format),
-                                       SWS_BICUBIC, nil, nil, nil) else {
-            throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "cannot convert pixel format")
-        }
-        defer { sws_freeContext(sws) }
-        try withPlanes(of: source) { src, srcStrides in
-            try withPlanes(of: target) { dst, dstStrides in
-                let srcConst = UnsafeRawPointer(src).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                let rows = sws_scale(sws, srcConst, srcStrides, 0, source.pointee.height, dst, dstStrides)
-                try FFmpeg.check(rows, operation, source: "image")
-            }
         }
     }
 

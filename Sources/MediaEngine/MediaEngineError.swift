@@ -14,6 +14,10 @@ package struct MediaEngineError: Error, Sendable, Equatable, CustomStringConvert
         case cancelled
         case invalidArgument
         case outOfMemory
+        /// The codec could not decode the media data (damaged or not what the header says).
+        case decodeFailed
+        /// The stream has no picture at the time asked for, within the tolerances given.
+        case noFrameAtTime
         case failed
     }
 

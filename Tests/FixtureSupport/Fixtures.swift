@@ -101,9 +101,35 @@ public struct FixtureFacts: Decodable, Sendable {
         public var isMedia: Bool { bad == nil }
     }
 
+    /// A frame-index movie (Fixtures/frames-*): see facts.json's `frames` comment and `FramePattern`.
+    public struct FrameFixture: Decodable, Sendable {
+        public let name: String
+        public let codec: String
+        public let container: String
+        /// The coded size.
+        public let width: Int
+        public let height: Int
+        public let fps: Int
+        public let duration: Double
+        public let gop: Int
+        public let bFrames: Int
+        public let pixFmt: String
+        public let rotation: Double?
+        public let sampleAspectRatio: String?
+        public let audioSeconds: Double?
+
+        public var path: String { Fixtures.path(name) }
+        public var frameCount: Int { Int((duration * Double(fps)).rounded()) }
+    }
+
+    public struct Frames: Decodable, Sendable {
+        public let fixtures: [FrameFixture]
+    }
+
     public let cover: Cover
     public let fixtures: [Fixture]
     public let hls: HLS
+    public let frames: Frames
 }
 
 public enum Fixtures {
@@ -127,6 +153,11 @@ public enum Fixtures {
 
     public static func fixture(_ name: String) -> FixtureFacts.Fixture {
         guard let f = facts.fixtures.first(where: { $0.name == name }) else { fatalError("no fixture \(name) in facts.json") }
+        return f
+    }
+
+    public static func frames(_ name: String) -> FixtureFacts.FrameFixture {
+        guard let f = facts.frames.fixtures.first(where: { $0.name == name }) else { fatalError("no frames fixture \(name) in facts.json") }
         return f
     }
 

@@ -23,6 +23,8 @@ extension AVError {
         case .unsupported: code = .decoderNotFound
         case .cancelled: code = .operationCancelled
         case .outOfMemory: code = .outOfMemory
+        case .decodeFailed: code = .decodeFailed
+        case .noFrameAtTime: code = .noImageAtTime
         case .invalidArgument, .failed: code = .unknown
         }
         if let cause = e.underlying { underlying = cause }

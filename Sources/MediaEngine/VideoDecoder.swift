@@ -1,0 +1,91 @@
+internal import CFFmpeg
+import Foundation
+
+/// The one owner of a video stream's `AVCodecContext`: opened from the stream's parameters, freed in
+/// `deinit`. Decodes with frame and slice threads (up to four, never more than the machine's cores):
+/// a long decode forward runs about that much faster, and a single picture costs one drain.
+///
+/// Blocking CPU work: call only on an engine thread; one caller at a time (its reader's operation).
+final class VideoDecoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    let source: String
+
+    /// Opens a decoder for `stream`. Throws `.unsupported` when this FFmpeg has none for the codec.
+    init(stream: UnsafeMutablePointer<AVStream>, source: String) throws {
+        self.source = source
+        let operation = "open the video decoder"
+        guard let parameters = stream.pointee.codecpar else {
+            throw MediaEngineError(.failed, source: source, operation: operation, reason: "the stream has no codec parameters")
+        }
+        let codecID = parameters.pointee.codec_id
+        guard let codec = avcodec_find_decoder(codecID) else {
+            let name = String(cString: avcodec_get_name(codecID))
+            throw MediaEngineError(.unsupported, source: source, operation: operation,
+                                   reason: "this FFmpeg has no decoder for \(name) video")
+        }
+        context = avcodec_alloc_context3(codec)
+        guard let ctx = context else {
+            throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
+        }
+        try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.thread_count = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)))
+        ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        let rc = avcodec_open2(ctx, codec, nil)
+        if rc < 0 {
+            let words = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
+            throw MediaEngineError(.unsupported, source: source, operation: operation, reason: words, ffmpegCode: rc)
+        }
+    }
+
+    deinit { avcodec_free_context(&context) }
+
+    /// What sending a packet did.
+    enum Sent {
+        case accepted
+        /// The decoder holds frames to take first; send the packet again after `receive`.
+        case full
+        /// The packet is damaged; it was dropped (as players do) and decoding goes on.
+        case rejected
+    }
+
+    /// Sends a packet, or nil to drain what the decoder still holds.
+    func send(_ packet: UnsafePointer<AVPacket>?) throws -> Sent {
+        guard let ctx = context else { return .rejected }
+        let rc = avcodec_send_packet(ctx, packet)
+        if rc >= 0 { return .accepted }
+        if rc == avocet_averror_eagain() { return .full }
+        if rc == avocet_averror_eof() { return .rejected }
+        if rc == avocet_averror_invaliddata() { return .rejected }
+        if rc == avocet_averror_enomem() {
+            throw MediaEngineError(.outOfMemory, source: source, operation: "decode", reason: "out of memory")
+        }
+        return .rejected
+    }
+
+    /// What receiving gave.
+    enum Received {
+        case frame
+        /// Send more packets first.
+        case needsInput
+        /// Drained: nothing more until `flush()`.
+        case end
+        /// A picture could not be decoded; the next may be.
+        case damaged
+    }
+
+    /// Takes the next decoded frame into `frame`.
+    func receive(into frame: UnsafeMutablePointer<AVFrame>) -> Received {
+        guard let ctx = context else { return .end }
+        let rc = avcodec_receive_frame(ctx, frame)
+        if rc >= 0 { return .frame }
+        if rc == avocet_averror_eagain() { return .needsInput }
+        if rc == avocet_averror_eof() { return .end }
+        return .damaged
+    }
+
+    /// Forgets every picture held (after a seek, or to decode again after draining).
+    func flush() {
+        if let ctx = context { avcodec_flush_buffers(ctx) }
+    }
+}

@@ -1,0 +1,443 @@
+internal import CFFmpeg
+import Foundation
+
+/// Finds and decodes the pictures of one video stream, on a container opened for it alone: its seeks
+/// never disturb, and never wait behind, another job on the same asset (a header parse, a packet scan,
+/// another reader).
+///
+/// How a picture is found, for a time `t` and the window `[t - before, t + after]` the tolerances allow:
+/// 1. A picture already in hand is used again: the one whose presentation interval holds `t` (the
+///    reader keeps the last two it decoded going forward), or the keyframe step 2 would decode.
+/// 2. Where the container has a keyframe index (MP4, MOV, Matroska with cues, AVI), the keyframe in
+///    the window nearest `t` is decoded alone: one seek, one picture. With Apple's default (unbounded)
+///    tolerances this is always the case.
+/// 3. Otherwise the reader decodes forward from the keyframe at or before `t` (or, when the next time
+///    lies ahead in the group of pictures it is decoding, from where it stands, without a seek) to the
+///    picture whose interval holds `t`; right after a seek, the keyframe itself is taken when its time
+///    lies in the window. If no picture's interval holds `t` (past the end of the video, before its
+///    start), the nearest picture inside the window is taken, or the request fails with
+///    `.noFrameAtTime`.
+///
+/// Blocking: every method runs on an engine thread. One operation at a time (a lock serialises
+/// callers); the reader holds its byte source (a file descriptor for files) open until it is dropped.
+package final class VideoFrameReader: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is touched only under `lock`.
+    private let lock = NSLock()
+    private let context: FormatContext
+    private let ctx: UnsafeMutablePointer<AVFormatContext>
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let streamIndex: Int32
+    private let decoder: VideoDecoder
+    private let scaler = FrameScaler()
+    private let name: String
+    private let timeBase: AVRational
+    /// The stream timestamp of the asset's time zero (a playlist's first timestamp; else 0).
+    private let origin: Int64
+    /// One frame's duration in stream ticks, for pictures that state none (at least 1).
+    private let nominalDuration: Int64
+    private var packet: UnsafeMutablePointer<AVPacket>?
+
+    private final class OwnedFrame {
+        let pointer: UnsafeMutablePointer<AVFrame>
+        init(_ pointer: UnsafeMutablePointer<AVFrame>) { self.pointer = pointer }
+        deinit {
+            var p: UnsafeMutablePointer<AVFrame>? = pointer
+            av_frame_free(&p)
+        }
+    }
+
+    /// A decoded picture kept for rendering: its frame, when it shows and for how long (stream ticks).
+    private struct Picture {
+        let frame: OwnedFrame
+        let pts: Int64
+        var duration: Int64
+        /// The keyframe estimate (step 2) this picture answered, if any.
+        var keyEstimate: Int64?
+        var end: Int64 { pts.addingSaturating(duration) }
+    }
+
+    /// The time window of one request, in stream ticks.
+    private struct Window {
+        let target: Int64, low: Int64, high: Int64
+        /// Whether a picture's presentation interval meets the window.
+        func accepts(_ p: Picture) -> Bool { p.pts <= high && p.end > low }
+        func contains(_ p: Picture) -> Bool { p.pts <= target && p.end > target }
+    }
+
+    /// A keyframe the index knows, by when it is estimated to show: demuxers seek by presentation time
+    /// (MP4's converts to its decode-time index itself).
+    private struct Keyframe {
+        let estimate: Int64
+    }
+
+    // Decoding state.
+    /// The decoder is positioned mid-stream and not drained: decoding can go on forward from here.
+    private var live = false
+    /// Packets are skipped until a keyframe, after a seek.
+    private var needsKeyframe = true
+    private var draining = false
+    /// The timestamp of the keyframe packet the current run of decoding started from.
+    private var startPacketTimestamp: Int64?
+    /// The last two pictures decoded going forward: the one at or before the last time asked, and the next.
+    private var previous: Picture?
+    private var lookahead: Picture?
+    /// The last keyframe decoded alone (step 2).
+    private var heldKeyframe: Picture?
+    private var keyframes: [Keyframe] = []
+    private var indexedEntries = -1
+    private var damagedPictures = 0
+
+    /// How much work the reader has done: seeks made and pictures decoded (for tests and benchmarks).
+    package struct Work: Sendable, Equatable {
+        package var seeks = 0
+        package var decodedPictures = 0
+    }
+
+    private var work = Work()
+
+    package var workDone: Work {
+        lock.lock()
+        defer { lock.unlock() }
+        return work
+    }
+
+    /// Opens `source` and a decoder for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo`
+    /// gives it). Blocking: parses the header again, on the calling engine thread. Throws
+    /// `.unsupported` when FFmpeg cannot decode the stream, `.failed` when the stream is not video
+    /// (the source changed since it was described).
+    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
+        name = source.name
+        (context, ctx) = try FFmpegLog.capturing { () throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>) in
+            let (context, ctx) = try Demuxer.openContext(source, options: options, cancellation: cancellation)
+            _ = try Demuxer.analyzeIfNeeded(context, options: options, cancellation: cancellation)
+            return (context, ctx)
+        }
+        let count = Int(ctx.pointee.nb_streams)
+        guard streamIndex >= 0, streamIndex < count, let st = ctx.pointee.streams[streamIndex],
+              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else {
+            throw MediaEngineError(.failed, source: name, operation: "open the video stream",
+                                   reason: "the file changed after its header was read: stream \(streamIndex) is not video")
+        }
+        stream = st
+        self.streamIndex = Int32(streamIndex)
+        timeBase = st.pointee.time_base
+        guard timeBase.num > 0, timeBase.den > 0 else {
+            throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
+        }
+        // Only this stream is read: the demuxer skips the others (a playlist fetches no other variant).
+        for i in 0..<count where i != streamIndex {
+            ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
+        }
+        let nopts = avocet_nopts_value()
+        if ContainerFormat(demuxer: context.demuxerName) == .hls, ctx.pointee.start_time != nopts {
+            origin = av_rescale_q(ctx.pointee.start_time, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        } else {
+            origin = 0
+        }
+        let rate = st.pointee.avg_frame_rate.num > 0 && st.pointee.avg_frame_rate.den > 0 ? st.pointee.avg_frame_rate : st.pointee.r_frame_rate
+        if rate.num > 0, rate.den > 0 {
+            nominalDuration = max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase))
+        } else {
+            nominalDuration = 1
+        }
+        decoder = try FFmpegLog.capturing { try VideoDecoder(stream: st, source: source.name) }
+        packet = av_packet_alloc()
+        guard packet != nil else {
+            throw MediaEngineError(.outOfMemory, source: name, operation: "open the video stream", reason: "out of memory")
+        }
+    }
+
+    deinit { av_packet_free(&packet) }
+
+    /// The picture for `request`, as `format` says. Blocking: seeks, reads and decodes on the calling
+    /// engine thread; `cancellation` stops it at the next packet or read.
+    package func picture(_ request: PictureRequest, format: PictureFormat, cancellation: CancellationToken) throws -> DecodedPicture {
+        lock.lock()
+        defer { lock.unlock() }
+        context.use(cancellation)
+        return try FFmpegLog.capturing {
+            let chosen = try find(window(for: request), cancellation)
+            return try render(chosen, format)
+        }
+    }
+
+    // MARK: - Choosing a picture
+
+    /// `t` in stream ticks, rounded down (see `PictureRequest`).
+    private func ticks(_ t: MediaTimestamp) -> Int64 {
+        guard t.timeBase.numerator > 0, t.timeBase.denominator > 0 else { return 0 }
+        return av_rescale_q_rnd(t.value, AVRational(num: t.timeBase.numerator, den: t.timeBase.denominator), timeBase,
+                                AVRounding(rawValue: AV_ROUND_DOWN.rawValue | AV_ROUND_PASS_MINMAX.rawValue))
+    }
+
+    private func window(for request: PictureRequest) -> Window {
+        let target = origin.addingSaturating(ticks(request.time))
+        let low = request.earliest.map { min(target, origin.addingSaturating(ticks($0))) } ?? .min
+        let high = request.latest.map { max(target, origin.addingSaturating(ticks($0))) } ?? .max
+        return Window(target: target, low: low, high: high)
+    }
+
+    private func find(_ w: Window, _ token: CancellationToken) throws -> Picture {
+        for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) { return held }
+        refreshKeyframes()
+        if let key = nearestKeyframe(in: w) {
+            if let held = heldKeyframe, held.keyEstimate == key.estimate, w.accepts(held) { return held }
+            if let picture = try decodeAlone(key, token), w.accepts(picture) {
+                heldKeyframe = picture
+                return picture
+            }
+        }
+        return try decodeForward(to: w, token)
+    }
+
+    /// Re-reads the index's keyframes when it has grown (demuxers add entries as they read).
+    private func refreshKeyframes() {
+        let count = Int(avformat_index_get_entries_count(stream))
+        guard count != indexedEntries else { return }
+        indexedEntries = count
+        var found: [Int64] = []
+        for i in 0..<max(0, count) {
+            guard let entry = avformat_index_get_entry(stream, Int32(i)) else { continue }
+            let flags = Int32(entry.pointee.flags)
+            if flags & AVINDEX_KEYFRAME != 0 && flags & AVINDEX_DISCARD_FRAME == 0 { found.append(entry.pointee.timestamp) }
+        }
+        found.sort()
+        // MP4 indexes decode times; a keyframe shows later by the reordering delay, the same for every
+        // keyframe of a regular group of pictures: the first keyframe shows at the stream's start.
+        let start = stream.pointee.start_time
+        let shift = start != avocet_nopts_value() ? max(0, start.subtractingSaturating(found.first ?? start)) : 0
+        keyframes = found.map { Keyframe(estimate: $0.addingSaturating(shift)) }
+    }
+
+    private func nearestKeyframe(in w: Window) -> Keyframe? {
+        var best: Keyframe?
+        for key in keyframes where key.estimate >= w.low && key.estimate <= w.high {
+            if let b = best {
+                if distance(key.estimate, w.target) < distance(b.estimate, w.target) { best = key }
+            } else {
+                best = key
+            }
+        }
+        return best
+    }
+
+    private func distance(_ a: Int64, _ b: Int64) -> Int64 {
+        a > b ? a.subtractingSaturating(b) : b.subtractingSaturating(a)
+    }
+
+    /// Decodes the keyframe `key` alone: seek, one packet, drain. Nil when it gave no picture.
+    private func decodeAlone(_ key: Keyframe, _ token: CancellationToken) throws -> Picture? {
+        try seek(atOrBefore: key.estimate, token)
+        live = false
+        var sent = false
+        while !sent {
+            guard try readPacket(token) else { break }
+            sent = try send()
+        }
+        _ = try decoder.send(nil)
+        var first: Picture?
+        while true {
+            let frame = try newFrame()
+            let result = decoder.receive(into: frame.pointer)
+            if result == .end || result == .needsInput { break }
+            if result == .damaged { continue }
+            if first == nil, var picture = makePicture(frame) {
+                picture.keyEstimate = key.estimate
+                first = picture
+            }
+        }
+        decoder.flush()
+        return first
+    }
+
+    /// Decodes forward to the picture whose interval holds the target (see the type's description).
+    private func decodeForward(to w: Window, _ token: CancellationToken) throws -> Picture {
+        var fresh = false
+        if !canContinue(to: w.target) {
+            try seek(atOrBefore: w.target, token)
+            fresh = true
+        } else if let next = lookahead {
+            // Going on from where the last request stopped: its look-ahead picture comes first.
+            previous = nil
+            lookahead = nil
+            if next.pts <= w.target { previous = next } else { lookahead = next }
+        }
+        var retries = 0
+        var retriedFrom: Int64?
+        while lookahead == nil {
+            guard let picture = try nextPicture(token) else { break }
+            if fresh {
+                fresh = false
+                // The seek landed past the target (an index of decode times, a coarse seek): one group
+                // earlier, unless this is already the first group.
+                if picture.pts > w.target, retries < 3, let started = startPacketTimestamp, started != retriedFrom, started > Int64.min {
+                    retries += 1
+                    retriedFrom = started
+                    try seek(atOrBefore: started - 1, token)
+                    fresh = true
+                    continue
+                }
+                if picture.pts >= w.low && picture.pts <= w.high {
+                    previous = picture
+                    return picture
+                }
+            }
+            if picture.pts <= w.target {
+                previous = picture
+            } else {
+                if var p = previous, picture.pts > p.pts {
+                    p.duration = min(p.duration, picture.pts.subtractingSaturating(p.pts))
+                    previous = p
+                }
+                lookahead = picture
+            }
+        }
+        if let p = previous, w.contains(p) { return p }
+        let candidates = [previous, lookahead].compactMap { $0 }.filter { w.accepts($0) }
+        // Outside its interval: how far the target lies from the picture's start (after it) or end (before it).
+        func gap(_ p: Picture) -> Int64 {
+            p.pts > w.target ? p.pts.subtractingSaturating(w.target) : w.target.subtractingSaturating(p.end)
+        }
+        guard let best = candidates.min(by: { gap($0) < gap($1) }) else {
+            throw MediaEngineError(.noFrameAtTime, source: name, operation: "find a picture",
+                                   reason: "the video has no picture at \(seconds(w.target.subtractingSaturating(origin))) s within the tolerances")
+        }
+        return best
+    }
+
+    /// Whether decoding on from the current position reaches `target` sooner than a seek would: the
+    /// decoder is live, stands at or before it, and no keyframe lies between (without an index: it is
+    /// at most two seconds ahead).
+    private func canContinue(to target: Int64) -> Bool {
+        guard live, let here = (lookahead ?? previous)?.pts, here <= target else { return false }
+        if !keyframes.isEmpty {
+            return !keyframes.contains { $0.estimate > here && $0.estimate <= target }
+        }
+        return target.subtractingSaturating(here) <= av_rescale_q(2, AVRational(num: 1, den: 1), timeBase)
+    }
+
+    // MARK: - Reading and decoding
+
+    private func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
+        var rc = av_seek_frame(ctx, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        if rc < 0 && !token.isCancelled {
+            // Before the first keyframe, or a demuxer that seeks only by its own rules: the nearest it can.
+            rc = avformat_seek_file(ctx, streamIndex, Int64.min, timestamp, Int64.max, 0)
+        }
+        if rc < 0 && !token.isCancelled {
+            rc = av_seek_frame(ctx, streamIndex, 0, AVSEEK_FLAG_BYTE)
+        }
+        if rc < 0 { throw failure(rc, "seek", token) }
+        work.seeks += 1
+        decoder.flush()
+        previous = nil
+        lookahead = nil
+        live = true
+        draining = false
+        needsKeyframe = true
+        startPacketTimestamp = nil
+    }
+
+    /// Reads the next packet of the stream into `packet`; false at the end of the file.
+    private func readPacket(_ token: CancellationToken) throws -> Bool {
+        guard let p = packet else { return false }
+        var skipped = 0
+        while true {
+            if token.isCancelled { throw failure(avocet_averror_exit(), "read", token) }
+            av_packet_unref(p)
+            let rc = av_read_frame(ctx, p)
+            if rc == avocet_averror_eof() { return false }
+            if rc < 0 { throw failure(rc, "read", token) }
+            guard p.pointee.stream_index == streamIndex else { continue }
+            if needsKeyframe && p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
+                // A stream whose demuxer never marks keyframes is decoded from wherever it is.
+                skipped += 1
+                if skipped < 1000 { continue }
+            }
+            if needsKeyframe {
+                needsKeyframe = false
+                let ts = p.pointee.dts != avocet_nopts_value() ? p.pointee.dts : p.pointee.pts
+                startPacketTimestamp = ts != avocet_nopts_value() ? ts : nil
+            }
+            return true
+        }
+    }
+
+    /// Sends `packet` to the decoder; false when the decoder dropped it as damaged.
+    private func send() throws -> Bool {
+        guard let p = packet else { return false }
+        return try decoder.send(p) == .accepted
+    }
+
+    /// The next picture going forward, reading and sending packets as the decoder asks; nil at the end.
+    private func nextPicture(_ token: CancellationToken) throws -> Picture? {
+        while true {
+            if token.isCancelled { throw failure(avocet_averror_exit(), "decode", token) }
+            let frame = try newFrame()
+            switch decoder.receive(into: frame.pointer) {
+            case .frame:
+                if let picture = makePicture(frame) { return picture }
+            case .damaged:
+                damagedPictures += 1
+                if damagedPictures > 256 {
+                    throw MediaEngineError(.decodeFailed, source: name, operation: "decode",
+                                           reason: "the video data is damaged: \(FFmpegLog.lastError ?? "the decoder gave no pictures")")
+                }
+            case .end:
+                live = false
+                return nil
+            case .needsInput:
+                if draining {
+                    live = false
+                    return nil
+                }
+                if try readPacket(token) {
+                    _ = try send()
+                } else {
+                    draining = true
+                    _ = try decoder.send(nil)
+                }
+            }
+        }
+    }
+
+    private func newFrame() throws -> OwnedFrame {
+        guard let frame = av_frame_alloc() else {
+            throw MediaEngineError(.outOfMemory, source: name, operation: "decode", reason: "out of memory")
+        }
+        return OwnedFrame(frame)
+    }
+
+    /// The decoded frame with its time; nil for a frame without a usable time.
+    private func makePicture(_ frame: OwnedFrame) -> Picture? {
+        let f = frame.pointer.pointee
+        let nopts = avocet_nopts_value()
+        var pts = f.best_effort_timestamp
+        if pts == nopts { pts = f.pts }
+        if pts == nopts {
+            guard let last = lookahead ?? previous else { return nil }
+            pts = last.end
+        }
+        let duration = f.pkt_duration > 0 ? f.pkt_duration : nominalDuration
+        work.decodedPictures += 1
+        return Picture(frame: frame, pts: pts, duration: duration, keyEstimate: nil)
+    }
+
+    private func render(_ picture: Picture, _ format: PictureFormat) throws -> DecodedPicture {
+        var pixels = try scaler.rgba(from: picture.frame.pointer, width: format.width, height: format.height, source: name)
+        pixels = FrameScaler.reorient(pixels, width: format.width, height: format.height, format.orientation)
+        let (width, height) = format.orientedSize
+        return DecodedPicture(width: width, height: height, pixels: pixels,
+                              presentationTime: MediaTimestamp(value: picture.pts.subtractingSaturating(origin),
+                                                               timeBase: Rational(timeBase.num, timeBase.den)))
+    }
+
+    private func failure(_ rc: Int32, _ operation: String, _ token: CancellationToken) -> MediaEngineError {
+        if token.isCancelled || rc == avocet_averror_exit() { return FFmpeg.error(avocet_averror_exit(), operation, source: name) }
+        return FFmpeg.error(rc, operation, source: name, ioError: context.io.lastError)
+    }
+
+    private func seconds(_ ticks: Int64) -> String {
+        String(format: "%.3f", Double(ticks) * Double(timeBase.num) / Double(timeBase.den))
+    }
+}
