@@ -295,6 +295,12 @@ def make_frames(frames):
                 # As for rotated.mov: the display matrix is written on a stream copy only.
                 ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
                        + BITEXACT + ["-f", fx["container"], out])
+    # FFmpeg's own decode of chosen pictures, for tests that compare pixels. No rotation: the
+    # pictures as coded.
+    os.makedirs(os.path.join(HERE, "reference"), exist_ok=True)
+    for ref in frames["references"]:
+        ffmpeg(["-noautorotate", "-i", os.path.join(HERE, ref["source"]), "-vf", f"select=eq(n\\,{ref['frame']})",
+                "-frames:v", "1", "-pix_fmt", "rgb24"] + BITEXACT + [os.path.join(HERE, ref["file"])])
 
 
 def main():

@@ -35,7 +35,7 @@ final class FrameScaler {
         if wanted != shape {
             shape = nil
             // Bicubic for shrinking; accurate rounding keeps flat colours flat.
-            let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+            let flags = SWS_BICUBIC
             context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(rawValue: f.format),
                                            Int32(width), Int32(height), AV_PIX_FMT_RGBA, flags, nil, nil, nil)
             guard let context else {

@@ -23,11 +23,18 @@ import Foundation
 package final class VideoFrameReader: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only under `lock`.
     private let lock = NSLock()
-    private let context: FormatContext
-    private let ctx: UnsafeMutablePointer<AVFormatContext>
-    private let stream: UnsafeMutablePointer<AVStream>
+    private var context: FormatContext
+    private var ctx: UnsafeMutablePointer<AVFormatContext>
+    private var stream: UnsafeMutablePointer<AVStream>
     private let streamIndex: Int32
-    private let decoder: VideoDecoder
+    private var decoder: VideoDecoder
+    private let source: any ByteSource
+    private let options: DemuxerOptions
+    /// A seek once ended the stream at once (FFmpeg's AVI demuxer without an index does that): going
+    /// back then means opening the container again and decoding from the start.
+    private var seekingFails = false
+    /// Packets of the stream read since the last seek.
+    private var packetsSinceSeek = 0
     private let scaler = FrameScaler()
     private let name: String
     private let timeBase: AVRational
@@ -107,26 +114,15 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// (the source changed since it was described).
     package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
         name = source.name
-        (context, ctx) = try FFmpegLog.capturing { () throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>) in
-            let (context, ctx) = try Demuxer.openContext(source, options: options, cancellation: cancellation)
-            _ = try Demuxer.analyzeIfNeeded(context, options: options, cancellation: cancellation)
-            return (context, ctx)
-        }
-        let count = Int(ctx.pointee.nb_streams)
-        guard streamIndex >= 0, streamIndex < count, let st = ctx.pointee.streams[streamIndex],
-              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else {
-            throw MediaEngineError(.failed, source: name, operation: "open the video stream",
-                                   reason: "the file changed after its header was read: stream \(streamIndex) is not video")
-        }
-        stream = st
+        self.source = source
+        self.options = options
         self.streamIndex = Int32(streamIndex)
+        let opened = try VideoFrameReader.open(source, options: options, streamIndex: streamIndex, cancellation: cancellation)
+        (context, ctx, stream, decoder) = opened
+        let st = opened.stream
         timeBase = st.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
-        }
-        // Only this stream is read: the demuxer skips the others (a playlist fetches no other variant).
-        for i in 0..<count where i != streamIndex {
-            ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
         }
         let nopts = avocet_nopts_value()
         if ContainerFormat(demuxer: context.demuxerName) == .hls, ctx.pointee.start_time != nopts {
@@ -140,7 +136,6 @@ package final class VideoFrameReader: @unchecked Sendable {
         } else {
             nominalDuration = 1
         }
-        decoder = try FFmpegLog.capturing { try VideoDecoder(stream: st, source: source.name) }
         packet = av_packet_alloc()
         guard packet != nil else {
             throw MediaEngineError(.outOfMemory, source: name, operation: "open the video stream", reason: "out of memory")
@@ -148,6 +143,45 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     deinit { av_packet_free(&packet) }
+
+    /// Opens the container, checks the stream is still video, keeps only it, and opens its decoder.
+    private static func open(_ source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken)
+        throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>, VideoDecoder) {
+        try FFmpegLog.capturing {
+            let (context, ctx) = try Demuxer.openContext(source, options: options, cancellation: cancellation)
+            _ = try Demuxer.analyzeIfNeeded(context, options: options, cancellation: cancellation)
+            let count = Int(ctx.pointee.nb_streams)
+            guard streamIndex >= 0, streamIndex < count, let st = ctx.pointee.streams[streamIndex],
+                  st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO else {
+                throw MediaEngineError(.failed, source: source.name, operation: "open the video stream",
+                                       reason: "the file changed after its header was read: stream \(streamIndex) is not video")
+            }
+            // Only this stream is read: the demuxer skips the others (a playlist fetches no other variant).
+            for i in 0..<count where i != streamIndex {
+                ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
+            }
+            return (context, ctx, st, try VideoDecoder(stream: st, source: source.name))
+        }
+    }
+
+    /// Opens the container again, at its start, for a demuxer whose seeks fail.
+    private func reopen(_ token: CancellationToken) throws {
+        (context, ctx, stream, decoder) = try VideoFrameReader.open(source, options: options, streamIndex: Int(streamIndex),
+                                                                    cancellation: token)
+        indexedEntries = -1
+        keyframes = []
+        resetPosition()
+    }
+
+    private func resetPosition() {
+        previous = nil
+        lookahead = nil
+        live = true
+        draining = false
+        needsKeyframe = true
+        startPacketTimestamp = nil
+        packetsSinceSeek = 0
+    }
 
     /// The picture for `request`, as `format` says. Blocking: seeks, reads and decodes on the calling
     /// engine thread; `cancellation` stops it at the next packet or read.
@@ -180,7 +214,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     private func find(_ w: Window, _ token: CancellationToken) throws -> Picture {
         for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) { return held }
         refreshKeyframes()
-        if let key = nearestKeyframe(in: w) {
+        if !seekingFails, let key = nearestKeyframe(in: w) {
             if let held = heldKeyframe, held.keyEstimate == key.estimate, w.accepts(held) { return held }
             if let picture = try decodeAlone(key, token), w.accepts(picture) {
                 heldKeyframe = picture
@@ -234,6 +268,10 @@ package final class VideoFrameReader: @unchecked Sendable {
             guard try readPacket(token) else { break }
             sent = try send()
         }
+        if !sent && packetsSinceSeek == 0 {
+            seekingFails = true
+            return nil
+        }
         _ = try decoder.send(nil)
         var first: Picture?
         while true {
@@ -265,7 +303,16 @@ package final class VideoFrameReader: @unchecked Sendable {
         var retries = 0
         var retriedFrom: Int64?
         while lookahead == nil {
-            guard let picture = try nextPicture(token) else { break }
+            guard let picture = try nextPicture(token) else {
+                if fresh && !seekingFails {
+                    // The seek led to no picture at all (FFmpeg's AVI demuxer without an index lands
+                    // nowhere): from the start, on a container opened again.
+                    seekingFails = true
+                    try reopen(token)
+                    continue
+                }
+                break
+            }
             if fresh {
                 fresh = false
                 // The seek landed past the target (an index of decode times, a coarse seek): one group
@@ -319,6 +366,11 @@ package final class VideoFrameReader: @unchecked Sendable {
     // MARK: - Reading and decoding
 
     private func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
+        if seekingFails {
+            try reopen(token)
+            work.seeks += 1
+            return
+        }
         var rc = av_seek_frame(ctx, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         if rc < 0 && !token.isCancelled {
             // Before the first keyframe, or a demuxer that seeks only by its own rules: the nearest it can.
@@ -330,12 +382,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         if rc < 0 { throw failure(rc, "seek", token) }
         work.seeks += 1
         decoder.flush()
-        previous = nil
-        lookahead = nil
-        live = true
-        draining = false
-        needsKeyframe = true
-        startPacketTimestamp = nil
+        resetPosition()
     }
 
     /// Reads the next packet of the stream into `packet`; false at the end of the file.
@@ -349,6 +396,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             if rc == avocet_averror_eof() { return false }
             if rc < 0 { throw failure(rc, "read", token) }
             guard p.pointee.stream_index == streamIndex else { continue }
+            packetsSinceSeek += 1
             if needsKeyframe && p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
                 // A stream whose demuxer never marks keyframes is decoded from wherever it is.
                 skipped += 1
@@ -423,7 +471,12 @@ package final class VideoFrameReader: @unchecked Sendable {
         return Picture(frame: frame, pts: pts, duration: duration, keyEstimate: nil)
     }
 
-    private func render(_ picture: Picture, _ format: PictureFormat) throws -> DecodedPicture {
+    private func render(_ picture: Picture, _ requested: PictureFormat) throws -> DecodedPicture {
+        var format = requested
+        if format.width <= 0 || format.height <= 0 {
+            // A size the header did not state: the decoded one.
+            (format.width, format.height) = (Int(picture.frame.pointer.pointee.width), Int(picture.frame.pointer.pointee.height))
+        }
         var pixels = try scaler.rgba(from: picture.frame.pointer, width: format.width, height: format.height, source: name)
         pixels = FrameScaler.reorient(pixels, width: format.width, height: format.height, format.orientation)
         let (width, height) = format.orientedSize

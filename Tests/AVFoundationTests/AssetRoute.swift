@@ -15,8 +15,8 @@ enum AssetRoute: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// A loopback server with every fixture under /media/NAME, for the whole test process.
     static let server: LoopbackHTTPServer = {
         var routes: [String: LoopbackHTTPServer.Route] = [:]
-        for fixture in Fixtures.facts.fixtures {
-            routes["/media/\(fixture.name)"] = .file(URL(fileURLWithPath: Fixtures.path(fixture.name)))
+        for name in Fixtures.facts.fixtures.map(\.name) + Fixtures.facts.frames.fixtures.map(\.name) {
+            routes["/media/\(name)"] = .file(URL(fileURLWithPath: Fixtures.path(name)))
         }
         do { return try LoopbackHTTPServer(routes: routes) } catch { fatalError("cannot start the loopback server: \(error)") }
     }()

@@ -122,8 +122,18 @@ public struct FixtureFacts: Decodable, Sendable {
         public var frameCount: Int { Int((duration * Double(fps)).rounded()) }
     }
 
+    /// A picture as FFmpeg's command decodes it (RGB PNG): picture `frame` of `source` in presentation
+    /// order, which shows from `frame / fps` seconds.
+    public struct Reference: Decodable, Sendable {
+        public let source: String
+        public let frame: Int
+        public let fps: Int
+        public let file: String
+    }
+
     public struct Frames: Decodable, Sendable {
         public let fixtures: [FrameFixture]
+        public let references: [Reference]
     }
 
     public let cover: Cover

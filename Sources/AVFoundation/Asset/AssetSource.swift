@@ -29,6 +29,12 @@ final class AssetSource: Sendable {
         return demuxer
     }
 
+    /// Opens the source afresh for reading pictures of the stream at `streamIndex`. Blocking: runs on an
+    /// engine thread. The reader holds the source open until it is dropped.
+    func openFrameReader(streamIndex: Int, cancellation: CancellationToken) throws -> VideoFrameReader {
+        try AVError.converting { try VideoFrameReader(source: open(), options: options, streamIndex: streamIndex, cancellation: cancellation) }
+    }
+
     /// Packet statistics of every stream, from one pass over the file on an engine thread; the result is
     /// kept. A cancelled pass keeps nothing, and the next one starts from the beginning. A file that
     /// changed since the header parse (another size or stream count) fails the pass.

@@ -1,0 +1,60 @@
+import Foundation
+
+extension AVAssetImageGenerator {
+    /// The images of `images(for:)`, one element per requested time, in the order requested; iterated
+    /// with `for await`, without `try` (a failed time is a `.failure` element).
+    ///
+    /// The sequence is its own iterator. It generates each image when `next()` asks for it: one picture
+    /// reader (an open container and decoder) serves every time, seeking only where decoding forward
+    /// would cost more. When the iterating task is cancelled, the image in progress stops and `next()`
+    /// returns nil; the sequence also ends after its last time. Work runs on the engine's threads.
+    public struct Images: AsyncSequence, AsyncIteratorProtocol, Sendable {
+        public typealias Failure = Never
+
+        /// One requested time's outcome.
+        public enum Element: Sendable {
+            case success(requestedTime: CMTime, image: CGImage, actualTime: CMTime)
+            case failure(requestedTime: CMTime, error: any Error)
+
+            /// The time asked for.
+            public var requestedTime: CMTime {
+                switch self {
+                case .success(let time, _, _), .failure(let time, _): return time
+                }
+            }
+
+            /// The image; throws the failure's error.
+            public var image: CGImage {
+                get throws {
+                    switch self {
+                    case .success(_, let image, _): return image
+                    case .failure(_, let error): throw error
+                    }
+                }
+            }
+
+            /// When the image's picture shows in the asset; throws the failure's error.
+            public var actualTime: CMTime {
+                get throws {
+                    switch self {
+                    case .success(_, _, let time): return time
+                    case .failure(_, let error): throw error
+                    }
+                }
+            }
+        }
+
+        private let run: ImageRun
+
+        init(_ run: ImageRun) {
+            self.run = run
+        }
+
+        public func makeAsyncIterator() -> Images { self }
+
+        /// The next time's outcome, or nil after the last one or once the iterating task is cancelled.
+        public mutating func next() async -> Element? {
+            await run.next()
+        }
+    }
+}

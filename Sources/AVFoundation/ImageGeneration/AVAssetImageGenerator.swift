@@ -1,0 +1,232 @@
+internal import MediaEngine
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Makes still images of an asset's video at times of its timeline, independently of playback.
+///
+/// Images come from the asset's first enabled video track, decoded with FFmpeg on the engine's own
+/// threads (never on Swift's cooperative pool or the caller's thread, except the synchronous
+/// `copyCGImage(at:actualTime:)`, which waits on its caller's as Apple's does). With the default
+/// tolerances an image costs one seek and one decoded picture, the keyframe nearest the time asked;
+/// with zero tolerances it is the picture showing at that time exactly, which may cost decoding a
+/// group of pictures. `images(for:)` and the legacy batch call keep one decoder across their times.
+///
+/// What Avocet does where Apple does not say: a time past the end of the video, before its start, or
+/// not a number fails with `AVError.noImageAtTime` unless a picture lies within the tolerances (with
+/// the default, unbounded ones, the nearest keyframe always does); an asset without video fails with
+/// `AVError.operationNotSupportedForAsset`. The generator keeps up to two picture readers (open
+/// files) between requests, until it is deallocated.
+public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the settings sit behind a Mutex; the rest is immutable or guards itself.
+    public let asset: AVAsset
+    private let source: PictureSource
+    private let settingsState = Mutex(ImageSettings())
+    /// The legacy batches still reporting, which `cancelAllCGImageGeneration()` ends.
+    private let batches = Mutex<[ObjectIdentifier: LegacyBatch]>([:])
+
+    /// A generator for `asset`. Does no I/O; succeeds for assets without video (generation then fails).
+    public init(asset: AVAsset) {
+        self.asset = asset
+        source = PictureSource(asset: asset)
+        super.init()
+    }
+
+    /// Whether images are turned by the track's preferred transform (quarter turns and mirrors only),
+    /// so that a phone's portrait movie comes out upright. Default false.
+    public var appliesPreferredTrackTransform: Bool {
+        get { settingsState.withLock { $0.appliesPreferredTrackTransform } }
+        set { settingsState.withLock { $0.appliesPreferredTrackTransform = newValue } }
+    }
+
+    /// The largest image size wanted: images shrink to fit it, keeping their aspect ratio, and are never
+    /// enlarged. `.zero` (the default) keeps the video's size; a zero width or height leaves that side free.
+    public var maximumSize: CGSize {
+        get { settingsState.withLock { $0.maximumSize } }
+        set { settingsState.withLock { $0.maximumSize = newValue } }
+    }
+
+    /// Which part of the picture, in what shape (see `ApertureMode`). Default `.cleanAperture`; nil counts
+    /// as the default.
+    public var apertureMode: ApertureMode? {
+        get { settingsState.withLock { $0.apertureMode } }
+        set { settingsState.withLock { $0.apertureMode = newValue } }
+    }
+
+    /// How far before the requested time an image's picture may lie. Default `.positiveInfinity`;
+    /// `.zero` on both sides asks for the exact picture.
+    public var requestedTimeToleranceBefore: CMTime {
+        get { settingsState.withLock { $0.toleranceBefore } }
+        set { settingsState.withLock { $0.toleranceBefore = newValue } }
+    }
+
+    /// How far after the requested time an image's picture may lie. Default `.positiveInfinity`.
+    public var requestedTimeToleranceAfter: CMTime {
+        get { settingsState.withLock { $0.toleranceAfter } }
+        set { settingsState.withLock { $0.toleranceAfter = newValue } }
+    }
+
+    private var settings: ImageSettings { settingsState.withLock { $0 } }
+
+    // MARK: - Swift concurrency
+
+    /// The image for `time`, and the time of the picture it shows. Loads the asset's header if needed,
+    /// then seeks and decodes on the engine's threads. Cancelling the calling task stops the decode
+    /// and throws `CancellationError`; other failures throw an `AVError`.
+    public func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
+        let (source, settings) = (self.source, self.settings)
+        do {
+            let track = try await source.track()
+            return try await IOExecutor.shared.run { token in
+                var reader = source.checkOut()
+                defer { source.checkIn(reader) }
+                return try source.generate(at: time, settings: settings, track: track, reader: &reader, cancellation: token)
+            }
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw AVError.converting(error)
+        }
+    }
+
+    /// The images for `times`, as an asynchronous sequence that yields one element per time, in order.
+    /// Nothing is generated until the sequence is iterated; see `Images`.
+    public func images(for times: [CMTime]) -> Images {
+        Images(ImageRun(source: source, times: times, settings: settings))
+    }
+
+    // MARK: - Callbacks
+
+    /// Generates an image for each of `requestedTimes` (`NSValue`s holding `CMTime`s) and calls
+    /// `handler` once per time, in order, on a serial background queue: with `.succeeded`, the image and
+    /// its actual time; with `.failed` and the error; or with `.cancelled` after
+    /// `cancelAllCGImageGeneration()`. Returns at once; one decoder serves every time.
+    public func generateCGImagesAsynchronously(forTimes requestedTimes: [NSValue],
+                                               completionHandler handler: @escaping AVAssetImageGeneratorCompletionHandler) {
+        start(requestedTimes.map(\.timeValue), handler)
+    }
+
+    /// Generates the image for `requestedTime` and calls `handler` once on a background queue with the
+    /// image and its actual time, or with nil, `.invalid` and the error (`AVError.operationCancelled`
+    /// after `cancelAllCGImageGeneration()`). Returns at once.
+    public func generateCGImageAsynchronously(for requestedTime: CMTime,
+                                              completionHandler handler: @escaping @Sendable (CGImage?, CMTime, (any Error)?) -> Void) {
+        start([requestedTime]) { _, image, actualTime, result, error in
+            switch result {
+            case .succeeded: handler(image, actualTime, nil)
+            case .failed: handler(nil, .invalid, error)
+            case .cancelled:
+                handler(nil, .invalid, AVError(.operationCancelled, userInfo: [NSLocalizedDescriptionKey: "Image generation was cancelled."]))
+            }
+        }
+    }
+
+    /// Ends every pending request of the two callback methods: each time not yet reported is reported
+    /// `.cancelled`, exactly once, and the decode in progress stops. Requests made later run normally.
+    public func cancelAllCGImageGeneration() {
+        let pending = batches.withLock { b -> [LegacyBatch] in
+            defer { b.removeAll() }
+            return Array(b.values)
+        }
+        for batch in pending { batch.cancel() }
+    }
+
+    /// Returns the image for `requestedTime`, waiting on the calling thread while the engine decodes
+    /// (Apple's synchronous method; do not call it on Swift's cooperative pool). `actualTime`, when
+    /// given, receives the time of the picture shown.
+    public func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
+        let (source, settings) = (self.source, self.settings)
+        let track = try source.blockingTrack()
+        let outcome = Mutex<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        IOExecutor.shared.submit {
+            var reader = source.checkOut()
+            defer { source.checkIn(reader) }
+            let result = Swift.Result {
+                try source.generate(at: requestedTime, settings: settings, track: track, reader: &reader, cancellation: CancellationToken())
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else { throw AVError(.unknown) }
+        let generated = try result.mapError { AVError.converting($0) }.get()
+        actualTime?.pointee = generated.actualTime
+        return generated.image
+    }
+
+    private func start(_ times: [CMTime], _ handler: @escaping AVAssetImageGeneratorCompletionHandler) {
+        let run = ImageRun(source: source, times: times, settings: settings)
+        let batch = LegacyBatch(times: times, handler: handler)
+        let key = ObjectIdentifier(batch)
+        batches.withLock { $0[key] = batch }
+        let task = Task { [weak self] in
+            var index = 0
+            while let element = await run.next() {
+                batch.report(index, element)
+                index += 1
+            }
+            // The run ended early only when cancelled: whatever is left is reported so.
+            batch.cancel()
+            _ = self?.batches.withLock { $0.removeValue(forKey: key) }
+        }
+        batch.attach(task)
+    }
+}
+
+/// One legacy batch: its handler, reported exactly once per time, in order, on a serial queue; and the
+/// task generating its images, which cancellation stops.
+private final class LegacyBatch: Sendable {
+    private struct State {
+        var reported = 0
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
+
+    private let times: [CMTime]
+    private let handler: AVAssetImageGeneratorCompletionHandler
+    private let queue = DispatchQueue(label: "avocet.image-generator.callbacks")
+    private let state = Mutex(State())
+
+    init(times: [CMTime], handler: @escaping AVAssetImageGeneratorCompletionHandler) {
+        self.times = times
+        self.handler = handler
+    }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancelNow = state.withLock { s -> Bool in
+            s.task = task
+            return s.cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Reports time `index`'s outcome, unless that time was already reported (cancelled).
+    func report(_ index: Int, _ element: AVAssetImageGenerator.Images.Element) {
+        state.withLock { s in
+            guard index == s.reported else { return }
+            s.reported += 1
+            let handler = self.handler
+            switch element {
+            case .success(let time, let image, let actual):
+                queue.async { handler(time, image, actual, .succeeded, nil) }
+            case .failure(let time, let error):
+                queue.async { handler(time, nil, .invalid, .failed, error) }
+            }
+        }
+    }
+
+    /// Reports every time not yet reported as cancelled and stops the generating task.
+    func cancel() {
+        let task = state.withLock { s -> Task<Void, Never>? in
+            s.cancelled = true
+            let handler = self.handler
+            while s.reported < times.count {
+                let time = times[s.reported]
+                s.reported += 1
+                queue.async { handler(time, nil, .invalid, .cancelled, nil) }
+            }
+            return s.task
+        }
+        task?.cancel()
+    }
+}
