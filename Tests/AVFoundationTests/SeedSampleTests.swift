@@ -78,6 +78,63 @@ struct SeedSampleTests {
 
     // MARK: Seed 002, WWDC22 "Create a more responsive media app": asset inspection
 
+    // MARK: Seed 002, "Create a more responsive media app": thumbnails
+
+    /// The "Generate a thumbnail" sample: `UIImage(cgImage:)` becomes the CGImage itself.
+    @Test func seed002Thumbnail() async throws {
+        let asset = AVAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let time = CMTime(seconds: 1.3, preferredTimescale: 600)
+        func thumbnail() async throws -> CGImage {
+            let generator = AVAssetImageGenerator(asset: asset)
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = CMTime(seconds: 3, preferredTimescale: 600)
+            let thumbnail = try await generator.image(at: time).image
+            return thumbnail
+        }
+        let image = try await thumbnail()
+        let reading = FramePattern.read(image.dataProvider?.data ?? Data(), width: image.width, height: image.height)
+        // Not before 1.3 s, within 3 s after: the keyframe at 2 s (frame 50) is the cheapest.
+        #expect(reading.frameNumber == 50, "\(reading)")
+    }
+
+    /// The two "Generate a series of thumbnails" samples. The WWDC slide's `.failed(requestedTime:error:)`
+    /// does not compile against Apple's SDK either; the shipping case is `.failure(requestedTime:error:)`.
+    @Test func seed002TimelineThumbnails() async throws {
+        let asset = AVAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let generator = AVAssetImageGenerator(asset: asset)
+        let placeholder = try #require(CGImage(rgbaPixels: Data(count: 4), width: 1, height: 1))
+        var thumbnails: [CMTime: CGImage] = [:]
+        func updateThumbnail(for time: CMTime, with image: CGImage) { thumbnails[time] = image }
+        let times = [0.0, 1.0, 2.0, 3.0, 60.0].map { CMTime(seconds: $0, preferredTimescale: 600) }
+
+        func timelineThumbnails(for times: [CMTime]) async {
+            for await result in generator.images(for: times) {
+                switch result {
+                case .success(requestedTime: let requestedTime, image: let image, actualTime: _):
+                    updateThumbnail(for: requestedTime, with: image)
+                case .failure(requestedTime: let requestedTime, error: _):
+                    updateThumbnail(for: requestedTime, with: placeholder)
+                }
+            }
+        }
+        await timelineThumbnails(for: times)
+        #expect(thumbnails.count == times.count)
+        #expect(thumbnails[times[1]]?.width == 320)
+
+        thumbnails = [:]
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        func timelineThumbnails2(for times: [CMTime]) async {
+            for await result in generator.images(for: times) {
+                updateThumbnail(for: result.requestedTime, with: (try? result.image) ?? placeholder)
+            }
+        }
+        await timelineThumbnails2(for: times)
+        #expect(thumbnails.count == times.count)
+        #expect(thumbnails[times[4]] === placeholder, "60 s is past the end: the placeholder")
+        #expect(thumbnails[times[2]].map { $0 !== placeholder } == true)
+    }
+
     @Test @available(*, deprecated) func seed002LegacyAndAsyncInspection() async throws {
         let asset = AVAsset(url: url)
         var used: (CMTime, [AVAssetTrack])?
