@@ -1,13 +1,38 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct AVTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "avtool",
-        abstract: "Inspect media files with Avocet, AVFoundation for Linux.",
+        abstract: "Inspect media files and make pictures of them with Avocet, AVFoundation for Linux.",
         version: "avtool \(AVTool.version) (Avocet)",
-        subcommands: [Inspect.self])
+        subcommands: [Inspect.self, Thumbnail.self, Thumbnails.self])
 
     /// avtool's version, which `avtool --version` prints.
-    static let version = "0.3.0"
+    static let version = "0.4.0"
+
+    /// Runs the command; every error is one line on standard error ("avtool: ..."), help and the
+    /// version go to standard output.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                Swift.print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let line = message(for: error)
+            if !line.isEmpty {
+                FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

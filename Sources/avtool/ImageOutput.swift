@@ -1,0 +1,70 @@
+import ArgumentParser
+import AVFoundation
+import Foundation
+
+/// What the picture commands share: parsing sizes and times, encoding by file extension, and the
+/// one-line messages.
+enum ImageOutput {
+    enum Format: String {
+        case png
+        case jpeg
+
+        /// The format a file name's extension names (.png, .jpg, .jpeg), or nil.
+        init?(path: String) {
+            switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+            case "png": self = .png
+            case "jpg", "jpeg": self = .jpeg
+            default: return nil
+            }
+        }
+
+        var fileExtension: String { self == .png ? "png" : "jpg" }
+    }
+
+    /// "WxH" (either may be 0, leaving that side free) as a maximum size; nil when malformed.
+    static func size(_ text: String) -> CGSize? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w >= 0, h >= 0, w <= 16384, h <= 16384, w + h > 0 else {
+            return nil
+        }
+        return CGSize(width: w, height: h)
+    }
+
+    /// Encodes and writes `image`; a failure gets its one line and exit status 1.
+    static func write(_ image: CGImage, as format: Format, to path: String) throws {
+        do {
+            let data = format == .png ? try image.pngData() : try image.jpegData(compressionQuality: 0.85)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            complain("\(path): cannot write the image: \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// A generator set up as a command-line user expects: upright pictures, the size asked for, and
+    /// exact pictures or the faster nearest keyframe.
+    static func generator(for asset: AVAsset, maximumSize: CGSize?, exact: Bool) -> AVAssetImageGenerator {
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.appliesPreferredTrackTransform = true
+        if let maximumSize { generator.maximumSize = maximumSize }
+        if exact {
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+        }
+        return generator
+    }
+
+    /// One line on standard error, prefixed "avtool: ".
+    static func complain(_ line: String) {
+        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
+    }
+
+    /// Whether standard error is a terminal (progress lines go there only then).
+    static var showsProgress: Bool { isatty(STDERR_FILENO) == 1 }
+
+    static func progress(_ done: Int, of total: Int) {
+        guard showsProgress else { return }
+        FileHandle.standardError.write(Data("\rthumbnails: \(done)/\(total)".utf8))
+        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
