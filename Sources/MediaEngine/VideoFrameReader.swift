@@ -33,6 +33,9 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// A seek once ended the stream at once (FFmpeg's AVI demuxer without an index does that): going
     /// back then means opening the container again and decoding from the start.
     private var seekingFails = false
+    /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
+    /// those no other picture needs are not decoded at all.
+    private var skipsPicturesEndingBy: Int64?
     /// Packets of the stream read since the last seek.
     private var packetsSinceSeek = 0
     private let scaler = FrameScaler()
@@ -302,6 +305,8 @@ package final class VideoFrameReader: @unchecked Sendable {
         }
         var retries = 0
         var retriedFrom: Int64?
+        skipsPicturesEndingBy = w.low > .min ? w.low : nil
+        defer { skipsPicturesEndingBy = nil }
         while lookahead == nil {
             guard let picture = try nextPicture(token) else {
                 if fresh && !seekingFails {
@@ -414,6 +419,12 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// Sends `packet` to the decoder; false when the decoder dropped it as damaged.
     private func send() throws -> Bool {
         guard let p = packet else { return false }
+        let nopts = avocet_nopts_value()
+        if let limit = skipsPicturesEndingBy, p.pointee.pts != nopts, p.pointee.duration > 0, p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
+            decoder.skipsNonReferencePictures = p.pointee.pts.addingSaturating(p.pointee.duration) <= limit
+        } else {
+            decoder.skipsNonReferencePictures = false
+        }
         return try decoder.send(p) == .accepted
     }
 

@@ -68,6 +68,16 @@ struct VideoFrameReaderTests {
         #expect(work.decodedPictures - start.decodedPictures <= 24, "each picture decoded once")
     }
 
+    @Test("decoding forward skips the pictures no other picture needs")
+    func skipsNonReferencePictures() async throws {
+        let reader = try await Self.reader(Self.h264)
+        let picture = try await Self.picture(reader, at: 24.5 / 25, before: 0, after: 0)
+        #expect(FramePattern.read(picture.pixels, width: picture.width, height: picture.height).frameNumber == 24)
+        // 25 pictures lie between the keyframe and the target; with two B-frames between references,
+        // most B-frames are never decoded.
+        #expect(reader.workDone.decodedPictures < 20, "\(reader.workDone)")
+    }
+
     @Test("past the end of the video: no picture with zero tolerances, the last one within a tolerance")
     func pastTheEnd() async throws {
         let reader = try await Self.reader(Self.h264)

@@ -87,8 +87,10 @@ public final class CGImage: Sendable {
     /// becomes opaque.
     var straightRGBA: Data {
         guard let data = dataProvider?.data else { return Data() }
-        var out = Data(count: width * height * 4)
         let alpha = alphaInfo
+        // Already straight and tightly packed (the image generator's images): no copy.
+        if alpha == .last && bytesPerRow == width * 4 && data.count == width * height * 4 { return data }
+        var out = Data(count: width * height * 4)
         out.withUnsafeMutableBytes { (dst: UnsafeMutableRawBufferPointer) in
             data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
                 for row in 0..<height {
