@@ -34,4 +34,26 @@ struct ReadmeExamplesTests {
         let chapters = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["en"])
         #expect(chapters.count == 2)
     }
+
+    @Test func thumbnailSample() async throws {
+        let generator = AVAssetImageGenerator(asset: AVAsset(url: URL(fileURLWithPath: Fixtures.path("iphone.mov"))))
+        generator.appliesPreferredTrackTransform = true
+        generator.maximumSize = CGSize(width: 160, height: 0)
+        let (image, actualTime) = try await generator.image(at: CMTime(seconds: 0.5, preferredTimescale: 600))
+        #expect("\(image.width) \(image.height) \(actualTime.seconds)" == "160 284 0.8333333333333334")
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let dir = try Fixtures.temporaryDirectory()
+        var printed: [String] = []
+        for await result in generator.images(for: [0.25, 0.5, 9].map { CMTime(seconds: $0, preferredTimescale: 600) }) {
+            switch result {
+            case .success(requestedTime: _, image: let image, actualTime: let time):
+                try image.jpegData().write(to: dir.appendingPathComponent("thumb-\(time.seconds).jpg"))
+            case .failure(requestedTime: let time, error: let error):
+                printed.append("\(time.seconds) \((error as? AVError)?.code == .noImageAtTime)")
+            }
+        }
+        #expect(printed == ["9.0 true"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 2)
+    }
 }
