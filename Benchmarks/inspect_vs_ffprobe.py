@@ -15,11 +15,11 @@ ratios (for times, below 1 means avtool is faster). Not a test: run it on demand
 import argparse
 import json
 import os
-import resource
-import statistics
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from processes import measure  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -28,30 +28,6 @@ def media_fixtures():
     with open(os.path.join(ROOT, "Fixtures", "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
     return [os.path.join(ROOT, "Fixtures", fx["name"]) for fx in facts["fixtures"] if "bad" not in fx]
-
-
-def run(cmd):
-    """Wall seconds and peak RSS (KiB) of one process, output discarded."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed: {' '.join(cmd)}")
-    return elapsed, usage.ru_maxrss
-
-
-def measure(commands, runs):
-    """Median total wall time of running `commands` one after another, and their largest peak RSS."""
-    totals, peak = [], 0
-    for _ in range(runs):
-        total = 0.0
-        for cmd in commands:
-            seconds, rss = run(cmd)
-            total += seconds
-            peak = max(peak, rss)
-        totals.append(total)
-    return statistics.median(totals), peak
 
 
 def main():

@@ -18,38 +18,15 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from processes import measure  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Benchmarks", "out", "corpus")
-
-
-def run(cmd):
-    """Wall seconds and peak RSS (KiB) of one process, output discarded."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode()}")
-    return elapsed, usage.ru_maxrss
-
-
-def median_of(cmds_factory, runs):
-    """Median total wall time of the command list, and the largest peak RSS."""
-    totals, peak = [], 0
-    for _ in range(runs):
-        total = 0.0
-        for cmd in cmds_factory():
-            seconds, rss = run(cmd)
-            total += seconds
-            peak = max(peak, rss)
-        totals.append(total)
-    return statistics.median(totals), peak
 
 
 def duration(path):
@@ -78,23 +55,23 @@ def main():
         for path in files:
             name = os.path.basename(path)
             at = round(duration(path) * 0.63, 3)
-            ff = lambda: [["ffmpeg", "-v", "error", "-y", "-ss", str(at), "-i", path, "-frames:v", "1", f]]
-            ff_time, ff_rss = median_of(ff, args.runs)
+            ff = [["ffmpeg", "-v", "error", "-y", "-ss", str(at), "-i", path, "-frames:v", "1", f]]
+            ff_time, ff_rss = measure(ff, args.runs)
             for mode, extra in (("default", []), ("exact", ["--exact"])):
-                av = lambda: [[avtool, "thumbnail", path, "--at", str(at), "-o", a] + extra]
-                av_time, av_rss = median_of(av, args.runs)
+                av = [[avtool, "thumbnail", path, "--at", str(at), "-o", a] + extra]
+                av_time, av_rss = measure(av, args.runs)
                 print(f"{name:12} one thumbnail {mode:7} at {at:6.3f} s: avtool {av_time * 1000:7.1f} ms {av_rss // 1024:4d} MiB"
                       f"   ffmpeg {ff_time * 1000:7.1f} ms {ff_rss // 1024:4d} MiB   ratio {av_time / ff_time:.2f}")
             length = duration(path)
             times = [length * (i + 0.5) / 100 for i in range(100)]
             strip = os.path.join(tmp, "strip")
-            ff_strip = lambda: [["ffmpeg", "-v", "error", "-y", "-ss", f"{t:.4f}", "-i", path, "-frames:v", "1",
+            ff_strip = [["ffmpeg", "-v", "error", "-y", "-ss", f"{t:.4f}", "-i", path, "-frames:v", "1",
                                  "-vf", "scale=160:-1", os.path.join(tmp, f"s{i}.jpg")] for i, t in enumerate(times)]
-            ff_strip_time, _ = median_of(ff_strip, 1)
+            ff_strip_time, _ = measure(ff_strip, 1)
             for mode, extra in (("default", []), ("exact", ["--exact"])):
-                av_strip = lambda: [[avtool, "thumbnails", path, "--count", "100", "--max-size", "160x0", "--format", "jpeg",
+                av_strip = [[avtool, "thumbnails", path, "--count", "100", "--max-size", "160x0", "--format", "jpeg",
                                      "-o", strip] + extra]
-                av_strip_time, av_strip_rss = median_of(av_strip, max(1, args.runs // 2))
+                av_strip_time, av_strip_rss = measure(av_strip, max(1, args.runs // 2))
                 print(f"{name:12} 100-picture strip {mode:7}: avtool {av_strip_time * 1000:7.1f} ms {av_strip_rss // 1024:4d} MiB"
                       f"   100 ffmpeg runs {ff_strip_time * 1000:8.1f} ms   avtool {ff_strip_time / av_strip_time:5.1f}x faster")
 

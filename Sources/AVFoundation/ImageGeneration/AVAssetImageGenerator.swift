@@ -35,38 +35,46 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// Whether images are turned by the track's preferred transform (quarter turns and mirrors only),
     /// so that a phone's portrait movie comes out upright. Default false.
     public var appliesPreferredTrackTransform: Bool {
-        get { settingsState.withLock { $0.appliesPreferredTrackTransform } }
-        set { settingsState.withLock { $0.appliesPreferredTrackTransform = newValue } }
+        get { setting(\.appliesPreferredTrackTransform) }
+        set { set(\.appliesPreferredTrackTransform, newValue) }
     }
 
     /// The largest image size wanted: images shrink to fit it, keeping their aspect ratio, and are never
     /// enlarged. `.zero` (the default) keeps the video's size; a zero width or height leaves that side free.
     public var maximumSize: CGSize {
-        get { settingsState.withLock { $0.maximumSize } }
-        set { settingsState.withLock { $0.maximumSize = newValue } }
+        get { setting(\.maximumSize) }
+        set { set(\.maximumSize, newValue) }
     }
 
     /// Which part of the picture, in what shape (see `ApertureMode`). Default `.cleanAperture`; nil counts
     /// as the default.
     public var apertureMode: ApertureMode? {
-        get { settingsState.withLock { $0.apertureMode } }
-        set { settingsState.withLock { $0.apertureMode = newValue } }
+        get { setting(\.apertureMode) }
+        set { set(\.apertureMode, newValue) }
     }
 
     /// How far before the requested time an image's picture may lie. Default `.positiveInfinity`;
     /// `.zero` on both sides asks for the exact picture.
     public var requestedTimeToleranceBefore: CMTime {
-        get { settingsState.withLock { $0.toleranceBefore } }
-        set { settingsState.withLock { $0.toleranceBefore = newValue } }
+        get { setting(\.toleranceBefore) }
+        set { set(\.toleranceBefore, newValue) }
     }
 
     /// How far after the requested time an image's picture may lie. Default `.positiveInfinity`.
     public var requestedTimeToleranceAfter: CMTime {
-        get { settingsState.withLock { $0.toleranceAfter } }
-        set { settingsState.withLock { $0.toleranceAfter = newValue } }
+        get { setting(\.toleranceAfter) }
+        set { set(\.toleranceAfter, newValue) }
     }
 
     private var settings: ImageSettings { settingsState.withLock { $0 } }
+
+    private func setting<T>(_ key: KeyPath<ImageSettings, T>) -> T {
+        settings[keyPath: key]
+    }
+
+    private func set<T: Sendable>(_ key: WritableKeyPath<ImageSettings, T> & Sendable, _ value: T) {
+        settingsState.withLock { $0[keyPath: key] = value }
+    }
 
     // MARK: - Swift concurrency
 

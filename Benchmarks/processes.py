@@ -1,0 +1,30 @@
+"""Timing whole processes for the benchmark scripts: wall time and peak resident memory."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (KiB) of one process, output discarded; exits when it fails."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode(errors='replace')}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(commands, runs):
+    """Median total wall time of running `commands` one after another, and their largest peak RSS."""
+    totals, peak = [], 0
+    for _ in range(runs):
+        total = 0.0
+        for cmd in commands:
+            seconds, rss = run(cmd)
+            total += seconds
+            peak = max(peak, rss)
+        totals.append(total)
+    return statistics.median(totals), peak
