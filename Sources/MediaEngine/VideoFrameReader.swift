@@ -27,6 +27,8 @@ package final class VideoFrameReader: @unchecked Sendable {
     private var ctx: UnsafeMutablePointer<AVFormatContext>
     private var stream: UnsafeMutablePointer<AVStream>
     private let streamIndex: Int32
+    /// The stream the reader decodes (FFmpeg's index, as `StreamInfo.index`).
+    package var decodedStreamIndex: Int { Int(streamIndex) }
     private var decoder: VideoDecoder
     private let source: any ByteSource
     private let options: DemuxerOptions

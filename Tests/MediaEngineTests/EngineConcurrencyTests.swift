@@ -26,7 +26,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < .seconds(2), "ended promptly, not after the 30 s read")
+        #expect(ContinuousClock.now - start < .seconds(5), "ended promptly, not after the 30 s read")
         #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
@@ -104,7 +104,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < .seconds(1), "returned while both threads were still blocked")
+        #expect(ContinuousClock.now - start < .seconds(5), "returned while both threads were still blocked (for 30 s)")
         #expect(counters.blockersStarted.load(ordering: .relaxed) == 2 && !release.isCancelled)
 
         release.cancel()

@@ -22,6 +22,18 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     public let asset: AVAsset
     private let source: PictureSource
     private let settingsState = Mutex(ImageSettings())
+    /// A video composition to render images through, copied when set. When one is set,
+    /// `appliesPreferredTrackTransform` is ignored and images are `renderSize` (shrunk to fit
+    /// `maximumSize`). What Avocet renders today: instructions that pass a video track through. A
+    /// composition Apple's generator would refuse with an exception (`renderScale` other than 1, an empty
+    /// `renderSize`, a `frameDuration` that is not positive, a negative `sourceTrackIDForFrameTiming`),
+    /// a time no instruction covers, and instructions that are not pass-through fail the request with
+    /// `AVError.invalidVideoComposition`.
+    public var videoComposition: AVVideoComposition? {
+        get { setting(\.videoComposition) }
+        set { set(\.videoComposition, newValue.flatMap { $0.copy() as? AVVideoComposition }) }
+    }
+
     /// The legacy batches still reporting, which `cancelAllCGImageGeneration()` ends.
     private let batches = Mutex<[ObjectIdentifier: LegacyBatch]>([:])
 
@@ -84,11 +96,11 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     public func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
         let (source, settings) = (self.source, self.settings)
         do {
-            let track = try await source.track()
+            let tracks = try await source.tracks()
             return try await IOExecutor.shared.run { token in
-                var reader = source.checkOut()
+                var reader: VideoFrameReader?
                 defer { source.checkIn(reader) }
-                return try source.generate(at: time, settings: settings, track: track, reader: &reader, cancellation: token)
+                return try source.generate(at: time, settings: settings, tracks: tracks, reader: &reader, cancellation: token)
             }
         } catch {
             if Task.isCancelled { throw CancellationError() }
@@ -143,14 +155,14 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// given, receives the time of the picture shown.
     public func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
         let (source, settings) = (self.source, self.settings)
-        let track = try source.blockingTrack()
+        let tracks = try source.blockingTracks()
         let outcome = Mutex<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         IOExecutor.shared.submit {
-            var reader = source.checkOut()
+            var reader: VideoFrameReader?
             defer { source.checkIn(reader) }
             let result = Swift.Result {
-                try source.generate(at: requestedTime, settings: settings, track: track, reader: &reader, cancellation: CancellationToken())
+                try source.generate(at: requestedTime, settings: settings, tracks: tracks, reader: &reader, cancellation: CancellationToken())
             }
             outcome.withLock { $0 = result }
             done.signal()

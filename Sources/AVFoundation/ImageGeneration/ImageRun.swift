@@ -35,7 +35,7 @@ final class ImageRun: Sendable {
         let time = times[index]
         if Task.isCancelled { return finish() }
         do {
-            let track = try await source.track()
+            let tracks = try await source.tracks()
             let reader = state.withLock { s -> VideoFrameReader? in
                 defer { s.reader = nil }
                 return s.reader
@@ -44,7 +44,7 @@ final class ImageRun: Sendable {
             let generated = try await IOExecutor.shared.run { token in
                 var open = reader
                 defer { self.keep(open) }
-                return try source.generate(at: time, settings: settings, track: track, reader: &open, cancellation: token)
+                return try source.generate(at: time, settings: settings, tracks: tracks, reader: &open, cancellation: token)
             }
             return .success(requestedTime: time, image: generated.image, actualTime: generated.actualTime)
         } catch {

@@ -9,6 +9,7 @@ struct ImageSettings: Sendable {
     var apertureMode: AVAssetImageGenerator.ApertureMode? = .cleanAperture
     var toleranceBefore = CMTime.positiveInfinity
     var toleranceAfter = CMTime.positiveInfinity
+    var videoComposition: AVVideoComposition?
 }
 
 /// Where an image generator's pictures come from: the asset's first enabled video track, and picture
@@ -25,20 +26,21 @@ final class PictureSource: Sendable {
         self.asset = asset
     }
 
-    /// The track images come from: the first enabled video track, else the first video track. Loads
-    /// the asset's header (once per asset).
-    func track() async throws -> AVAssetTrack {
-        try PictureSource.videoTrack(in: await asset.facts())
+    /// The asset's tracks. Loads the asset's header (once per asset).
+    func tracks() async throws -> [AVAssetTrack] {
+        try await asset.facts().tracks
     }
 
     /// The same, waiting on the calling thread (for `copyCGImage(at:actualTime:)`).
-    func blockingTrack() throws -> AVAssetTrack {
-        try PictureSource.videoTrack(in: asset.blockingFacts().get())
+    func blockingTracks() throws -> [AVAssetTrack] {
+        try asset.blockingFacts().get().tracks
     }
 
-    private static func videoTrack(in facts: AssetFacts) throws -> AVAssetTrack {
-        let videos = facts.tracks.filter { $0.mediaType == .video }
-        guard let track = videos.first(where: \.facts.isEnabled) ?? videos.first else {
+    /// The track images come from without a video composition: the first enabled video track, else
+    /// the first video track.
+    private static func videoTrack(in tracks: [AVAssetTrack]) throws -> AVAssetTrack {
+        let videos = tracks.filter { $0.mediaType == .video }
+        guard let track = videos.first(where: { $0.facts.isEnabled }) ?? videos.first else {
             throw AVError(.operationNotSupportedForAsset, userInfo: [
                 NSLocalizedDescriptionKey: "The asset has no video track to make images from.",
             ])
@@ -46,8 +48,11 @@ final class PictureSource: Sendable {
         return track
     }
 
-    func checkOut() -> VideoFrameReader? {
-        idle.withLock { $0.popLast() }
+    /// An idle reader of the stream at `streamIndex`, if one waits.
+    func checkOut(streamIndex: Int) -> VideoFrameReader? {
+        idle.withLock { readers in
+            readers.firstIndex { $0.decodedStreamIndex == streamIndex }.map { readers.remove(at: $0) }
+        }
     }
 
     func checkIn(_ reader: VideoFrameReader?) {
@@ -55,15 +60,21 @@ final class PictureSource: Sendable {
         idle.withLock { if $0.count < PictureSource.maxIdle { $0.append(reader) } }
     }
 
-    /// The image at `time` of `track`, as `settings` say. Blocking: opens a reader when `reader` is nil,
-    /// then seeks and decodes, all on the calling engine thread. Throws AVErrors.
-    func generate(at time: CMTime, settings: ImageSettings, track: AVAssetTrack, reader: inout VideoFrameReader?,
+    /// The image at `time` from `tracks`, as `settings` say. Blocking: takes or opens a reader of the
+    /// right track when `reader` is not one, then seeks and decodes, all on the calling engine thread.
+    /// Throws AVErrors.
+    func generate(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack], reader: inout VideoFrameReader?,
                   cancellation: CancellationToken) throws -> (image: CGImage, actualTime: CMTime) {
         let request = try PictureSource.request(at: time, settings: settings)
-        let format = PictureSource.format(of: track, settings: settings)
+        let (track, format) = try PictureSource.plan(at: time, settings: settings, tracks: tracks)
         return try AVError.converting {
+            let index = track.stream.index
+            if let held = reader, held.decodedStreamIndex != index {
+                checkIn(held)
+                reader = nil
+            }
             if reader == nil {
-                reader = try track.source.openFrameReader(streamIndex: track.stream.index, cancellation: cancellation)
+                reader = try checkOut(streamIndex: index) ?? track.source.openFrameReader(streamIndex: index, cancellation: cancellation)
             }
             guard let open = reader else { throw AVError(.unknown) }
             let picture = try open.picture(request, format: format, cancellation: cancellation)
@@ -96,6 +107,49 @@ final class PictureSource: Sendable {
                               earliest: bound(settings.toleranceBefore, -1), latest: bound(settings.toleranceAfter, 1))
     }
 
+    /// Which track a picture comes from and the output's shape: the first video track, or what the video
+    /// composition's instruction at `time` names.
+    static func plan(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack]) throws -> (AVAssetTrack, PictureFormat) {
+        guard let composition = settings.videoComposition else {
+            let track = try videoTrack(in: tracks)
+            return (track, format(of: track, settings: settings))
+        }
+        func invalid(_ reason: String) -> AVError {
+            AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "The video composition cannot be rendered: \(reason)."])
+        }
+        // Where Apple's generator raises an exception, Avocet's fails the request.
+        let size = composition.renderSize, duration = composition.frameDuration
+        guard composition.renderScale == 1 else { throw invalid("its renderScale is not 1") }
+        guard size.width >= 1, size.height >= 1, size.width.isFinite, size.height.isFinite else { throw invalid("its renderSize is empty") }
+        guard duration.isNumeric, duration.value > 0, duration.timescale > 0 else { throw invalid("its frameDuration is not a positive time") }
+        guard composition.sourceTrackIDForFrameTiming >= 0 else { throw invalid("its sourceTrackIDForFrameTiming is negative") }
+        guard let instruction = composition.instructions.first(where: { $0.timeRange.containsTime(time) }) else {
+            throw invalid("no instruction covers \(time.seconds) s")
+        }
+        let passthrough = instruction.passthroughTrackID
+        guard passthrough != kCMPersistentTrackID_Invalid else {
+            throw invalid("the instruction at \(time.seconds) s is not a pass-through one (Avocet renders layer instructions from compositions on)")
+        }
+        guard let track = tracks.first(where: { $0.trackID == passthrough && $0.mediaType == .video }) else {
+            throw invalid("its pass-through track \(passthrough) is not a video track of the asset")
+        }
+        // The source picture fills the render size; the preferred transform is the composition's to apply.
+        let fitted = fit(width: Double(size.width), height: Double(size.height), into: settings.maximumSize)
+        return (track, PictureFormat(width: fitted.width, height: fitted.height))
+    }
+
+    /// `width` x `height` shrunk to fit `maximum` keeping the aspect ratio (never enlarged; a zero side
+    /// is free), and held under `PictureFormat.maximumPixels`.
+    static func fit(width: Double, height: Double, into maximum: CGSize) -> (width: Int, height: Int) {
+        var scale = 1.0
+        let maxWidth = Double(maximum.width), maxHeight = Double(maximum.height)
+        if maxWidth > 0, maxWidth.isFinite { scale = min(scale, maxWidth / width) }
+        if maxHeight > 0, maxHeight.isFinite { scale = min(scale, maxHeight / height) }
+        let limit = Double(PictureFormat.maximumPixels)
+        if width * height * scale * scale > limit { scale = (limit / (width * height)).squareRoot() }
+        return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+    }
+
     /// The output's shape: the track's display size (aperture mode), turned by the preferred transform
     /// when asked (quarter turns and mirrors only, as Apple's), then shrunk to fit `maximumSize`
     /// keeping the aspect ratio (never enlarged; a zero side leaves that side free).
@@ -113,13 +167,7 @@ final class PictureSource: Sendable {
             orientation = PictureOrientation(a: Double(t.a), b: Double(t.b), c: Double(t.c), d: Double(t.d)) ?? .up
         }
         let shown = orientation.transposes ? (size.1, size.0) : size
-        var scale = 1.0
-        let maxWidth = Double(settings.maximumSize.width), maxHeight = Double(settings.maximumSize.height)
-        if maxWidth > 0, maxWidth.isFinite { scale = min(scale, maxWidth / shown.0) }
-        if maxHeight > 0, maxHeight.isFinite { scale = min(scale, maxHeight / shown.1) }
-        let limit = Double(PictureFormat.maximumPixels)
-        if shown.0 * shown.1 * scale * scale > limit { scale = (limit / (shown.0 * shown.1)).squareRoot() }
-        let width = max(1, Int((shown.0 * scale).rounded())), height = max(1, Int((shown.1 * scale).rounded()))
+        let (width, height) = fit(width: shown.0, height: shown.1, into: settings.maximumSize)
         return orientation.transposes
             ? PictureFormat(width: height, height: width, orientation: orientation)
             : PictureFormat(width: width, height: height, orientation: orientation)
