@@ -290,6 +290,10 @@ def make_frames(frames):
                 codec += ["-sc_threshold", "0"]
             rotation = fx.get("rotation")
             encoded = os.path.join(tmp, fx["name"]) if rotation else out
+            if fx.get("live"):
+                # To a pipe, as a recorder writes: the muxer cannot go back to add cues or a duration.
+                ffmpeg(inputs + maps + codec + BITEXACT + ["-live", "1", "-f", fx["container"], "pipe:1"], stdout_path=encoded)
+                continue
             ffmpeg(inputs + maps + codec + BITEXACT + ["-f", fx["container"], encoded])
             if rotation:
                 # As for rotated.mov: the display matrix is written on a stream copy only.

@@ -21,11 +21,15 @@ final class FrameScaler {
 
     deinit { sws_freeContext(context) }
 
-    /// `frame` scaled to `width` x `height` as tightly packed RGBA, alpha opaque.
-    func rgba(from frame: UnsafePointer<AVFrame>, width: Int, height: Int, source: String) throws -> Data {
+    /// `frame` scaled to `width` x `height` as tightly packed RGBA (alpha opaque for video).
+    /// `maximumPixels` bounds the output (a picture's size comes from the file); nil leaves it to
+    /// FFmpeg's own limits (a still image being decoded).
+    func rgba(from frame: UnsafePointer<AVFrame>, width: Int, height: Int, source: String,
+              maximumPixels: Int? = PictureFormat.maximumPixels) throws -> Data {
         let operation = "convert the picture"
         let f = frame.pointee
-        guard width > 0, height > 0, width * height <= PictureFormat.maximumPixels, f.width > 0, f.height > 0 else {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= (maximumPixels ?? Int(Int32.max) / 4), f.width > 0, f.height > 0 else {
             throw MediaEngineError(.invalidArgument, source: source, operation: operation,
                                    reason: "a picture of \(width)x\(height) from \(f.width)x\(f.height) is out of range")
         }
@@ -48,8 +52,8 @@ final class FrameScaler {
             sws_setColorspaceDetails(context, matrix, fullRange ? 1 : 0, rgb, 1, 0, 1 << 16, 1 << 16)
             shape = wanted
         }
-        var pixels = Data(count: width * height * 4)
-        let rows: Int32 = try pixels.withUnsafeMutableBytes { raw in
+        var output = Data(count: width * height * 4)
+        let rows: Int32 = try output.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
                 throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
             }
@@ -60,7 +64,7 @@ final class FrameScaler {
             }
         }
         try FFmpeg.check(rows, operation, source: source)
-        return pixels
+        return output
     }
 
     /// Whether a pixel format is one of FFmpeg's full-range ("J") formats.

@@ -134,7 +134,7 @@ package enum ImageCodec {
         try FFmpeg.check(avcodec_receive_frame(context, f), operation, source: "image")
 
         let width = Int(f.pointee.width), height = Int(f.pointee.height)
-        let pixels = try FrameScaler().rgba(from: f, width: width, height: height, source: "image")
+        let pixels = try FrameScaler().rgba(from: f, width: width, height: height, source: "image", maximumPixels: nil)
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 

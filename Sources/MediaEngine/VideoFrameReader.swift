@@ -8,15 +8,17 @@ import Foundation
 /// How a picture is found, for a time `t` and the window `[t - before, t + after]` the tolerances allow:
 /// 1. A picture already in hand is used again: the one whose presentation interval holds `t` (the
 ///    reader keeps the last two it decoded going forward), or the keyframe step 2 would decode.
-/// 2. Where the container has a keyframe index (MP4, MOV, Matroska with cues, AVI), the keyframe in
-///    the window nearest `t` is decoded alone: one seek, one picture. With Apple's default (unbounded)
-///    tolerances this is always the case.
-/// 3. Otherwise the reader decodes forward from the keyframe at or before `t` (or, when the next time
-///    lies ahead in the group of pictures it is decoding, from where it stands, without a seek) to the
-///    picture whose interval holds `t`; right after a seek, the keyframe itself is taken when its time
-///    lies in the window. If no picture's interval holds `t` (past the end of the video, before its
-///    start), the nearest picture inside the window is taken, or the request fails with
-///    `.noFrameAtTime`.
+/// 2. Where the container's keyframe index has no gaps (MP4, MOV, Matroska, AVI) and knows keyframes
+///    on both sides of `t`, the keyframe in the window nearest `t` is decoded alone: one seek, one
+///    picture. With Apple's default (unbounded) tolerances this is the usual case.
+/// 3. Otherwise the reader seeks to the keyframe at or before `t` (seeking again further back when a
+///    demuxer lands past it, as MPEG-TS does) and takes that keyframe when it lies in the window; else
+///    it decodes forward to the picture whose interval holds `t`, skipping the pictures no other one
+///    needs. When the next time lies ahead in the group of pictures being decoded, it goes on from
+///    where it stands, without a seek. If no picture's interval holds `t` (past the end of the video,
+///    before its start), the nearest picture inside the window is taken, or the request fails with
+///    `.noFrameAtTime`. A seek that leads to no picture at all (FFmpeg's AVI demuxer without an index)
+///    is replaced by reading from the start of a container opened again.
 ///
 /// Blocking: every method runs on an engine thread. One operation at a time (a lock serialises
 /// callers); the reader holds its byte source (a file descriptor for files) open until it is dropped.
@@ -32,9 +34,14 @@ package final class VideoFrameReader: @unchecked Sendable {
     private var decoder: VideoDecoder
     private let source: any ByteSource
     private let options: DemuxerOptions
-    /// A seek once ended the stream at once (FFmpeg's AVI demuxer without an index does that): going
-    /// back then means opening the container again and decoding from the start.
+    /// A seek led to no picture where reading from the start found the one asked for (FFmpeg's AVI
+    /// demuxer without an index seeks nowhere): going back then means opening the container again and
+    /// decoding from the start.
     private var seekingFails = false
+    /// Whether the container's keyframe index grows from the start as it is read, with no gaps (MP4's
+    /// sample tables, Matroska's cues or its reading in order, AVI's index), so that keyframes on both
+    /// sides of a time are its nearest ones. MPEG-TS and FLV add entries wherever a seek lands.
+    private let indexHasNoGaps: Bool
     /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
     /// those no other picture needs are not decoded at all.
     private var skipsPicturesEndingBy: Int64?
@@ -125,6 +132,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         let opened = try VideoFrameReader.open(source, options: options, streamIndex: streamIndex, cancellation: cancellation)
         (context, ctx, stream, decoder) = opened
         let st = opened.stream
+        indexHasNoGaps = [.quickTime, .matroska, .avi].contains(ContainerFormat(demuxer: opened.0.demuxerName))
         timeBase = st.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
@@ -194,6 +202,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         context.use(cancellation)
+        damagedPictures = 0
         return try FFmpegLog.capturing {
             let chosen = try find(window(for: request), cancellation)
             return try render(chosen, format)
@@ -219,7 +228,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     private func find(_ w: Window, _ token: CancellationToken) throws -> Picture {
         for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) { return held }
         refreshKeyframes()
-        if !seekingFails, let key = nearestKeyframe(in: w) {
+        if let key = nearestKeyframe(in: w) {
             if let held = heldKeyframe, held.keyEstimate == key.estimate, w.accepts(held) { return held }
             if let picture = try decodeAlone(key, token), w.accepts(picture) {
                 heldKeyframe = picture
@@ -248,7 +257,11 @@ package final class VideoFrameReader: @unchecked Sendable {
         keyframes = found.map { Keyframe(estimate: $0.addingSaturating(shift)) }
     }
 
+    /// The keyframe in the window nearest the target, when the index knows keyframes on both sides of
+    /// it and has no gaps; else nil (the target's own group is then found by seeking).
     private func nearestKeyframe(in w: Window) -> Keyframe? {
+        guard indexHasNoGaps, !seekingFails, keyframes.contains(where: { $0.estimate <= w.target }),
+              keyframes.contains(where: { $0.estimate >= w.target }) else { return nil }
         var best: Keyframe?
         for key in keyframes where key.estimate >= w.low && key.estimate <= w.high {
             if let b = best {
@@ -273,17 +286,19 @@ package final class VideoFrameReader: @unchecked Sendable {
             guard try readPacket(token) else { break }
             sent = try send()
         }
-        if !sent && packetsSinceSeek == 0 {
-            seekingFails = true
-            return nil
-        }
+        if !sent { return nil }
         _ = try decoder.send(nil)
         var first: Picture?
+        var damaged = 0
         while true {
             let frame = try newFrame()
             let result = decoder.receive(into: frame.pointer)
             if result == .end || result == .needsInput { break }
-            if result == .damaged { continue }
+            if result == .damaged {
+                damaged += 1
+                if damaged > 16 { break }
+                continue
+            }
             if first == nil, var picture = makePicture(frame) {
                 picture.keyEstimate = key.estimate
                 first = picture
@@ -296,7 +311,9 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// Decodes forward to the picture whose interval holds the target (see the type's description).
     private func decodeForward(to w: Window, _ token: CancellationToken) throws -> Picture {
         var fresh = false
-        if !canContinue(to: w.target) {
+        // With no bound before the time, the keyframe a seek lands on is always an answer, and the
+        // cheapest: decoding on from an earlier picture is never worth it then.
+        if w.low == .min || !canContinue(to: w.target) {
             try seek(atOrBefore: w.target, token)
             fresh = true
         } else if let next = lookahead {
@@ -306,15 +323,18 @@ package final class VideoFrameReader: @unchecked Sendable {
             if next.pts <= w.target { previous = next } else { lookahead = next }
         }
         var retries = 0
-        var retriedFrom: Int64?
+        var seekTarget = w.target
+        var reopened = false
+        let streamStart = stream.pointee.start_time != avocet_nopts_value() ? stream.pointee.start_time : Int64.min
         skipsPicturesEndingBy = w.low > .min ? w.low : nil
         defer { skipsPicturesEndingBy = nil }
         while lookahead == nil {
             guard let picture = try nextPicture(token) else {
-                if fresh && !seekingFails {
+                if fresh && !reopened {
                     // The seek led to no picture at all (FFmpeg's AVI demuxer without an index lands
                     // nowhere): from the start, on a container opened again.
-                    seekingFails = true
+                    reopened = true
+                    fresh = false
                     try reopen(token)
                     continue
                 }
@@ -322,12 +342,15 @@ package final class VideoFrameReader: @unchecked Sendable {
             }
             if fresh {
                 fresh = false
-                // The seek landed past the target (an index of decode times, a coarse seek): one group
-                // earlier, unless this is already the first group.
-                if picture.pts > w.target, retries < 3, let started = startPacketTimestamp, started != retriedFrom, started > Int64.min {
+                // The seek landed past the target (an index of decode times; MPEG-TS's search by
+                // timestamp, which lands mid-group and goes on to the next keyframe): seek again,
+                // one, two, four, eight, then sixteen seconds earlier, until the landing is before
+                // the target or the stream's start is reached.
+                if picture.pts > w.target, retries < 5, seekTarget > streamStart, let started = startPacketTimestamp {
+                    let back = av_rescale_q(Int64(1) << retries, AVRational(num: 1, den: 1), timeBase)
                     retries += 1
-                    retriedFrom = started
-                    try seek(atOrBefore: started - 1, token)
+                    seekTarget = min(started, w.target).subtractingSaturating(max(1, back))
+                    try seek(atOrBefore: seekTarget, token)
                     fresh = true
                     continue
                 }
@@ -346,7 +369,11 @@ package final class VideoFrameReader: @unchecked Sendable {
                 lookahead = picture
             }
         }
-        if let p = previous, w.contains(p) { return p }
+        if let p = previous, w.contains(p) {
+            // Reading from the start found a picture the seek should have: seeking is broken here.
+            if reopened { seekingFails = true }
+            return p
+        }
         let candidates = [previous, lookahead].compactMap { $0 }.filter { w.accepts($0) }
         // Outside its interval: how far the target lies from the picture's start (after it) or end (before it).
         func gap(_ p: Picture) -> Int64 {

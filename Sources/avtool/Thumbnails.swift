@@ -78,23 +78,26 @@ struct Thumbnails: AsyncParsableCommand {
         }
         let fileFormat = ImageOutput.Format(rawValue: format == "jpg" ? "jpeg" : format) ?? .png
         let digits = String(count).count
+        // Pictures are kept only for a sheet; written files are let go at once.
         var images: [CGImage?] = []
+        var done = 0
         var failures = 0
         for await result in generator.images(for: times) {
-            let index = images.count
+            let index = done
+            done += 1
             switch result {
             case .success(requestedTime: _, image: let image, actualTime: _):
-                images.append(image)
+                if sheet != nil { images.append(image) }
                 if let output {
                     let name = "thumbnail-" + String(repeating: "0", count: max(0, digits - String(index + 1).count)) + "\(index + 1)"
                     try ImageOutput.write(image, as: fileFormat, to: (output as NSString).appendingPathComponent("\(name).\(fileFormat.fileExtension)"))
                 }
             case .failure(requestedTime: let time, error: let error):
-                images.append(nil)
+                if sheet != nil { images.append(nil) }
                 failures += 1
                 ImageOutput.complain(Inspect.message(error, file: file) + String(format: " (at %.3f s)", time.seconds))
             }
-            ImageOutput.progress(images.count, of: count)
+            ImageOutput.progress(done, of: count)
         }
         if let sheet, let format = ImageOutput.Format(path: sheet) {
             guard let image = ContactSheet.make(images, columns: columns ?? Int(Double(count).squareRoot().rounded(.up))) else {

@@ -83,6 +83,30 @@ struct ImageGeneratorTests {
         }
     }
 
+    @Test("MPEG-TS: the exact picture on a fresh generator, though its seeks land past the time")
+    func transportStream() async throws {
+        let url = Fixtures.directory.appendingPathComponent("\(Fixtures.facts.hls.directory)/single/stream.ts")
+        let video = try #require(try await AVURLAsset(url: url).loadTracks(withMediaType: .video).first)
+        let start = try await video.load(.timeRange).start.seconds
+        for offset in [0.5, 1.5, 2.02, 3.3] {
+            let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
+            generator.requestedTimeToleranceBefore = .zero
+            generator.requestedTimeToleranceAfter = .zero
+            let time = start + offset
+            let actual = try await generator.image(at: Self.time(time)).actualTime.seconds
+            #expect(actual <= time + 1e-9 && actual > time - 0.04 - 1e-9, "at \(offset) s into the stream: \(actual - start)")
+        }
+    }
+
+    @Test("a recording without a keyframe index gives the keyframe at or before the time, found by seeking")
+    func withoutIndex() async throws {
+        for (seconds, frame) in [(3.3, 75), (2.2, 50), (0.7, 0)] {
+            let generator = Self.generator("frames-live.webm")
+            let (image, actual) = try await generator.image(at: Self.time(seconds))
+            #expect(Self.reading(image).frameNumber == frame && abs(actual.seconds - Double(frame) / 25) < 1e-9, "at \(seconds) s")
+        }
+    }
+
     @Test("maximumSize shrinks keeping the aspect ratio and never enlarges")
     func maximumSize() async throws {
         let generator = Self.generator(Self.h264.name)

@@ -117,6 +117,8 @@ public struct FixtureFacts: Decodable, Sendable {
         public let rotation: Double?
         public let sampleAspectRatio: String?
         public let audioSeconds: Double?
+        /// Written to a pipe: no keyframe index (cues) and no duration in the header.
+        public let live: Bool?
 
         public var path: String { Fixtures.path(name) }
         public var frameCount: Int { Int((duration * Double(fps)).rounded()) }

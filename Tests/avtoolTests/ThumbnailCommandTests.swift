@@ -1,3 +1,4 @@
+@testable import avtool
 import AVFoundation
 import FixtureSupport
 import Foundation
@@ -7,6 +8,15 @@ import Testing
 /// sizes and pictures, and one-line errors.
 @Suite("avtool thumbnail")
 struct ThumbnailCommandTests {
+    @Test func aSheetLargerThanItsLimitShrinksToFit() throws {
+        let cell = try #require(CGImage(rgbaPixels: Data(repeating: 200, count: 100 * 50 * 4), width: 100, height: 50))
+        let sheet = try #require(ContactSheet.make([cell, nil, cell, cell], columns: 2, maximumPixels: 5000))
+        // 2 x 2 cells of 100x50 would be 20,000 pixels: cells shrink by half, to 50x25.
+        #expect(sheet.width == 2 * 50 + 3 * ContactSheet.gap && sheet.height == 2 * 25 + 3 * ContactSheet.gap)
+        #expect(sheet.pixel(x: 4 + 25, y: 4 + 12)?.red == 200, "a picture")
+        #expect(sheet.pixel(x: 8 + 50 + 25, y: 4 + 12)?.red == ContactSheet.background[0], "the missing picture's cell")
+    }
+
     static func image(_ path: String) throws -> CGImage {
         try CGImage.decoded(from: Data(contentsOf: URL(fileURLWithPath: path)))
     }

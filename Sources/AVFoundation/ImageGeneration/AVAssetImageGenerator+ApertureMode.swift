@@ -13,10 +13,6 @@ extension AVAssetImageGenerator {
             self.rawValue = rawValue
         }
 
-        public init(_ rawValue: String) {
-            self.rawValue = rawValue
-        }
-
         /// Both the pixel aspect ratio and the clean aperture applied (the default).
         public static let cleanAperture = ApertureMode(rawValue: "CleanAperture")
         /// The pixel aspect ratio applied, the whole picture.

@@ -36,13 +36,10 @@ final class ImageRun: Sendable {
         if Task.isCancelled { return finish() }
         do {
             let tracks = try await source.tracks()
-            let reader = state.withLock { s -> VideoFrameReader? in
-                defer { s.reader = nil }
-                return s.reader
-            }
             let (source, settings) = (self.source, self.settings)
             let generated = try await IOExecutor.shared.run { token in
-                var open = reader
+                // Taken here, on the engine thread: a job cancelled while queued holds no reader.
+                var open = self.takeReader()
                 defer { self.keep(open) }
                 return try source.generate(at: time, settings: settings, tracks: tracks, reader: &open, cancellation: token)
             }
@@ -61,6 +58,13 @@ final class ImageRun: Sendable {
             }
             defer { s.next += 1 }
             return s.next
+        }
+    }
+
+    private func takeReader() -> VideoFrameReader? {
+        state.withLock { s -> VideoFrameReader? in
+            defer { s.reader = nil }
+            return s.reader
         }
     }
 

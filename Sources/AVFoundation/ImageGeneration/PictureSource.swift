@@ -55,9 +55,26 @@ final class PictureSource: Sendable {
         }
     }
 
+    /// Keeps `reader` for a later request, or closes it (on an engine thread: closing joins the
+    /// decoder's threads) when enough wait already.
     func checkIn(_ reader: VideoFrameReader?) {
         guard let reader else { return }
-        idle.withLock { if $0.count < PictureSource.maxIdle { $0.append(reader) } }
+        let kept = idle.withLock { readers -> Bool in
+            guard readers.count < PictureSource.maxIdle else { return false }
+            readers.append(reader)
+            return true
+        }
+        if !kept { PictureSource.close([reader]) }
+    }
+
+    deinit {
+        PictureSource.close(idle.withLock { $0 })
+    }
+
+    /// Drops `readers` on an engine thread.
+    static func close(_ readers: [VideoFrameReader]) {
+        guard !readers.isEmpty else { return }
+        IOExecutor.shared.submit { withExtendedLifetime(readers) {} }
     }
 
     /// The image at `time` from `tracks`, as `settings` say. Blocking: takes or opens a reader of the
@@ -146,7 +163,11 @@ final class PictureSource: Sendable {
         if maxWidth > 0, maxWidth.isFinite { scale = min(scale, maxWidth / width) }
         if maxHeight > 0, maxHeight.isFinite { scale = min(scale, maxHeight / height) }
         let limit = Double(PictureFormat.maximumPixels)
-        if width * height * scale * scale > limit { scale = (limit / (width * height)).squareRoot() }
+        if width * height * scale * scale > limit {
+            // Rounded down, so the rounded sides stay under the limit too.
+            scale = (limit / (width * height)).squareRoot()
+            return (max(1, Int((width * scale).rounded(.down))), max(1, Int((height * scale).rounded(.down))))
+        }
         return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
     }
 
