@@ -311,9 +311,10 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// Decodes forward to the picture whose interval holds the target (see the type's description).
     private func decodeForward(to w: Window, _ token: CancellationToken) throws -> Picture {
         var fresh = false
-        // With no bound before the time, the keyframe a seek lands on is always an answer, and the
-        // cheapest: decoding on from an earlier picture is never worth it then.
-        if w.low == .min || !canContinue(to: w.target) {
+        // With no bound before the time, the keyframe a seek lands on is always an answer and costs
+        // one picture: decoding on from an earlier picture is worth it only a little way (a strip of
+        // close times gets its own pictures rather than the same keyframe again and again).
+        if !canContinue(to: w.target, within: w.low == .min ? 1 : indexHasNoGaps && !keyframes.isEmpty ? nil : 2) {
             try seek(atOrBefore: w.target, token)
             fresh = true
         } else if let next = lookahead {
@@ -387,14 +388,14 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     /// Whether decoding on from the current position reaches `target` sooner than a seek would: the
-    /// decoder is live, stands at or before it, and no keyframe lies between (without an index: it is
-    /// at most two seconds ahead).
-    private func canContinue(to target: Int64) -> Bool {
+    /// decoder is live, stands at or before it, no keyframe the index knows lies between, and it is at
+    /// most `seconds` ahead (nil: any distance, for an index without gaps, where a seek would only land
+    /// on the keyframe the decoder started from).
+    private func canContinue(to target: Int64, within seconds: Int64?) -> Bool {
         guard live, let here = (lookahead ?? previous)?.pts, here <= target else { return false }
-        if !keyframes.isEmpty {
-            return !keyframes.contains { $0.estimate > here && $0.estimate <= target }
-        }
-        return target.subtractingSaturating(here) <= av_rescale_q(2, AVRational(num: 1, den: 1), timeBase)
+        if keyframes.contains(where: { $0.estimate > here && $0.estimate <= target }) { return false }
+        guard let seconds else { return true }
+        return target.subtractingSaturating(here) <= av_rescale_q(seconds, AVRational(num: 1, den: 1), timeBase)
     }
 
     // MARK: - Reading and decoding
