@@ -6,7 +6,7 @@ import Testing
 
 /// The generator's ways of being called: the asynchronous sequence, the callback methods with their
 /// exactly-once cancellation, the synchronous copy, and cancellation of work in progress.
-@Suite("Image generator API")
+@Suite("Image generator API", .serialized)
 struct ImageGeneratorAPITests {
     static let h264 = Fixtures.frames("frames-h264.mp4")
 

@@ -19,7 +19,7 @@ final class AppInstruction: NSObject, AVVideoCompositionInstructionProtocol, @un
 
 /// The image generator with a video composition: pass-through rendering at the render size, and
 /// Apple's exception cases as AVErrors.
-@Suite("Image generator with a video composition")
+@Suite("Image generator with a video composition", .serialized)
 struct ImageGeneratorCompositionTests {
     static func composition(track: CMPersistentTrackID, size: CGSize = CGSize(width: 160, height: 120),
                             range: CMTimeRange = CMTimeRange(start: .zero, duration: CMTime(value: 4, timescale: 1))) -> AVMutableVideoComposition {

@@ -6,7 +6,9 @@ import Testing
 
 /// AVAssetImageGenerator on the frame-index movies: which picture comes back for a time and
 /// tolerances (read from the picture itself), its actual time, size, orientation and colours.
-@Suite("Image generator")
+/// Serialized, like the other decoding suites: each decoder runs frame threads, and dozens at once on
+/// two cores starve the rest of the suite's timing tests.
+@Suite("Image generator", .serialized)
 struct ImageGeneratorTests {
     static let h264 = Fixtures.frames("frames-h264.mp4")
 

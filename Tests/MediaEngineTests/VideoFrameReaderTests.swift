@@ -3,7 +3,7 @@ import Foundation
 import MediaEngine
 import Testing
 
-@Suite("Video frame reader")
+@Suite("Video frame reader", .serialized)
 struct VideoFrameReaderTests {
     static let h264 = Fixtures.frames("frames-h264.mp4")
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `avtool thumbnail` and `avtool thumbnails`, run as a user would: the images they write, their
 /// sizes and pictures, and one-line errors.
-@Suite("avtool thumbnail")
+@Suite("avtool thumbnail", .serialized)
 struct ThumbnailCommandTests {
     @Test func aSheetLargerThanItsLimitShrinksToFit() throws {
         let cell = try #require(CGImage(rgbaPixels: Data(repeating: 200, count: 100 * 50 * 4), width: 100, height: 50))
@@ -38,6 +38,14 @@ struct ThumbnailCommandTests {
         let small = try Self.image(jpeg)
         #expect(small.width == 100 && small.height == 75)
         #expect(Self.frame(small) == 25, "the nearest keyframe by default")
+    }
+
+    @Test func aThumbnailOfAnHTTPURL() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/clip.mp4": .file(URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))])
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("web.png").path
+        let result = try await AVToolProcess.run(["thumbnail", server.url("/clip.mp4").absoluteString, "--at", "2.5", "--exact", "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.frame(try Self.image(out)) == 62)
     }
 
     @Test func thumbnailsAreUpright() async throws {
