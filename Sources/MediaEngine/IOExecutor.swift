@@ -174,7 +174,10 @@ package final class IOExecutor: Sendable {
     }
 
     private func nextJob() -> Job? {
-        state.withLock { s in
+        // Jobs cancelled while queued are let go after the lock is released: their closures may hold
+        // the last reference to objects whose deinit submits work here (a generator's readers).
+        var dropped: [Job] = []
+        let job = state.withLock { s -> Job? in
             while s.head < s.jobs.count {
                 let taken = s.jobs[s.head]
                 s.jobs[s.head] = nil
@@ -186,13 +189,19 @@ package final class IOExecutor: Sendable {
                     s.jobs.removeFirst(s.head)
                     s.head = 0
                 }
-                guard let job = taken, job.cancellation?.isCancelled != true else { continue }
+                guard let job = taken else { continue }
+                guard job.cancellation?.isCancelled != true else {
+                    dropped.append(job)
+                    continue
+                }
                 s.started += 1
                 s.running += 1
                 return job
             }
             return nil
         }
+        dropped.removeAll()
+        return job
     }
 
     private func workerLoop() {

@@ -77,6 +77,43 @@ struct EngineConcurrencyTests {
         for open in opens { _ = try? await open.value }
     }
 
+    /// A cancelled queued job's closure is let go outside the executor's lock: what it held may submit
+    /// work from its deinit (an image generator's readers are closed that way) without a deadlock or trap.
+    @Test func aDroppedJobsCapturesMaySubmitWorkFromTheirDeinit() async throws {
+        final class Flags: Sendable {
+            let started = Atomic<Bool>(false)
+            let submitted = Atomic<Bool>(false)
+        }
+        final class Canary: Sendable {
+            let executor: IOExecutor
+            let flags: Flags
+            init(_ executor: IOExecutor, _ flags: Flags) {
+                self.executor = executor
+                self.flags = flags
+            }
+            deinit {
+                executor.submit { }
+                flags.submitted.store(true, ordering: .relaxed)
+            }
+        }
+        let executor = IOExecutor(maxThreads: 1)
+        let release = CancellationToken()
+        let flags = Flags()
+        let blocker = Task { try await executor.run { _ in flags.started.store(true, ordering: .relaxed); release.wait(seconds: 30) } }
+        for _ in 0..<1000 where !flags.started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        var canary: Canary? = Canary(executor, flags)
+        let queued = Task { [canary] in try await executor.run { _ in withExtendedLifetime(canary) {} } }
+        canary = nil
+        for _ in 0..<1000 where executor.queuedJobs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        queued.cancel()
+        _ = try? await queued.value
+        release.cancel()
+        _ = try? await blocker.value
+        // The worker passes the cancelled job, lets it go, and the canary's deinit queues a job.
+        let done = try await executor.run { _ in true }
+        #expect(done && flags.submitted.load(ordering: .relaxed))
+    }
+
     /// A job cancelled while it waits in the queue (every engine thread busy) never runs, and its caller
     /// returns at once rather than when a thread frees up.
     @Test func aCancelledQueuedJobNeverRunsAndItsCallerReturnsAtOnce() async throws {
