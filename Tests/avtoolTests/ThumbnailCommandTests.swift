@@ -83,6 +83,17 @@ struct ThumbnailCommandTests {
         #expect(result.stderr.isEmpty, "no progress line when standard error is not a terminal")
     }
 
+    /// On a terminal (`script` gives the command one), a progress line counts the pictures.
+    @Test func progressOnATerminal() async throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        guard FileManager.default.isExecutableFile(atPath: script.path) else { return }
+        let dir = try Fixtures.temporaryDirectory().appendingPathComponent("tty")
+        let command = [ChildProcess.builtProduct("avtool").path, "thumbnails", Fixtures.path("frames-h264.mp4"), "--count", "3", "-o", dir.path]
+        let result = try await ChildProcess.run(script, ["-qec", command.joined(separator: " "), "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\rthumbnails: 1/3") && result.stdout.contains("\rthumbnails: 3/3"), "\(result.stdout)")
+    }
+
     @Test(arguments: [
         (["thumbnail", "/nonexistent/clip.mp4", "--at", "1", "-o", "/tmp/avocet-x.png"], "/nonexistent/clip.mp4"),
         (["thumbnail", Fixtures.path("tone.wav"), "--at", "1", "-o", "/tmp/avocet-x.png"], "no video track"),
