@@ -1,0 +1,47 @@
+import Foundation
+
+/// One segment of a composition track: a span of a source file's track mapped onto the composition
+/// track's timeline, or an empty span. Immutable; a mutable composition track's `segments` take new
+/// ones wholesale.
+public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable {
+    // @unchecked Sendable: immutable after init.
+    /// The file the media comes from; nil for an empty segment (or media that lives in memory).
+    public let sourceURL: URL?
+    /// The track of `sourceURL` the media comes from; `kCMPersistentTrackID_Invalid` when empty.
+    public let sourceTrackID: CMPersistentTrackID
+
+    /// A segment playing `sourceTimeRange` of track `trackID` in the file at `URL` during
+    /// `targetTimeRange` (a different duration plays it faster or slower). No I/O: the file is not
+    /// checked until the composition is read.
+    public init(url URL: URL, trackID: CMPersistentTrackID, sourceTimeRange: CMTimeRange, targetTimeRange: CMTimeRange) {
+        sourceURL = URL
+        sourceTrackID = trackID
+        super.init(timeMapping: CMTimeMapping(source: sourceTimeRange, target: targetTimeRange))
+    }
+
+    /// An empty segment lasting `timeRange`: nothing plays then.
+    public init(timeRange: CMTimeRange) {
+        sourceURL = nil
+        sourceTrackID = kCMPersistentTrackID_Invalid
+        super.init(timeMapping: CMTimeMappingMakeEmpty(target: timeRange))
+    }
+
+    init(_ segment: SegmentTable.Segment) {
+        sourceURL = segment.source?.url
+        sourceTrackID = segment.source?.trackID ?? kCMPersistentTrackID_Invalid
+        super.init(timeMapping: segment.mapping)
+    }
+
+    /// The segment as the segment table keeps it.
+    var tableSegment: SegmentTable.Segment {
+        let mapping = timeMapping
+        guard !isEmpty else { return SegmentTable.Segment(source: nil, target: mapping.target) }
+        return SegmentTable.Segment(source: SegmentTable.Source(url: sourceURL, trackID: sourceTrackID, range: mapping.source),
+                                    target: mapping.target)
+    }
+
+    public override var description: String {
+        isEmpty ? "<AVCompositionTrackSegment empty \(timeMapping.target)>"
+            : "<AVCompositionTrackSegment \(sourceURL?.lastPathComponent ?? "?")#\(sourceTrackID) \(timeMapping.source) -> \(timeMapping.target)>"
+    }
+}
