@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// How one source track's pictures are placed in a video composition's output over time: a transform,
+/// an opacity and a crop rectangle, each fixed from a time on or ramped across a time range. Immutable;
+/// `AVMutableVideoCompositionLayerInstruction` is the form an app builds.
+///
+/// Defaults: the identity transform, full opacity (1) and no crop (the whole picture). The getters
+/// report the ramp in effect at a time, or else the first one after it, as Apple's do; a fixed value
+/// counts as a ramp from the value to itself that lasts until the next one is set.
+public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+    // @unchecked Sendable: the values sit behind a Mutex.
+    struct Values: Sendable, Equatable {
+        var trackID = kCMPersistentTrackID_Invalid
+        var transforms = RampTimeline<CGAffineTransform>(defaultValue: .identity)
+        var opacities = RampTimeline<Float>(defaultValue: 1)
+        var crops = RampTimeline<CGRect>(defaultValue: .null)
+    }
+
+    let values: Mutex<Values>
+
+    override init() {
+        values = Mutex(Values())
+        super.init()
+    }
+
+    init(_ values: Values) {
+        self.values = Mutex(values)
+        super.init()
+    }
+
+    /// The track of the source whose pictures this instruction places.
+    public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
+
+    public func getTransformRamp(for time: CMTime, start startTransform: UnsafeMutablePointer<CGAffineTransform>?,
+                                 end endTransform: UnsafeMutablePointer<CGAffineTransform>?,
+                                 timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
+        LayerRamps.report(values.withLock { $0.transforms.ramp(at: time) }, startTransform, endTransform, timeRange)
+    }
+
+    public func getOpacityRamp(for time: CMTime, startOpacity: UnsafeMutablePointer<Float>?,
+                               endOpacity: UnsafeMutablePointer<Float>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
+        LayerRamps.report(values.withLock { $0.opacities.ramp(at: time) }, startOpacity, endOpacity, timeRange)
+    }
+
+    public func getCropRectangleRamp(for time: CMTime, startCropRectangle: UnsafeMutablePointer<CGRect>?,
+                                     endCropRectangle: UnsafeMutablePointer<CGRect>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
+        LayerRamps.report(values.withLock { $0.crops.ramp(at: time) }, startCropRectangle, endCropRectangle, timeRange)
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        AVVideoCompositionLayerInstruction(values.withLock { $0 })
+    }
+
+    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableVideoCompositionLayerInstruction(values.withLock { $0 })
+    }
+}
+
+/// Writing a found ramp through the getters' optional pointers.
+enum LayerRamps {
+    static func report<V>(_ ramp: (start: V, end: V, range: CMTimeRange)?, _ start: UnsafeMutablePointer<V>?,
+                          _ end: UnsafeMutablePointer<V>?, _ range: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
+        guard let ramp else { return false }
+        start?.pointee = ramp.start
+        end?.pointee = ramp.end
+        range?.pointee = ramp.range
+        return true
+    }
+}
