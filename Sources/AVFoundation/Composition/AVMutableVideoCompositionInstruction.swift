@@ -1,0 +1,34 @@
+import Foundation
+
+/// A video composition instruction an app builds: every property settable.
+public class AVMutableVideoCompositionInstruction: AVVideoCompositionInstruction, @unchecked Sendable {
+    public override init() {
+        super.init()
+    }
+
+    override init(_ values: Values) {
+        super.init(values)
+    }
+
+    public override var timeRange: CMTimeRange {
+        get { values.withLock { $0.timeRange } }
+        set { values.withLock { $0.timeRange = newValue } }
+    }
+
+    public override var backgroundColor: CGColor? {
+        get { values.withLock { $0.backgroundColor } }
+        set { values.withLock { $0.backgroundColor = newValue } }
+    }
+
+    /// The array is copied when set, its layer instructions are not (as Apple's `copy` property): a
+    /// mutable layer instruction changed later changes this instruction too.
+    public override var layerInstructions: [AVVideoCompositionLayerInstruction] {
+        get { values.withLock { $0.layerInstructions } }
+        set { values.withLock { $0.layerInstructions = newValue } }
+    }
+
+    public override var enablePostProcessing: Bool {
+        get { values.withLock { $0.enablePostProcessing } }
+        set { values.withLock { $0.enablePostProcessing = newValue } }
+    }
+}
