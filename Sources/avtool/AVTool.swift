@@ -29,10 +29,19 @@ struct AVTool: AsyncParsableCommand {
                 Foundation.exit(0)
             }
             let line = message(for: error)
-            if !line.isEmpty {
-                FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
-            }
+            if !line.isEmpty { complain(line) }
             Foundation.exit(code.rawValue)
         }
+    }
+
+    /// One line on standard error, prefixed "avtool: ": how every command reports a failure.
+    static func complain(_ line: String) {
+        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
+    }
+
+    /// One line naming the file: AVFoundation's message already does ("<file>: cannot open: ...").
+    static func message(_ error: any Error, file: String) -> String {
+        let text = error.localizedDescription
+        return text.contains(file) ? text : "\(file): \(text)"
     }
 }

@@ -2,8 +2,8 @@ import ArgumentParser
 import AVFoundation
 import Foundation
 
-/// What the picture commands share: parsing sizes and times, encoding by file extension, and the
-/// one-line messages.
+/// What the picture commands share: parsing sizes, the generator's set-up, encoding by file
+/// extension, and the progress line.
 enum ImageOutput {
     enum Format: String {
         case png
@@ -36,7 +36,7 @@ enum ImageOutput {
             let data = format == .png ? try image.pngData() : try image.jpegData(compressionQuality: 0.85)
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            complain("\(path): cannot write the image: \(error.localizedDescription)")
+            AVTool.complain("\(path): cannot write the image: \(error.localizedDescription)")
             throw ExitCode(1)
         }
     }
@@ -52,11 +52,6 @@ enum ImageOutput {
             generator.requestedTimeToleranceAfter = .zero
         }
         return generator
-    }
-
-    /// One line on standard error, prefixed "avtool: ".
-    static func complain(_ line: String) {
-        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
     }
 
     /// Whether standard error is a terminal (progress lines go there only then).

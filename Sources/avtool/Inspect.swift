@@ -63,11 +63,11 @@ struct Inspect: AsyncParsableCommand {
                 guard json else { outputs.append(report.text); continue }
                 do { outputs.append(try report.json()) } catch {
                     failed = true
-                    Inspect.complain("\(file): cannot encode its report: \(error)")
+                    AVTool.complain("\(file): cannot encode its report: \(error)")
                 }
             case .failure(let error)?:
                 failed = true
-                Inspect.complain(Inspect.message(error, file: file))
+                AVTool.complain(AVTool.message(error, file: file))
             case nil: break
             }
         }
@@ -85,14 +85,4 @@ struct Inspect: AsyncParsableCommand {
         }
     }
 
-    /// One line on standard error.
-    private static func complain(_ line: String) {
-        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
-    }
-
-    /// One line naming the file: AVFoundation's message already does ("<file>: cannot open: ...").
-    static func message(_ error: any Error, file: String) -> String {
-        let text = error.localizedDescription
-        return text.contains(file) ? text : "\(file): \(text)"
-    }
 }

@@ -41,7 +41,7 @@ struct Thumbnail: AsyncParsableCommand {
         do {
             (image, actual) = try await generator.image(at: CMTime(seconds: at, preferredTimescale: 90000))
         } catch {
-            ImageOutput.complain(Inspect.message(error, file: file))
+            AVTool.complain(AVTool.message(error, file: file))
             throw ExitCode(1)
         }
         try ImageOutput.write(image, as: format, to: output)

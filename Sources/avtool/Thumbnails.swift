@@ -37,11 +37,16 @@ struct Thumbnails: AsyncParsableCommand {
     @Option(name: .customLong("max-size"), help: "Shrink each picture to fit WxH; 0 leaves a side free. Sheets default to 240x0.")
     var maxSize: String?
 
+    /// The format `--format` names ("jpg" counts as jpeg).
+    private var fileFormat: ImageOutput.Format? {
+        ImageOutput.Format(rawValue: format == "jpg" ? "jpeg" : format)
+    }
+
     func validate() throws {
         guard (1...1000).contains(count) else { throw ValidationError("--count must be from 1 to 1000") }
         guard (output == nil) != (sheet == nil) else { throw ValidationError("give either -o DIR or --sheet FILE") }
         if let sheet, ImageOutput.Format(path: sheet) == nil { throw ValidationError("--sheet must name a .png, .jpg or .jpeg file") }
-        guard ImageOutput.Format(rawValue: format == "jpg" ? "jpeg" : format) != nil else { throw ValidationError("--format must be png or jpeg") }
+        guard fileFormat != nil else { throw ValidationError("--format must be png or jpeg") }
         if let columns, !(1...100).contains(columns) { throw ValidationError("--columns must be from 1 to 100") }
         if let maxSize, ImageOutput.size(maxSize) == nil { throw ValidationError("--max-size must be WxH, such as 320x240 or 320x0") }
     }
@@ -52,17 +57,17 @@ struct Thumbnails: AsyncParsableCommand {
         do {
             duration = try await asset.load(.duration)
             guard try await !asset.loadTracks(withMediaType: .video).isEmpty else {
-                ImageOutput.complain("\(file): the asset has no video track to make images from")
+                AVTool.complain("\(file): the asset has no video track to make images from")
                 throw ExitCode(1)
             }
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            ImageOutput.complain(Inspect.message(error, file: file))
+            AVTool.complain(AVTool.message(error, file: file))
             throw ExitCode(1)
         }
         guard duration.isNumeric, duration.seconds > 0 else {
-            ImageOutput.complain("\(file): the duration is not known, so there is no timeline to spread pictures over")
+            AVTool.complain("\(file): the duration is not known, so there is no timeline to spread pictures over")
             throw ExitCode(1)
         }
         let times = (0..<count).map { CMTime(seconds: duration.seconds * (Double($0) + 0.5) / Double(count), preferredTimescale: 90000) }
@@ -72,11 +77,11 @@ struct Thumbnails: AsyncParsableCommand {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             } catch {
-                ImageOutput.complain("\(output): cannot make the directory: \(error.localizedDescription)")
+                AVTool.complain("\(output): cannot make the directory: \(error.localizedDescription)")
                 throw ExitCode(1)
             }
         }
-        let fileFormat = ImageOutput.Format(rawValue: format == "jpg" ? "jpeg" : format) ?? .png
+        let fileFormat = self.fileFormat ?? .png
         let digits = String(count).count
         // Pictures are kept only for a sheet; written files are let go at once.
         var images: [CGImage?] = []
@@ -95,13 +100,13 @@ struct Thumbnails: AsyncParsableCommand {
             case .failure(requestedTime: let time, error: let error):
                 if sheet != nil { images.append(nil) }
                 failures += 1
-                ImageOutput.complain(Inspect.message(error, file: file) + String(format: " (at %.3f s)", time.seconds))
+                AVTool.complain(AVTool.message(error, file: file) + String(format: " (at %.3f s)", time.seconds))
             }
             ImageOutput.progress(done, of: count)
         }
         if let sheet, let format = ImageOutput.Format(path: sheet) {
             guard let image = ContactSheet.make(images, columns: columns ?? Int(Double(count).squareRoot().rounded(.up))) else {
-                ImageOutput.complain("\(file): no picture could be made")
+                AVTool.complain("\(file): no picture could be made")
                 throw ExitCode(1)
             }
             try ImageOutput.write(image, as: format, to: sheet)
