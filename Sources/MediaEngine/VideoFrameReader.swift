@@ -45,8 +45,6 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
     /// those no other picture needs are not decoded at all.
     private var skipsPicturesEndingBy: Int64?
-    /// Packets of the stream read since the last seek.
-    private var packetsSinceSeek = 0
     private let scaler = FrameScaler()
     private let name: String
     private let timeBase: AVRational
@@ -83,12 +81,6 @@ package final class VideoFrameReader: @unchecked Sendable {
         func contains(_ p: Picture) -> Bool { p.pts <= target && p.end > target }
     }
 
-    /// A keyframe the index knows, by when it is estimated to show: demuxers seek by presentation time
-    /// (MP4's converts to its decode-time index itself).
-    private struct Keyframe {
-        let estimate: Int64
-    }
-
     // Decoding state.
     /// The decoder is positioned mid-stream and not drained: decoding can go on forward from here.
     private var live = false
@@ -102,7 +94,9 @@ package final class VideoFrameReader: @unchecked Sendable {
     private var lookahead: Picture?
     /// The last keyframe decoded alone (step 2).
     private var heldKeyframe: Picture?
-    private var keyframes: [Keyframe] = []
+    /// The keyframes the index knows, by when each is estimated to show (demuxers seek by presentation
+    /// time; MP4's converts to its decode-time index itself).
+    private var keyframes: [Int64] = []
     private var indexedEntries = -1
     private var damagedPictures = 0
 
@@ -132,13 +126,14 @@ package final class VideoFrameReader: @unchecked Sendable {
         let opened = try VideoFrameReader.open(source, options: options, streamIndex: streamIndex, cancellation: cancellation)
         (context, ctx, stream, decoder) = opened
         let st = opened.stream
-        indexHasNoGaps = [.quickTime, .matroska, .avi].contains(ContainerFormat(demuxer: opened.0.demuxerName))
+        let format = ContainerFormat(demuxer: context.demuxerName)
+        indexHasNoGaps = [.quickTime, .matroska, .avi].contains(format)
         timeBase = st.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
         }
         let nopts = avocet_nopts_value()
-        if ContainerFormat(demuxer: context.demuxerName) == .hls, ctx.pointee.start_time != nopts {
+        if format == .hls, ctx.pointee.start_time != nopts {
             origin = av_rescale_q(ctx.pointee.start_time, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
         } else {
             origin = 0
@@ -193,7 +188,6 @@ package final class VideoFrameReader: @unchecked Sendable {
         draining = false
         needsKeyframe = true
         startPacketTimestamp = nil
-        packetsSinceSeek = 0
     }
 
     /// The picture for `request`, as `format` says. Blocking: seeks, reads and decodes on the calling
@@ -229,7 +223,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) { return held }
         refreshKeyframes()
         if let key = nearestKeyframe(in: w) {
-            if let held = heldKeyframe, held.keyEstimate == key.estimate, w.accepts(held) { return held }
+            if let held = heldKeyframe, held.keyEstimate == key, w.accepts(held) { return held }
             if let picture = try decodeAlone(key, token), w.accepts(picture) {
                 heldKeyframe = picture
                 return picture
@@ -254,32 +248,26 @@ package final class VideoFrameReader: @unchecked Sendable {
         // keyframe of a regular group of pictures: the first keyframe shows at the stream's start.
         let start = stream.pointee.start_time
         let shift = start != avocet_nopts_value() ? max(0, start.subtractingSaturating(found.first ?? start)) : 0
-        keyframes = found.map { Keyframe(estimate: $0.addingSaturating(shift)) }
+        keyframes = found.map { $0.addingSaturating(shift) }
     }
 
     /// The keyframe in the window nearest the target, when the index knows keyframes on both sides of
     /// it and has no gaps; else nil (the target's own group is then found by seeking).
-    private func nearestKeyframe(in w: Window) -> Keyframe? {
-        guard indexHasNoGaps, !seekingFails, keyframes.contains(where: { $0.estimate <= w.target }),
-              keyframes.contains(where: { $0.estimate >= w.target }) else { return nil }
-        var best: Keyframe?
-        for key in keyframes where key.estimate >= w.low && key.estimate <= w.high {
-            if let b = best {
-                if distance(key.estimate, w.target) < distance(b.estimate, w.target) { best = key }
-            } else {
-                best = key
-            }
-        }
-        return best
+    private func nearestKeyframe(in w: Window) -> Int64? {
+        guard indexHasNoGaps, !seekingFails, keyframes.contains(where: { $0 <= w.target }),
+              keyframes.contains(where: { $0 >= w.target }) else { return nil }
+        // The first of equally near ones: the earlier.
+        return keyframes.filter { $0 >= w.low && $0 <= w.high }.min { distance($0, w.target) < distance($1, w.target) }
     }
 
     private func distance(_ a: Int64, _ b: Int64) -> Int64 {
         a > b ? a.subtractingSaturating(b) : b.subtractingSaturating(a)
     }
 
-    /// Decodes the keyframe `key` alone: seek, one packet, drain. Nil when it gave no picture.
-    private func decodeAlone(_ key: Keyframe, _ token: CancellationToken) throws -> Picture? {
-        try seek(atOrBefore: key.estimate, token)
+    /// Decodes the keyframe estimated to show at `key` alone: seek, one packet, drain. Nil when it gave
+    /// no picture.
+    private func decodeAlone(_ key: Int64, _ token: CancellationToken) throws -> Picture? {
+        try seek(atOrBefore: key, token)
         live = false
         var sent = false
         while !sent {
@@ -300,7 +288,7 @@ package final class VideoFrameReader: @unchecked Sendable {
                 continue
             }
             if first == nil, var picture = makePicture(frame) {
-                picture.keyEstimate = key.estimate
+                picture.keyEstimate = key
                 first = picture
             }
         }
@@ -393,7 +381,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// on the keyframe the decoder started from).
     private func canContinue(to target: Int64, within seconds: Int64?) -> Bool {
         guard live, let here = (lookahead ?? previous)?.pts, here <= target else { return false }
-        if keyframes.contains(where: { $0.estimate > here && $0.estimate <= target }) { return false }
+        if keyframes.contains(where: { $0 > here && $0 <= target }) { return false }
         guard let seconds else { return true }
         return target.subtractingSaturating(here) <= av_rescale_q(seconds, AVRational(num: 1, den: 1), timeBase)
     }
@@ -431,7 +419,6 @@ package final class VideoFrameReader: @unchecked Sendable {
             if rc == avocet_averror_eof() { return false }
             if rc < 0 { throw failure(rc, "read", token) }
             guard p.pointee.stream_index == streamIndex else { continue }
-            packetsSinceSeek += 1
             if needsKeyframe && p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
                 // A stream whose demuxer never marks keyframes is decoded from wherever it is.
                 skipped += 1
