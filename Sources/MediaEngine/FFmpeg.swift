@@ -42,10 +42,11 @@ func string(fromNullTerminated buffer: [CChar]) -> String {
 }
 
 extension FFmpeg {
-    /// A frame's plane pointers and line sizes as the C arrays swscale reads.
+    /// A frame's plane pointers and line sizes as the C arrays swscale takes (as its destination; its
+    /// source wants them as `UnsafePointer`s).
     static func withPlanes<T>(of frame: UnsafePointer<AVFrame>,
-                              _ body: ([UnsafePointer<UInt8>?], [Int32]) throws -> T) rethrows -> T {
-        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafePointer<UInt8>?.self)) }
+                              _ body: ([UnsafeMutablePointer<UInt8>?], [Int32]) throws -> T) rethrows -> T {
+        let planes = withUnsafeBytes(of: frame.pointee.data) { Array($0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)) }
         let strides = withUnsafeBytes(of: frame.pointee.linesize) { Array($0.bindMemory(to: Int32.self)) }
         return try body(planes, strides)
     }

@@ -59,8 +59,9 @@ final class FrameScaler {
             }
             var dst: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
             var dstStrides: [Int32] = [Int32(width * 4), 0, 0, 0]
-            return FFmpeg.withPlanes(of: frame) { src, srcStrides in
-                sws_scale(context, src, srcStrides, 0, f.height, &dst, &dstStrides)
+            return FFmpeg.withPlanes(of: frame) { planes, srcStrides in
+                let src = planes.map { $0.map { UnsafePointer($0) } }
+                return sws_scale(context, src, srcStrides, 0, f.height, &dst, &dstStrides)
             }
         }
         try FFmpeg.check(rows, operation, source: source)

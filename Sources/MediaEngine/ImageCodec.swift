@@ -159,25 +159,9 @@ package enum ImageCodec {
         defer { sws_freeContext(sws) }
         var srcPlanes: [UnsafePointer<UInt8>?] = [source, nil, nil, nil]
         var srcStrides: [Int32] = [Int32(stride), 0, 0, 0]
-        try withPlanes(of: frame) { dst, dstStrides in
+        try FFmpeg.withPlanes(of: frame) { dst, dstStrides in
             let rows = sws_scale(sws, &srcPlanes, &srcStrides, 0, Int32(height), dst, dstStrides)
             try FFmpeg.check(rows, operation, source: "image")
-        }
-    }
-
-    /// The frame's plane pointers and strides as the C arrays swscale wants.
-    private static func withPlanes<T>(
-        of frame: UnsafeMutablePointer<AVFrame>,
-        _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) throws -> T
-    ) rethrows -> T {
-        try withUnsafePointer(to: &frame.pointee.data) { data in
-            try withUnsafePointer(to: &frame.pointee.linesize) { lines in
-                try data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                    try lines.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        try body(planes, strides)
-                    }
-                }
-            }
         }
     }
 
