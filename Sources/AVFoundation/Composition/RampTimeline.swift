@@ -47,16 +47,13 @@ struct RampTimeline<Value: Sendable & Equatable>: Sendable, Equatable {
     func ramp(at time: CMTime) -> (start: Value, end: Value, range: CMTimeRange)? {
         guard time.isNumeric else { return nil }
         for (i, entry) in entries.enumerated() {
-            let next = i + 1 < entries.count ? entries[i + 1].range.start : nil
-            let effectiveEnd = entry.isRamp ? entry.range.end : next
-            if entry.range.start <= time, effectiveEnd.map({ time < $0 }) ?? true {
-                let range = entry.isRamp ? entry.range : next.map { CMTimeRange(start: entry.range.start, end: $0) }
+            var range = entry.range
+            if !entry.isRamp {
+                let next = i + 1 < entries.count ? entries[i + 1].range.start : nil
+                range = next.map { CMTimeRange(start: entry.range.start, end: $0) }
                     ?? CMTimeRange(start: entry.range.start, duration: .positiveInfinity)
-                return (entry.start, entry.end, range)
             }
-            if entry.range.start > time {
-                return (entry.start, entry.end, entry.isRamp ? entry.range : CMTimeRange(start: entry.range.start, duration: next.map { $0 - entry.range.start } ?? .positiveInfinity))
-            }
+            if entry.range.start > time || range.containsTime(time) { return (entry.start, entry.end, range) }
         }
         return nil
     }
