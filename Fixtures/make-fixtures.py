@@ -198,10 +198,7 @@ def make_media(fx, cover, tmp):
             remux += ["-ss", str(trim)]
         remux += ["-i", encoded, "-map", "0", "-c", "copy"]
         if rotation:
-            # FFmpeg 5.1's muxer turns the `rotate` stream tag into the track's display matrix only on a
-            # stream copy, so the encoded file is remuxed with it. The tag counts counter-clockwise; facts
-            # count clockwise, as Apple's preferredTransform does: 90 gives the matrix (0, 1, -1, 0).
-            remux += ["-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
+            remux += rotation_tag(rotation)
         if quicktime_keys:
             # The demuxer reports the brands as tags; they must not come back as metadata keys.
             remux += ["-metadata", "major_brand=", "-metadata", "minor_version=", "-metadata", "compatible_brands="]
@@ -210,6 +207,14 @@ def make_media(fx, cover, tmp):
         if trim:
             remux += ["-t", str(d)]
         ffmpeg(remux + BITEXACT + ["-f", fx["container"], out])
+
+
+def rotation_tag(rotation):
+    """The output options that give a stream copy's video track a display matrix turning it `rotation`
+    degrees clockwise. FFmpeg 5.1's muxer turns the `rotate` stream tag into the matrix only on a stream
+    copy, so an encoded file is remuxed with it. The tag counts counter-clockwise; facts count clockwise,
+    as Apple's preferredTransform does: 90 gives the matrix (0, 1, -1, 0)."""
+    return ["-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
 
 
 def make_truncated(fx):
@@ -296,9 +301,7 @@ def make_frames(frames):
                 continue
             ffmpeg(inputs + maps + codec + BITEXACT + ["-f", fx["container"], encoded])
             if rotation:
-                # As for rotated.mov: the display matrix is written on a stream copy only.
-                ffmpeg(["-i", encoded, "-map", "0", "-c", "copy", "-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
-                       + BITEXACT + ["-f", fx["container"], out])
+                ffmpeg(["-i", encoded, "-map", "0", "-c", "copy"] + rotation_tag(rotation) + BITEXACT + ["-f", fx["container"], out])
     # FFmpeg's own decode of chosen pictures, for tests that compare pixels. No rotation: the
     # pictures as coded.
     os.makedirs(os.path.join(HERE, "reference"), exist_ok=True)
