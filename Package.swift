@@ -18,9 +18,11 @@ let package = Package(
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        // ALSA's libasound, the audio device the player plays to. Only MediaEngine imports this.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // FFmpeg's log callback, in C (it takes a va_list); only MediaEngine uses it.
         .target(name: "CAvocetLog", dependencies: ["CFFmpeg"]),
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog"]),
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog", "CALSA"]),
         .target(name: "CoreMedia"),
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine"]),
         .executableTarget(

@@ -28,3 +28,14 @@ def measure(commands, runs):
             peak = max(peak, rss)
         totals.append(total)
     return statistics.median(totals), peak
+
+
+def prepare(root, build):
+    """Installs the ffmpeg command when missing, builds avtool in release mode unless told not to, and
+    returns avtool's path."""
+    import shutil
+    if shutil.which("ffmpeg") is None:
+        subprocess.run(["bash", os.path.join(root, "scripts", "install-deps.sh"), "ffmpeg"], check=True)
+    if build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "avtool"], cwd=root, check=True)
+    return os.path.join(root, ".build", "release", "avtool")

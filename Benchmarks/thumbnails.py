@@ -17,13 +17,12 @@ Peak resident memory per process comes from wait4. Not a test: run it on demand.
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import measure  # noqa: E402
+from processes import measure, prepare  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Benchmarks", "out", "corpus")
@@ -41,11 +40,7 @@ def main():
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
-    if shutil.which("ffmpeg") is None:
-        subprocess.run(["bash", os.path.join(ROOT, "scripts", "install-deps.sh"), "ffmpeg"], check=True)
-    if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "avtool"], cwd=ROOT, check=True)
-    avtool = os.path.join(ROOT, ".build", "release", "avtool")
+    avtool = prepare(ROOT, build=not args.no_build)
     files = args.files or [os.path.join(CORPUS, name) for name in ("movie.mp4", "iphone.mov")]
     if not all(os.path.exists(f) for f in files):
         subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "make-corpus.py")], check=True)

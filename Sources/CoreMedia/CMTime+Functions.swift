@@ -93,6 +93,12 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
 
 /// `time * multiplier`. The timescale is doubled until it is at least 65536, then halved while the
 /// value overflows; default rounding. A NaN multiplier gives an invalid time, an infinite one ±infinity.
+/// The older, unlabeled spelling of `CMTimeMultiplyByFloat64(_:multiplier:)`, as Swift 3 code (and the
+/// AVKit guide's samples) call it.
+public func CMTimeMultiplyByFloat64(_ time: CMTime, _ multiplier: Float64) -> CMTime {
+    CMTimeMultiplyByFloat64(time, multiplier: multiplier)
+}
+
 public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTime {
     switch TimeKind(time) {
     case .invalid: return .invalid

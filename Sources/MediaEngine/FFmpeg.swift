@@ -51,3 +51,16 @@ extension FFmpeg {
         return try body(planes, strides)
     }
 }
+
+extension FFmpeg {
+    /// Seeks `stream` to the keyframe at or before `timestamp` (its ticks); where the demuxer cannot
+    /// (a time before the first keyframe, a demuxer with rules of its own), to the nearest it can, and
+    /// last to the file's start. FFmpeg's result code.
+    static func seek(_ ctx: UnsafeMutablePointer<AVFormatContext>, stream: Int32, atOrBefore timestamp: Int64,
+                     _ token: CancellationToken) -> Int32 {
+        var rc = av_seek_frame(ctx, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        if rc < 0 && !token.isCancelled { rc = avformat_seek_file(ctx, stream, Int64.min, timestamp, Int64.max, 0) }
+        if rc < 0 && !token.isCancelled { rc = av_seek_frame(ctx, stream, 0, AVSEEK_FLAG_BYTE) }
+        return rc
+    }
+}

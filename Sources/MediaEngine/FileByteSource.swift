@@ -55,7 +55,15 @@ package final class FileByteSource: ByteSource {
         }
         while true {
             let n = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-            if n >= 0 { return n }
+            if n >= 0 {
+                // A regular file reads short only at its end: short of the length it had when opened,
+                // it shrank while being read (overwritten or truncated), and what follows is not media.
+                if n < buffer.count && offset.addingSaturating(Int64(n)) < length {
+                    throw MediaEngineError(.truncated, source: name, operation: "read",
+                                           reason: "the file shrank while it was being read (it had \(length) bytes; it now ends at \(offset.addingSaturating(Int64(n))))")
+                }
+                return n
+            }
             if errno == EINTR { continue }
             throw MediaEngineError(.readFailed, source: name, operation: "read", reason: String(cString: strerror(errno)))
         }

@@ -74,7 +74,7 @@ final class FrameScaler {
             .contains { $0.rawValue == format }
     }
 
-    private static func swsColorspace(_ space: AVColorSpace, height: Int32) -> Int32 {
+    static func swsColorspace(_ space: AVColorSpace, height: Int32) -> Int32 {
         switch space {
         case AVCOL_SPC_BT709: return SWS_CS_ITU709
         case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: return SWS_CS_ITU601

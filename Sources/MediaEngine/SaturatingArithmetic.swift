@@ -19,3 +19,11 @@ extension FixedWidthInteger {
         return (self < 0) == (other < 0) ? .max : .min
     }
 }
+
+extension Int64 {
+    /// `value` (already rounded as the caller wants) held within ±9e18, 0 when it is not a number: a
+    /// time or size computed in floating point from a file's values never traps the conversion.
+    package init(saturating value: Double) {
+        self = value.isNaN ? 0 : Int64(Swift.max(-9.0e18, Swift.min(9.0e18, value)))
+    }
+}

@@ -31,7 +31,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     private let streamIndex: Int32
     /// The stream the reader decodes (FFmpeg's index, as `StreamInfo.index`).
     package var decodedStreamIndex: Int { Int(streamIndex) }
-    private var decoder: VideoDecoder
+    private var decoder: StreamDecoder
     private let source: any ByteSource
     private let options: DemuxerOptions
     /// A seek led to no picture where reading from the start found the one asked for (FFmpeg's AVI
@@ -154,7 +154,7 @@ package final class VideoFrameReader: @unchecked Sendable {
 
     /// Opens the container, checks the stream is still video, keeps only it, and opens its decoder.
     private static func open(_ source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken)
-        throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>, VideoDecoder) {
+        throws -> (FormatContext, UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>, StreamDecoder) {
         try FFmpegLog.capturing {
             let (context, ctx) = try Demuxer.openContext(source, options: options, cancellation: cancellation)
             _ = try Demuxer.analyzeIfNeeded(context, options: options, cancellation: cancellation)
@@ -168,7 +168,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             for i in 0..<count where i != streamIndex {
                 ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL
             }
-            return (context, ctx, st, try VideoDecoder(stream: st, source: source.name))
+            return (context, ctx, st, try StreamDecoder(stream: st, source: source.name))
         }
     }
 
@@ -193,13 +193,25 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// The picture for `request`, as `format` says. Blocking: seeks, reads and decodes on the calling
     /// engine thread; `cancellation` stops it at the next packet or read.
     package func picture(_ request: PictureRequest, format: PictureFormat, cancellation: CancellationToken) throws -> DecodedPicture {
+        try withChosen(request, cancellation) { try render($0, format) }
+    }
+
+    /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
+    /// size), for the engine's own consumers (an encoder scaling straight to its format). Blocking, as
+    /// `picture(_:format:cancellation:)`.
+    func withDecodedFrame<T>(_ request: PictureRequest, cancellation: CancellationToken,
+                             _ body: (UnsafeMutablePointer<AVFrame>) throws -> T) throws -> T {
+        try withChosen(request, cancellation) { try body($0.frame.pointer) }
+    }
+
+    /// Finds the picture for `request` and hands it to `body`, holding the reader for both.
+    private func withChosen<T>(_ request: PictureRequest, _ cancellation: CancellationToken, _ body: (Picture) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         context.use(cancellation)
         damagedPictures = 0
         return try FFmpegLog.capturing {
-            let chosen = try find(window(for: request), cancellation)
-            return try render(chosen, format)
+            try body(try find(window(for: request), cancellation))
         }
     }
 
@@ -394,14 +406,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             work.seeks += 1
             return
         }
-        var rc = av_seek_frame(ctx, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
-        if rc < 0 && !token.isCancelled {
-            // Before the first keyframe, or a demuxer that seeks only by its own rules: the nearest it can.
-            rc = avformat_seek_file(ctx, streamIndex, Int64.min, timestamp, Int64.max, 0)
-        }
-        if rc < 0 && !token.isCancelled {
-            rc = av_seek_frame(ctx, streamIndex, 0, AVSEEK_FLAG_BYTE)
-        }
+        let rc = FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token)
         if rc < 0 { throw failure(rc, "seek", token) }
         work.seeks += 1
         decoder.flush()

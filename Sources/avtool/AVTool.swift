@@ -5,12 +5,12 @@ import Foundation
 struct AVTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "avtool",
-        abstract: "Inspect media files and make pictures of them with Avocet, AVFoundation for Linux.",
+        abstract: "Inspect, picture, export, splice and play media files with Avocet, AVFoundation for Linux.",
         version: "avtool \(AVTool.version) (Avocet)",
-        subcommands: [Inspect.self, Thumbnail.self, Thumbnails.self])
+        subcommands: [Inspect.self, Thumbnail.self, Thumbnails.self, Export.self, Splice.self, Play.self])
 
     /// avtool's version, which `avtool --version` prints.
-    static let version = "0.4.0"
+    static let version = "0.6.0"
 
     /// Runs the command; every error is one line on standard error ("avtool: ..."), help and the
     /// version go to standard output.

@@ -28,6 +28,20 @@ struct HLSAssetTests {
         .data(Data((lines.joined(separator: "\n") + "\n").utf8), contentType: "application/vnd.apple.mpegurl")
     }
 
+    /// As on Apple's platforms, a streaming playlist is not exported (its media files are).
+    @Test func aPlaylistIsNotExported() async throws {
+        let server = try server()
+        let variant = try #require(Self.hls.variants.first)
+        let asset = AVURLAsset(url: server.url("/hls/\(variant.name)/index.m3u8"))
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: AVAssetExportPresetPassthrough))
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent("stream.mp4")
+        session.outputURL = output
+        session.outputFileType = .mp4
+        await session.export()
+        #expect(session.currentStatus == .failed && (session.currentError as? AVError)?.code == .operationNotSupportedForPreset)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func aMediaPlaylistLoadsItsDurationAndTracks() async throws {
         let server = try server()
         let variant = try #require(Self.hls.variants.first)

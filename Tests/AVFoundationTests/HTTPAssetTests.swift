@@ -8,6 +8,8 @@ import Testing
 @Suite("HTTP assets")
 struct HTTPAssetTests {
     static var quick: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 1.0, AvocetURLAssetHTTPReadTimeoutKey: 1.0] }
+    /// For tests of what a server answers (not of timeouts): room for a loaded two-core machine.
+    static var patient: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 4.0, AvocetURLAssetHTTPReadTimeoutKey: 4.0] }
 
     func file(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
 
@@ -45,7 +47,7 @@ struct HTTPAssetTests {
         let server = try LoopbackHTTPServer(routes: [
             "/private.mp4": .requireHeader("authorization", "Bearer secret", .file(file("av.mp4"))),
         ])
-        let (denied, _) = try await failure(server.url("/private.mp4"))
+        let (denied, _) = try await failure(server.url("/private.mp4"), options: Self.patient)
         #expect(denied.code == .failedToLoadMediaData)
         #expect(denied.localizedDescription.contains("403"))
         let asset = AVURLAsset(url: server.url("/private.mp4"),
@@ -64,7 +66,7 @@ struct HTTPAssetTests {
     @Test(arguments: [404, 500])
     func anErrorStatusFailsClearly(_ status: Int) async throws {
         let server = try LoopbackHTTPServer(routes: ["/x.mp4": .status(status)])
-        let (error, elapsed) = try await failure(server.url("/x.mp4"))
+        let (error, elapsed) = try await failure(server.url("/x.mp4"), options: Self.patient)
         #expect(error.code == .failedToLoadMediaData)
         #expect(error.localizedDescription.contains("\(status)"))
         #expect(error.localizedDescription.contains(server.url("/x.mp4").absoluteString))

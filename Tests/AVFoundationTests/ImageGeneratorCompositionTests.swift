@@ -63,7 +63,7 @@ struct ImageGeneratorCompositionTests {
         #expect(try await generator.image(at: .zero).image.width == 80)
     }
 
-    @Test("what Apple's generator refuses, and what Avocet does not render yet, fail with invalidVideoComposition")
+    @Test("what Apple's generator refuses, and an app's own instruction class that passes nothing through, fail with invalidVideoComposition")
     func invalid() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
@@ -75,7 +75,7 @@ struct ImageGeneratorCompositionTests {
             timeless.frameDuration = .invalid
             return [("renderScale", scaled, .zero), ("renderSize", empty, .zero), ("frameDuration", timeless, .zero),
                     ("no instruction", Self.composition(track: video.trackID), CMTime(value: 5, timescale: 1)),
-                    ("layer instructions", Self.composition(track: kCMPersistentTrackID_Invalid), .zero),
+                    ("custom instruction", Self.composition(track: kCMPersistentTrackID_Invalid), .zero),
                     ("no such track", Self.composition(track: 99), .zero)]
         }()
         for (_, composition, time) in cases {

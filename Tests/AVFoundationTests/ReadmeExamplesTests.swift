@@ -56,4 +56,54 @@ struct ReadmeExamplesTests {
         #expect(printed == ["9.0 true"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).count == 2)
     }
+
+    @Test func compositionSample() async throws {
+        func seconds(_ n: Int64) -> CMTime { CMTime(value: n, timescale: 1) }
+        let clip = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let composition = AVMutableComposition()
+        try await composition.insertTimeRange(CMTimeRange(start: .zero, duration: seconds(2)), of: clip, at: .zero)
+        try await composition.insertTimeRange(CMTimeRange(start: seconds(3), duration: seconds(1)), of: clip, at: seconds(2))
+        #expect("\(composition.duration.seconds) \(composition.tracks.count)" == "3.0 1")
+
+        let video = try await AVMutableVideoComposition.videoComposition(withPropertiesOf: composition)
+        let fade = AVMutableVideoCompositionLayerInstruction(assetTrack: composition.tracks[0])
+        fade.setOpacityRamp(fromStartOpacity: 1, toEndOpacity: 0, timeRange: CMTimeRange(start: seconds(2), duration: seconds(1)))
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: composition.duration)
+        instruction.layerInstructions = [fade]
+        video.instructions = [instruction]
+        #expect(try await video.isValid(for: composition, timeRange: instruction.timeRange, validationDelegate: nil))
+
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("spliced.mp4")
+        guard let export = AVAssetExportSession(asset: composition, presetName: AVAssetExportPreset1280x720) else { return }
+        export.videoComposition = video
+        try await export.export(to: out, as: .mp4)
+        let (duration, tracks) = try await AVURLAsset(url: out).load(.duration, .tracks)
+        #expect(abs(duration.seconds - 3) < 0.05 && tracks.count == 1)
+    }
+
+    @Test func playbackSample() async throws {
+        let item = AVPlayerItem(asset: AVAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4"))),
+                                automaticallyLoadedAssetKeys: [.isPlayable, .hasProtectedContent])
+        let printed = PlayerTests.Recorder<Bool>()
+        let observation = item.observe(\.status, options: [.initial, .new]) { item, _ in
+            printed.add(item.status == .readyToPlay)
+        }
+        let player = AVPlayer(playerItem: item)
+        let clock = CMClock.manual()
+        player.sourceClock = clock
+        let queue = DispatchQueue(label: "readme.player")
+        let times = PlayerTests.Recorder<Double>()
+        let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 2), queue: queue) { time in
+            times.add(time.seconds)
+        }
+        try await PlayerTests.ready(item)
+        try await PlayerTests.eventually { printed.values.count == 2 && player.status == .readyToPlay }
+        player.play()
+        for _ in 0..<10 { clock.advance(by: CMTime(value: 1, timescale: 10)) }
+        queue.sync {}
+        #expect(printed.values == [false, true] && times.values == [0, 0.5, 1.0])
+        player.removeTimeObserver(token)
+        observation.invalidate()
+    }
 }

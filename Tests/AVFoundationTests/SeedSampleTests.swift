@@ -258,3 +258,113 @@ struct SeedSampleTests {
         #expect(time.value == 500_000_000 && time.timescale == 1_000_000_000)
     }
 }
+
+/// Seed 004's timing samples ("Exploring AVFoundation": periodic and boundary observers, seeking), as
+/// written there, on a player whose clock the test moves. Its status sample uses Objective-C
+/// key-value observing (`addObserver(_:forKeyPath:)` with `#keyPath`), which Swift cannot compile on
+/// Linux; the same flow with the block form is `PlayerTests.statusBecomesReadyAfterTheKeysLoad`.
+@available(*, deprecated, message: "the seed's boundary sample reads the deprecated asset.duration")
+final class Seed004Samples: @unchecked Sendable {
+    var asset: AVAsset!
+    var player: AVPlayer!
+    var playerItem: AVPlayerItem!
+    var timeObserverToken: Any?
+    let log = PlayerTests.Recorder<String>()
+
+    init(url: URL, clock: CMClock) {
+        asset = AVAsset(url: url)
+        playerItem = AVPlayerItem(asset: asset)
+        player = AVPlayer(playerItem: playerItem)
+        player.sourceClock = clock
+    }
+
+    func addPeriodicTimeObserver() {
+        // Notify every half second
+        let timeScale = CMTimeScale(NSEC_PER_SEC)
+        let time = CMTime(seconds: 0.5, preferredTimescale: timeScale)
+
+        timeObserverToken = player.addPeriodicTimeObserver(forInterval: time,
+                                                           queue: .main) {
+            [weak self] time in
+            // update player transport UI
+            self?.log.add("periodic \(time.seconds)")
+        }
+    }
+
+    func removePeriodicTimeObserver() {
+        if let timeObserverToken = timeObserverToken {
+            player.removeTimeObserver(timeObserverToken)
+            self.timeObserverToken = nil
+        }
+    }
+
+    func addBoundaryTimeObserver() {
+
+        // Divide the asset's duration into quarters.
+        let interval = CMTimeMultiplyByFloat64(asset.duration, 0.25)
+        var currentTime = kCMTimeZero
+        var times = [NSValue]()
+
+        // Calculate boundary times
+        while currentTime < asset.duration {
+            currentTime = currentTime + interval
+            times.append(NSValue(time:currentTime))
+        }
+
+        timeObserverToken = player.addBoundaryTimeObserver(forTimes: times,
+                                                            queue: .main) {
+
+            // Update UI
+            self.log.add("boundary")
+        }
+    }
+
+    func removeBoundaryTimeObserver() {
+        if let timeObserverToken = timeObserverToken {
+            player.removeTimeObserver(timeObserverToken)
+            self.timeObserverToken = nil
+        }
+    }
+
+    func seekSamples() {
+        // Seek to the 2 minute mark
+        let time = CMTime(value: 120, timescale: 1)
+        player.seek(to: time)
+        log.add("after the 2-minute seek \(player.currentTime().seconds)")
+
+        // Seek to the first frame at 3:25 mark
+        let seekTime = CMTime(seconds: 205, preferredTimescale: Int32(NSEC_PER_SEC))
+        player.seek(to: seekTime, toleranceBefore: kCMTimeZero, toleranceAfter: kCMTimeZero)
+        log.add("after the 3:25 seek \(player.currentTime().seconds)")
+    }
+}
+
+@Suite("Seed 004 samples", .serialized)
+struct Seed004SampleTests {
+    /// The main queue: the samples deliver there; a test waits for it without blocking the pool.
+    static func flushMain() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { done.resume() } }
+    }
+
+    @available(*, deprecated, message: "runs the seed's samples")
+    @Test func periodicBoundaryAndSeekSamples() async throws {
+        let clock = CMClock.manual()
+        let sample = Seed004Samples(url: URL(fileURLWithPath: Fixtures.path("av.mp4")), clock: clock)
+        try await PlayerTests.ready(sample.playerItem)
+        sample.addPeriodicTimeObserver()
+        sample.player.play()
+        for _ in 0..<10 { clock.advance(by: CMTime(value: 1, timescale: 10)) }
+        await Self.flushMain()
+        #expect(sample.log.values == ["periodic 0.0", "periodic 0.5", "periodic 1.0"])
+        sample.removePeriodicTimeObserver()
+
+        sample.addBoundaryTimeObserver()   // quarters of the 2 s movie: 0.5, 1.0, 1.5, 2.0
+        for _ in 0..<8 { clock.advance(by: CMTime(value: 1, timescale: 10)) }   // 1.0 to 1.8 s
+        await Self.flushMain()
+        #expect(sample.log.values.filter { $0 == "boundary" }.count == 1, "1.5 s crossed: \(sample.log.values)")
+        sample.removeBoundaryTimeObserver()
+
+        sample.seekSamples()
+        #expect(sample.log.values.suffix(2) == ["after the 2-minute seek 2.0", "after the 3:25 seek 2.0"], "past the end: the end")
+    }
+}

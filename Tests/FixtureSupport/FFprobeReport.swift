@@ -7,6 +7,7 @@ public struct FFprobeReport: Decodable, Sendable {
         public let duration: String?
         public let size: String?
         public let formatName: String
+        public let tags: [String: String]?
     }
 
     public struct Stream: Decodable, Sendable {
@@ -35,10 +36,33 @@ public struct FFprobeReport: Decodable, Sendable {
         public var rotation: Int? { sideDataList?.compactMap(\.rotation).first }
     }
 
+    public struct Chapter: Decodable, Sendable {
+        public let startTime: String
+        public let endTime: String
+        public let tags: [String: String]?
+    }
+
     public let format: Format
     public let streams: [Stream]
+    public let chapters: [Chapter]?
 
     public var duration: Double? { format.duration.flatMap(Double.init) }
+
+    /// ffprobe's report of any file (streams, format, chapters), run now. Blocking: call it off Swift's
+    /// cooperative pool (see `onOwnThread`).
+    public static func probe(_ url: URL) throws -> FFprobeReport {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-show_chapters", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(FFprobeReport.self, from: data)
+    }
 
     public static func of(_ name: String) -> FFprobeReport {
         let url = Fixtures.directory.appendingPathComponent("ffprobe").appendingPathComponent(name + ".json")

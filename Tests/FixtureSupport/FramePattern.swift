@@ -28,7 +28,7 @@ public enum FramePattern {
             abs(red - other.red) <= tolerance && abs(green - other.green) <= tolerance && abs(blue - other.blue) <= tolerance
         }
 
-        public static let red = RGB(255, 0, 0), green = RGB(0, 255, 0), blue = RGB(0, 0, 255)
+        public static let red = RGB(255, 0, 0), green = RGB(0, 255, 0), blue = RGB(0, 0, 255), black = RGB(0, 0, 0)
     }
 
     /// The mean colour of the box of `radius` pixels around (x, y) in tightly packed RGBA.

@@ -156,3 +156,25 @@ import Testing
         #expect(feeder.cancelled == [1])
     }
 }
+
+/// A file read with positional reads that shrinks while open reports it, rather than ending early.
+@Suite("File byte source")
+struct FileByteSourceTests {
+    @Test func aFileThatShrinksWhileReadFails() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-shrink-\(UUID().uuidString)")
+        try Data(repeating: 7, count: 10_000).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = try FileByteSource(path: url.path)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let first = try buffer.withUnsafeMutableBytes { try source.read(at: 0, into: $0, cancellation: CancellationToken()) }
+        #expect(first == 4096)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 5000)
+        try handle.close()
+        #expect(throws: MediaEngineError.self) {
+            _ = try buffer.withUnsafeMutableBytes { try source.read(at: 4096, into: $0, cancellation: CancellationToken()) }
+        }
+        let atEnd = try buffer.withUnsafeMutableBytes { try source.read(at: 10_000, into: $0, cancellation: CancellationToken()) }
+        #expect(atEnd == 0, "reading at the end it had is the end")
+    }
+}

@@ -3,13 +3,16 @@ import Foundation
 // The synchronous getters Apple deprecates for Swift. Each blocks the calling thread until its value
 // is loaded, joining the same header parse (run on the engine's threads) that load(_:) uses. On
 // failure they return an empty or invalid value, as Apple's do; use load(_:) to see the error.
+// (A composition's own, non-deprecated getters take precedence over these: see `_AVAssetAccessors`.)
 extension AVAsset {
     /// The value of `property`: at once when loaded, else loaded now on the engine's threads while the
     /// calling thread waits; `fallback` when loading fails.
     func blockingValue<V>(_ property: AVAsyncProperty<AVAsset, V>, fallback: V) -> V {
         (try? property.blockingLoader(self).get()) ?? fallback
     }
+}
 
+extension _AVAssetAccessors where Self: AVAsset {
     @available(*, deprecated, message: "Use load(.duration) instead")
     public var duration: CMTime { blockingValue(.duration, fallback: .invalid) }
 

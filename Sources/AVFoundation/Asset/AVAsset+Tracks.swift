@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-extension AVAsset {
+extension _AVAssetAccessors where Self: AVAsset {
     /// The tracks of `mediaType`. Loads the header if needed (on the engine's threads).
     public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVAssetTrack] {
         try await load(.tracks).filter { $0.mediaType == mediaType }
@@ -23,6 +23,9 @@ extension AVAsset {
         return result
     }
 
+}
+
+extension AVAsset {
     /// The asset's metadata items in `format`.
     public func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
         try await load(.metadata).filter { $0.keySpace?.format == format }

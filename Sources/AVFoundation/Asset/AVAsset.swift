@@ -21,7 +21,7 @@ extension _AVAssetURLInitializable {
 /// metadata, playable, ...) parses the container once, on the engine's threads, and fills every
 /// header-level property at once; later loads return at once. Loads never block the calling thread.
 /// Once loaded, an asset keeps its facts, not the file: it holds no file descriptor while nothing loads.
-public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAssetURLInitializable, @unchecked Sendable {
+public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAssetURLInitializable, _AVAssetAccessors, @unchecked Sendable {
     // @unchecked Sendable: state lives in the shared loads (behind their Mutexes) and in atomics.
     /// Where the bytes come from, and the packet scan the asset and its tracks share.
     let source: AssetSource
@@ -94,6 +94,12 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// The facts, waiting on the calling thread while the engine parses (deprecated getters only).
     func blockingFacts() -> Result<AssetFacts, any Error> {
         headerLoad.blockingValue(parseOperation)
+    }
+
+    /// Where the facts stand, without loading them. (A composition's are always loaded: it overrides
+    /// all three, giving facts made from its segments.)
+    func factsStatus() -> LoadStatus<AssetFacts> {
+        headerLoad.status()
     }
 
     private var parseOperation: SharedLoad<AssetFacts>.Operation {

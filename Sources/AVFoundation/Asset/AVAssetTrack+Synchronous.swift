@@ -1,8 +1,9 @@
 import Foundation
 
 // The synchronous getters Apple deprecates for Swift. Values known from the header return at once;
-// the scan-backed ones block the calling thread while the file's packets are read.
-extension AVAssetTrack {
+// the scan-backed ones block the calling thread while the file's packets are read. (A composition
+// track's own, non-deprecated accessors take precedence over these: see `_AVAssetAccessors`.)
+extension _AVAssetAccessors where Self: AVAssetTrack {
     /// The format descriptions, typed `[Any]` as in Apple's synchronous API (each is a `CMFormatDescription`).
     @available(*, deprecated, message: "Use load(.formatDescriptions) instead")
     public var formatDescriptions: [Any] { blockingValue(.formatDescriptions, fallback: [CMFormatDescription]()) }
@@ -87,7 +88,9 @@ extension AVAssetTrack {
     public func segment(forTrackTime trackTime: CMTime) -> AVAssetTrackSegment? {
         blockingValue(.segments, fallback: [AVAssetTrackSegment]()).first { $0.timeMapping.target.containsTime(trackTime) }
     }
+}
 
+extension AVAssetTrack {
     /// The value of `property`: at once when loaded, else loaded now on the engine's threads while the
     /// calling thread waits; `fallback` when loading fails.
     func blockingValue<V>(_ property: AVAsyncProperty<AVAssetTrack, V>, fallback: V) -> V {

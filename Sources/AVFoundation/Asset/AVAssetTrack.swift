@@ -7,28 +7,66 @@ import Foundation
 /// `load(_:)` returns at once for them. `totalSampleDataLength` and `estimatedDataRate` need a pass
 /// over the file's packets for containers without a complete sample index (everything but MP4/MOV);
 /// that pass runs on the engine's threads, once per asset, only when one of them is asked for.
-public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked Sendable {
-    // @unchecked Sendable: immutable after init; the shared scan guards itself.
+public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAccessors, @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; the shared scan guards itself (a composition's track
+    // keeps its state behind a lock of its own).
     public let trackID: CMPersistentTrackID
     public let mediaType: AVMediaType
     /// The asset that owns this track (not retained).
     public private(set) weak var asset: AVAsset?
 
-    /// The values the header gave.
-    let facts: TrackFacts
-    /// The asset's byte source and its shared packet scan, held strongly: a track keeps loading after
-    /// its asset is gone (the source holds nothing that refers back, so there is no cycle).
-    let source: AssetSource
-    let stream: StreamInfo
+    /// A stream of a container, and the byte source that reads it.
+    struct FileTrack: Sendable {
+        /// The asset's byte source and its shared packet scan, held strongly: a track keeps loading
+        /// after its asset is gone (the source holds nothing that refers back, so there is no cycle).
+        let source: AssetSource
+        let stream: StreamInfo
+        /// The asset's URL (an `AVURLAsset`'s), kept for compositions that refer to the track.
+        let url: URL?
+    }
+
+    /// Where the media is: a file's stream, or nil for a composition's track (whose segments say).
+    let file: FileTrack?
+    /// The values the header gave (a composition track's come from its segments instead).
+    private let headerFacts: TrackFacts
 
     init(asset: AVAsset, source: AssetSource, trackID: CMPersistentTrackID, mediaType: AVMediaType, stream: StreamInfo, facts: TrackFacts) {
         self.asset = asset
-        self.source = source
+        self.file = FileTrack(source: source, stream: stream, url: (asset as? AVURLAsset)?.url)
         self.trackID = trackID
         self.mediaType = mediaType
-        self.stream = stream
-        self.facts = facts
+        self.headerFacts = facts
         super.init()
+    }
+
+    /// A track without a file stream of its own (a composition's), whose `facts` its subclass gives.
+    init(asset: AVAsset, trackID: CMPersistentTrackID, mediaType: AVMediaType, facts: TrackFacts) {
+        self.asset = asset
+        self.file = nil
+        self.trackID = trackID
+        self.mediaType = mediaType
+        self.headerFacts = facts
+        super.init()
+    }
+
+    /// The values of the track's properties: the header's, for a file's track. Every property that
+    /// `facts` gives loads at once.
+    var facts: TrackFacts { headerFacts }
+
+    /// The statistics of the one packet scan of the track's file (started by the first caller).
+    func packetStatistics() async throws -> [PacketStatistics] {
+        guard let file else { return [] }
+        return try await file.source.packetStatistics()
+    }
+
+    func blockingPacketStatistics() -> Result<[PacketStatistics], any Error> {
+        guard let file else { return .success([]) }
+        return file.source.blockingPacketStatistics()
+    }
+
+    func packetScanStatus() -> LoadStatus<[PacketStatistics]> {
+        guard let file else { return .loaded([]) }
+        return file.source.scan.status()
     }
 
     public override var description: String {
@@ -53,7 +91,8 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, @unchecked S
 
     /// This track's share of the packet scan's statistics (empty if the scan saw fewer streams).
     func scanned(_ stats: [PacketStatistics]) -> ScannedTrackFacts {
-        ScannedTrackFacts(stream.index < stats.count ? stats[stream.index] : PacketStatistics(), stream: stream)
+        guard let stream = file?.stream else { return ScannedTrackFacts(PacketStatistics(), stream: nil) }
+        return ScannedTrackFacts(stream.index < stats.count ? stats[stream.index] : PacketStatistics(), stream: stream)
     }
 
     // MARK: - Legacy key-value loading

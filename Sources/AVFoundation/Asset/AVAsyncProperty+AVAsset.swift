@@ -12,7 +12,7 @@ extension AVPartialAsyncProperty where Root: AVAsset {
             key: key,
             loader: { asset in read(try await asset.facts()) },
             blocking: { asset in asset.blockingFacts().map(read) },
-            status: { asset in asset.headerLoad.status().map(read) })
+            status: { asset in asset.factsStatus().map(read) })
     }
 
     /// A timing property: from the header, or from the packet scan where the header only estimates.
@@ -31,7 +31,7 @@ extension AVPartialAsyncProperty where Root: AVAsset {
                 }
             },
             status: { asset in
-                asset.headerLoad.status().flatMap { facts in
+                asset.factsStatus().flatMap { facts in
                     if let timing = facts.timing { return .loaded(read(timing)) }
                     return asset.source.scan.status().map { read(facts.scannedTiming($0)) }
                 }

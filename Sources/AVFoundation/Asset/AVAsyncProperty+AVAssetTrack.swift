@@ -16,15 +16,15 @@ extension AVPartialAsyncProperty where Root: AVAssetTrack {
             key: key,
             loader: { track in
                 if let value = header(track.facts) { return value }
-                return scanned(track.scanned(try await track.source.packetStatistics()))
+                return scanned(track.scanned(try await track.packetStatistics()))
             },
             blocking: { track in
                 if let value = header(track.facts) { return .success(value) }
-                return track.source.blockingPacketStatistics().map { scanned(track.scanned($0)) }
+                return track.blockingPacketStatistics().map { scanned(track.scanned($0)) }
             },
             status: { track in
                 if let value = header(track.facts) { return .loaded(value) }
-                return track.source.scan.status().map { scanned(track.scanned($0)) }
+                return track.packetScanStatus().map { scanned(track.scanned($0)) }
             })
     }
 

@@ -39,12 +39,15 @@ struct AssetFacts: Sendable {
     var timing: Timing?
     /// The container's streams, for reading the packet scan's statistics.
     var streams: [StreamInfo]
+    /// An HTTP Live Streaming playlist (read as one movie; not exportable).
+    var isStreamingPlaylist = false
 
     /// Builds the facts, tracks and metadata items from what the demuxer read. Pure computation: the
     /// tracks keep `source` (to scan) and `asset` (weakly), not the open container.
     init(_ info: ContainerInfo, asset: AVAsset, source: AssetSource, precise: Bool) {
         let space = MetadataMapping.keySpace(for: info)
         streams = info.streams
+        isStreamingPlaylist = info.format == .hls
 
         // Tracks: every stream but cover art and attachments. IDs are the container's, or the stream's
         // position (from 1) where the container has none or repeats them.

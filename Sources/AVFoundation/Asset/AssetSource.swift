@@ -9,8 +9,8 @@ import Synchronization
 /// Holds nothing that refers back to the asset or its tracks, so tracks can keep it (and keep loading
 /// scan-backed keys) after their asset is gone, without a cycle.
 final class AssetSource: Sendable {
-    private let open: @Sendable () throws -> any ByteSource
-    private let options: DemuxerOptions
+    let open: @Sendable () throws -> any ByteSource
+    let options: DemuxerOptions
     /// The packet scan: one pass over the file's packets, shared by every key that needs it.
     let scan = SharedLoad<[PacketStatistics]>()
     /// What the header parse saw (size, streams): the scan, which opens the source again, checks it.
@@ -32,7 +32,23 @@ final class AssetSource: Sendable {
     /// Opens the source afresh for reading pictures of the stream at `streamIndex`. Blocking: runs on an
     /// engine thread. The reader holds the source open until it is dropped.
     func openFrameReader(streamIndex: Int, cancellation: CancellationToken) throws -> VideoFrameReader {
-        try AVError.converting { try VideoFrameReader(source: open(), options: options, streamIndex: streamIndex, cancellation: cancellation) }
+        try AVError.converting {
+            try VideoFrameReader(source: openUnchanged(cancellation: cancellation), options: options, streamIndex: streamIndex,
+                                 cancellation: cancellation)
+        }
+    }
+
+    /// Opens the bytes again, checking they are the size the header parse saw: a file replaced or
+    /// truncated since fails here (`AVError.fileFailedToParse`-family, "the file changed") rather than
+    /// read as something else, or as less. Blocking: call on an engine thread.
+    func openUnchanged(cancellation: CancellationToken = CancellationToken()) throws -> any ByteSource {
+        let source = try open()
+        if let expected = header.withLock({ $0 }), let size = try source.size(cancellation: cancellation), let known = expected.byteSize,
+           size != known {
+            throw MediaEngineError(.truncated, source: source.name, operation: "read",
+                                   reason: "the file changed after its header was read (it had \(known) bytes, now \(size))")
+        }
+        return source
     }
 
     /// Packet statistics of every stream, from one pass over the file on an engine thread; the result is

@@ -37,8 +37,9 @@ struct ScannedTrackFacts: Sendable {
     var totalSampleDataLength: Int64
     var estimatedDataRate: Float
 
-    init(_ stats: PacketStatistics, stream: StreamInfo) {
-        timeRange = TrackFacts.scannedTimeRange(stats, stream: stream)
+    /// The facts of `stats`, counted in `stream`'s time base (no stream: nothing counted).
+    init(_ stats: PacketStatistics, stream: StreamInfo?) {
+        timeRange = stream.map { TrackFacts.scannedTimeRange(stats, stream: $0) } ?? CMTimeRange(start: .zero, duration: .zero)
         segments = [AVAssetTrackSegment(timeMapping: CMTimeMapping(source: timeRange, target: timeRange))]
         let seconds = timeRange.duration.seconds
         let positive = seconds > 0 && seconds.isFinite
@@ -162,14 +163,18 @@ extension TrackFacts {
         return t
     }
 
-    static func characteristics(_ mediaType: AVMediaType, _ stream: StreamInfo) -> [AVMediaCharacteristic] {
-        var result: [AVMediaCharacteristic] = []
+    /// What every track of `mediaType` has.
+    static func characteristics(of mediaType: AVMediaType) -> [AVMediaCharacteristic] {
         switch mediaType {
-        case .video: result = [.visual, .frameBased]
-        case .audio: result = [.audible]
-        case .subtitle, .closedCaption, .text: result = [.legible]
-        default: break
+        case .video: return [.visual, .frameBased]
+        case .audio: return [.audible]
+        case .subtitle, .closedCaption, .text: return [.legible]
+        default: return []
         }
+    }
+
+    static func characteristics(_ mediaType: AVMediaType, _ stream: StreamInfo) -> [AVMediaCharacteristic] {
+        var result = characteristics(of: mediaType)
         let d = stream.disposition
         if d.contains(.forced) { result.append(.containsOnlyForcedSubtitles) }
         if d.contains(.hearingImpaired) { result += [.transcribesSpokenDialogForAccessibility, .describesMusicAndSoundForAccessibility] }

@@ -9,6 +9,9 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     public let sourceURL: URL?
     /// The track of `sourceURL` the media comes from; `kCMPersistentTrackID_Invalid` when empty.
     public let sourceTrackID: CMPersistentTrackID
+    /// The file track the media was inserted from, when known: a segment an app reads from a track and
+    /// sets back keeps reading the same asset (a resource loader's, say) rather than opening its URL.
+    let sourceTrack: AVAssetTrack?
 
     /// A segment playing `sourceTimeRange` of track `trackID` in the file at `URL` during
     /// `targetTimeRange` (a different duration plays it faster or slower). No I/O: the file is not
@@ -16,6 +19,7 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     public init(url URL: URL, trackID: CMPersistentTrackID, sourceTimeRange: CMTimeRange, targetTimeRange: CMTimeRange) {
         sourceURL = URL
         sourceTrackID = trackID
+        sourceTrack = nil
         super.init(timeMapping: CMTimeMapping(source: sourceTimeRange, target: targetTimeRange))
     }
 
@@ -23,12 +27,14 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     public init(timeRange: CMTimeRange) {
         sourceURL = nil
         sourceTrackID = kCMPersistentTrackID_Invalid
+        sourceTrack = nil
         super.init(timeMapping: CMTimeMappingMakeEmpty(target: timeRange))
     }
 
     init(_ segment: SegmentTable.Segment) {
         sourceURL = segment.source?.url
         sourceTrackID = segment.source?.trackID ?? kCMPersistentTrackID_Invalid
+        sourceTrack = segment.source?.track
         super.init(timeMapping: segment.mapping)
     }
 
@@ -36,7 +42,7 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     var tableSegment: SegmentTable.Segment {
         let mapping = timeMapping
         guard !isEmpty else { return SegmentTable.Segment(source: nil, target: mapping.target) }
-        return SegmentTable.Segment(source: SegmentTable.Source(url: sourceURL, trackID: sourceTrackID, range: mapping.source),
+        return SegmentTable.Segment(source: SegmentTable.Source(url: sourceURL, trackID: sourceTrackID, range: mapping.source, track: sourceTrack),
                                     target: mapping.target)
     }
 

@@ -7,7 +7,7 @@ public class AVMutableVideoComposition: AVVideoComposition, @unchecked Sendable 
         super.init()
     }
 
-    override init(_ values: Values) {
+    required init(_ values: Values) {
         super.init(values)
     }
 

@@ -4,9 +4,9 @@ import Synchronization
 /// How the video tracks of an asset are put together into pictures: the size and rate of the output
 /// and, per time range, an instruction.
 ///
-/// Immutable; `AVMutableVideoComposition` is the form an app builds. An image generator given one
-/// renders through it (Avocet renders pass-through instructions today; layer instructions come with
-/// compositions).
+/// Immutable; `AVMutableVideoComposition` is the form an app builds. Image generators and export
+/// sessions given one render through it: pass-through instructions, and Avocet's built-in
+/// instructions with their layer instructions (custom compositors are not supported).
 public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the values sit behind a Mutex; instructions are the app's objects, which
     // Apple's composition holds the same way.
@@ -26,7 +26,7 @@ public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @uncheck
         super.init()
     }
 
-    init(_ values: Values) {
+    required init(_ values: Values) {
         self.values = Mutex(values)
         super.init()
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a video composition's instruction says for its time range: which source tracks it needs and
-/// whether one passes through unchanged. Apple's protocol; Avocet's own instruction classes come with
-/// compositions.
+/// whether one passes through unchanged. Apple's protocol: `AVVideoCompositionInstruction` is Avocet's
+/// built-in one; an app's own class renders only when it passes a track through.
 public protocol AVVideoCompositionInstructionProtocol: NSObjectProtocol {
     /// The time range the instruction covers.
     var timeRange: CMTimeRange { get }

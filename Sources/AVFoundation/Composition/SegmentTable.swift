@@ -15,6 +15,13 @@ struct SegmentTable: Sendable, Equatable {
         var url: URL?
         var trackID: CMPersistentTrackID
         var range: CMTimeRange
+        /// The file track inserted, when the segment came from one (a segment made from a URL finds its
+        /// track when read). Compared by identity.
+        var track: AVAssetTrack? = nil
+
+        static func == (a: Source, b: Source) -> Bool {
+            a.url == b.url && a.trackID == b.trackID && a.range == b.range && a.track === b.track
+        }
     }
 
     struct Segment: Sendable, Equatable {
@@ -65,6 +72,19 @@ struct SegmentTable: Sendable, Equatable {
                 guard source.range.duration.isNumeric, source.range.duration > .zero else { throw .sourceDuration(index: index) }
             }
             end = target.end
+        }
+    }
+
+    /// The segments covering `range` of the table, cut at its ends and moved to start at zero; a part
+    /// of `range` past the end is left out. Compositions of compositions insert these.
+    func segments(in range: CMTimeRange) -> [Segment] {
+        var copy = self
+        guard let (first, end) = copy.cutOut(range) else { return [] }
+        let origin = copy.segments[first].target.start
+        return copy.segments[first..<end].map { segment in
+            var moved = segment
+            moved.target.start = segment.target.start - origin
+            return moved
         }
     }
 
@@ -120,6 +140,20 @@ struct SegmentTable: Sendable, Equatable {
         let shift = at - covered.end
         for i in end..<segments.count { segments[i].target.start = segments[i].target.start + shift }
         mergeEmpties()
+    }
+
+    /// Inserts `pieces` (laid end to end from zero, as `segments(in:)` gives them) at `time`, pushing
+    /// out what was there by their total duration.
+    mutating func insert(_ pieces: [Segment], at time: CMTime) {
+        var at = time
+        for piece in pieces {
+            if piece.source == nil && at >= duration {
+                at = at + piece.target.duration
+                continue
+            }
+            insert(piece.source, duration: piece.target.duration, at: at)
+            at = at + piece.target.duration
+        }
     }
 
     // MARK: - Cutting

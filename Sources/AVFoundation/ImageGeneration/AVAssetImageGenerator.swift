@@ -5,7 +5,8 @@ import Synchronization
 
 /// Makes still images of an asset's video at times of its timeline, independently of playback.
 ///
-/// Images come from the asset's first enabled video track, decoded with FFmpeg on the engine's own
+/// Images come from the asset's first enabled video track (for a composition, through its segments:
+/// the picture of the file and time underneath, never one from beyond a cut), decoded with FFmpeg on the engine's own
 /// threads (never on Swift's cooperative pool or the caller's thread, except the synchronous
 /// `copyCGImage(at:actualTime:)`, which waits on its caller's as Apple's does). With the default
 /// tolerances an image costs one seek and one decoded picture, the keyframe nearest the time asked;
@@ -24,10 +25,13 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     private let settingsState = Mutex(ImageSettings())
     /// A video composition to render images through, copied when set. When one is set,
     /// `appliesPreferredTrackTransform` is ignored and images are `renderSize` (shrunk to fit
-    /// `maximumSize`). What Avocet renders today: instructions that pass a video track through. A
-    /// composition Apple's generator would refuse with an exception (`renderScale` other than 1, an empty
-    /// `renderSize`, a `frameDuration` that is not positive, a negative `sourceTrackIDForFrameTiming`),
-    /// a time no instruction covers, and instructions that are not pass-through fail the request with
+    /// `maximumSize`): a pass-through instruction shows its track's picture; an
+    /// `AVVideoCompositionInstruction` draws its layers (each track's picture showing at the time,
+    /// placed by its transform, cropped and faded as its ramps say, over the background colour), and
+    /// `actualTime` is the time asked. A composition Apple's generator would refuse with an exception
+    /// (`renderScale` other than 1, an empty `renderSize`, a `frameDuration` that is not positive, a
+    /// negative `sourceTrackIDForFrameTiming`), a time no instruction covers, and an app's own
+    /// instruction class that passes nothing through (custom compositors) fail the request with
     /// `AVError.invalidVideoComposition`.
     public var videoComposition: AVVideoComposition? {
         get { setting(\.videoComposition) }
@@ -98,7 +102,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         do {
             let tracks = try await source.tracks()
             return try await IOExecutor.shared.run { token in
-                var reader: VideoFrameReader?
+                var reader: PictureSource.HeldReader?
                 defer { source.checkIn(reader) }
                 return try source.generate(at: time, settings: settings, tracks: tracks, reader: &reader, cancellation: token)
             }
@@ -159,7 +163,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         let outcome = Mutex<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         IOExecutor.shared.submit {
-            var reader: VideoFrameReader?
+            var reader: PictureSource.HeldReader?
             defer { source.checkIn(reader) }
             let result = Swift.Result {
                 try source.generate(at: requestedTime, settings: settings, tracks: tracks, reader: &reader, cancellation: CancellationToken())

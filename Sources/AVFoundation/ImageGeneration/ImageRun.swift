@@ -10,7 +10,7 @@ final class ImageRun: Sendable {
         var next = 0
         var finished = false
         /// The reader between times (nil while a time is being generated, or before the first).
-        var reader: VideoFrameReader?
+        var reader: PictureSource.HeldReader?
     }
 
     private let source: PictureSource
@@ -61,16 +61,16 @@ final class ImageRun: Sendable {
         }
     }
 
-    private func takeReader() -> VideoFrameReader? {
-        state.withLock { s -> VideoFrameReader? in
+    private func takeReader() -> PictureSource.HeldReader? {
+        state.withLock { s -> PictureSource.HeldReader? in
             defer { s.reader = nil }
             return s.reader
         }
     }
 
     /// Keeps `reader` for the next time (a second one, from a concurrent call, goes back to the source).
-    private func keep(_ reader: VideoFrameReader?) {
-        let spare = state.withLock { s -> VideoFrameReader? in
+    private func keep(_ reader: PictureSource.HeldReader?) {
+        let spare = state.withLock { s -> PictureSource.HeldReader? in
             guard s.reader == nil, !s.finished else { return reader }
             s.reader = reader
             return nil
@@ -79,7 +79,7 @@ final class ImageRun: Sendable {
     }
 
     private func finish() -> AVAssetImageGenerator.Images.Element? {
-        let reader = state.withLock { s -> VideoFrameReader? in
+        let reader = state.withLock { s -> PictureSource.HeldReader? in
             s.finished = true
             defer { s.reader = nil }
             return s.reader

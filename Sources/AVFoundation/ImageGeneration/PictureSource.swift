@@ -10,30 +10,48 @@ struct ImageSettings: Sendable {
     var toleranceBefore = CMTime.positiveInfinity
     var toleranceAfter = CMTime.positiveInfinity
     var videoComposition: AVVideoComposition?
+    /// The exact size of the pictures, when set (an export's encoder size), instead of fitting
+    /// `maximumSize`.
+    var outputSize: (width: Int, height: Int)?
 }
 
-/// Where an image generator's pictures come from: the asset's first enabled video track, and picture
-/// readers (an open container and decoder each) kept between requests.
+/// Where an image generator's pictures come from: the asset's first enabled video track (through its
+/// segments, for a composition), or the layers a video composition names; and picture readers (an
+/// open container and decoder each) kept between requests.
 ///
-/// At most two readers wait idle, holding their byte sources (file descriptors for files) open until
-/// the generator is gone; requests running at the same time each use a reader of their own.
+/// At most four readers wait idle, holding their byte sources (file descriptors for files) open until
+/// the generator is gone; requests running at the same time each use readers of their own.
 final class PictureSource: Sendable {
     let asset: AVAsset
-    private let idle = Mutex<[VideoFrameReader]>([])
-    private static let maxIdle = 2
+    /// A reader, and the byte source of the asset it reads (which tells readers apart with the stream).
+    struct HeldReader: Sendable {
+        let source: AssetSource
+        let reader: VideoFrameReader
+    }
+
+    private let idle = Mutex<[HeldReader]>([])
+    private static let maxIdle = 4
+    /// The file tracks behind a composition's segments.
+    private let sources: SegmentSources
 
     init(asset: AVAsset) {
         self.asset = asset
+        sources = SegmentSources(for: asset)
     }
 
-    /// The asset's tracks. Loads the asset's header (once per asset).
+    /// The asset's tracks, with the sources of a composition's segments given by URL loaded. Loads the
+    /// asset's header (once per asset).
     func tracks() async throws -> [AVAssetTrack] {
-        try await asset.facts().tracks
+        let tracks = try await asset.facts().tracks
+        await sources.prepare(tracks)
+        return tracks
     }
 
     /// The same, waiting on the calling thread (for `copyCGImage(at:actualTime:)`).
     func blockingTracks() throws -> [AVAssetTrack] {
-        try asset.blockingFacts().get().tracks
+        let tracks = try asset.blockingFacts().get().tracks
+        sources.blockingPrepare(tracks)
+        return tracks
     }
 
     /// The track images come from without a video composition: the first enabled video track, else
@@ -48,23 +66,24 @@ final class PictureSource: Sendable {
         return track
     }
 
-    /// An idle reader of the stream at `streamIndex`, if one waits.
-    func checkOut(streamIndex: Int) -> VideoFrameReader? {
+    /// An idle reader of `track`'s stream, if one waits.
+    private func checkOut(_ file: AVAssetTrack.FileTrack) -> HeldReader? {
         idle.withLock { readers in
-            readers.firstIndex { $0.decodedStreamIndex == streamIndex }.map { readers.remove(at: $0) }
+            readers.firstIndex { $0.source === file.source && $0.reader.decodedStreamIndex == file.stream.index }
+                .map { readers.remove(at: $0) }
         }
     }
 
-    /// Keeps `reader` for a later request, or closes it (on an engine thread: closing joins the
+    /// Keeps `held` for a later request, or closes it (on an engine thread: closing joins the
     /// decoder's threads) when enough wait already.
-    func checkIn(_ reader: VideoFrameReader?) {
-        guard let reader else { return }
+    func checkIn(_ held: HeldReader?) {
+        guard let held else { return }
         let kept = idle.withLock { readers -> Bool in
             guard readers.count < PictureSource.maxIdle else { return false }
-            readers.append(reader)
+            readers.append(held)
             return true
         }
-        if !kept { PictureSource.close([reader]) }
+        if !kept { PictureSource.close([held]) }
     }
 
     deinit {
@@ -72,35 +91,137 @@ final class PictureSource: Sendable {
     }
 
     /// Drops `readers` on an engine thread.
-    static func close(_ readers: [VideoFrameReader]) {
+    static func close(_ readers: [HeldReader]) {
         guard !readers.isEmpty else { return }
         IOExecutor.shared.submit { withExtendedLifetime(readers) {} }
     }
 
-    /// The image at `time` from `tracks`, as `settings` say. Blocking: takes or opens a reader of the
-    /// right track when `reader` is not one, then seeks and decodes, all on the calling engine thread.
-    /// Throws AVErrors.
-    func generate(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack], reader: inout VideoFrameReader?,
-                  cancellation: CancellationToken) throws -> (image: CGImage, actualTime: CMTime) {
-        let request = try PictureSource.request(at: time, settings: settings)
-        let (track, format) = try PictureSource.plan(at: time, settings: settings, tracks: tracks)
-        return try AVError.converting {
-            let index = track.stream.index
-            if let held = reader, held.decodedStreamIndex != index {
-                checkIn(held)
-                reader = nil
-            }
-            if reader == nil {
-                reader = try checkOut(streamIndex: index) ?? track.source.openFrameReader(streamIndex: index, cancellation: cancellation)
-            }
-            guard let open = reader else { throw AVError(.unknown) }
-            let picture = try open.picture(request, format: format, cancellation: cancellation)
-            guard let image = CGImage(rgbaPixels: picture.pixels, width: picture.width, height: picture.height) else {
-                throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The decoded picture has no pixels."])
-            }
-            let pts = picture.presentationTime
-            return (image, TrackFacts.time(pts.value, pts.timeBase))
+    /// A reader kept across the requests of one caller that makes pictures in sequence (an export
+    /// through a video composition, a player's video output): taken for each request, put back after,
+    /// and returned to the source at the end.
+    final class KeptReader: Sendable {
+        private let source: PictureSource
+        private let held = Mutex<HeldReader?>(nil)
+
+        init(_ source: PictureSource) {
+            self.source = source
         }
+
+        /// `source.generate` with the kept reader. Blocking: call on an engine thread.
+        func generate(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack],
+                      cancellation: CancellationToken) throws -> (image: CGImage, actualTime: CMTime) {
+            var reader = held.withLock { r -> HeldReader? in defer { r = nil }; return r }
+            defer { held.withLock { $0 = reader } }
+            return try source.generate(at: time, settings: settings, tracks: tracks, reader: &reader, cancellation: cancellation)
+        }
+
+        /// Gives the reader back to the source (which keeps or closes it).
+        func release() {
+            source.checkIn(held.withLock { r -> HeldReader? in defer { r = nil }; return r })
+        }
+    }
+
+    /// What a request draws: one track's pictures (at the render size of a video composition's
+    /// pass-through instruction, or shaped by the settings), or a layer instruction's layers.
+    enum Drawing {
+        case track(AVAssetTrack, renderSize: CGSize?)
+        case layers(AVVideoCompositionInstruction, renderSize: CGSize)
+    }
+
+    /// The image at `time`, as `settings` say. Blocking: takes or opens readers of the right file
+    /// tracks, then seeks and decodes, all on the calling engine thread; `reader` is kept across the
+    /// requests of a batch. Throws AVErrors.
+    func generate(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack], reader: inout HeldReader?,
+                  cancellation: CancellationToken) throws -> (image: CGImage, actualTime: CMTime) {
+        _ = try PictureSource.request(at: time, settings: settings)
+        switch try PictureSource.plan(at: time, settings: settings, tracks: tracks) {
+        case .track(let track, let renderSize):
+            guard let point = try sources.locate(track, at: time) else { throw PictureSource.nothingPlays(at: time) }
+            let request = try PictureSource.request(at: point, settings: settings)
+            let format = settings.outputSize.map { PictureFormat(width: $0.width, height: $0.height) } ?? renderSize.map { size in
+                let fitted = PictureSource.fit(width: Double(size.width), height: Double(size.height), into: settings.maximumSize)
+                return PictureFormat(width: fitted.width, height: fitted.height)
+            } ?? PictureSource.format(of: point.track, transform: track.facts.preferredTransform, settings: settings)
+            let picture = try decode(point.track, request, format, held: &reader, cancellation)
+            let pts = picture.presentationTime
+            return (try PictureSource.image(picture), point.trackTime(ofSource: TrackFacts.time(pts.value, pts.timeBase)))
+        case .layers(let instruction, let renderSize):
+            return (try composite(instruction, at: time, renderSize: renderSize, settings: settings, tracks: tracks, cancellation), time)
+        }
+    }
+
+    /// Decodes `request` from `track`'s file with the held reader when it reads that stream, else an
+    /// idle or a new one (the held one goes back to the idle ones).
+    private func decode(_ track: AVAssetTrack, _ request: PictureRequest, _ format: PictureFormat, held: inout HeldReader?,
+                        _ cancellation: CancellationToken) throws -> DecodedPicture {
+        guard let file = track.file else { throw AVError(.noSourceTrack, userInfo: [NSLocalizedDescriptionKey: "The track has no media of its own."]) }
+        return try AVError.converting {
+            if let current = held, current.source !== file.source || current.reader.decodedStreamIndex != file.stream.index {
+                checkIn(current)
+                held = nil
+            }
+            let open = try held ?? checkOut(file)
+                ?? HeldReader(source: file.source, reader: file.source.openFrameReader(streamIndex: file.stream.index, cancellation: cancellation))
+            held = open
+            return try open.reader.picture(request, format: format, cancellation: cancellation)
+        }
+    }
+
+    private static func image(_ picture: DecodedPicture) throws -> CGImage {
+        guard let image = CGImage(rgbaPixels: picture.pixels, width: picture.width, height: picture.height) else {
+            throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "The decoded picture has no pixels."])
+        }
+        return image
+    }
+
+    private static func nothingPlays(at time: CMTime) -> AVError {
+        AVError(.noImageAtTime, userInfo: [NSLocalizedDescriptionKey: "No video plays at \(time.seconds) s of the composition."])
+    }
+
+    /// A layer instruction's picture at `time`: each layer's track decoded at the picture showing then
+    /// (exactly, within its segment), placed by the layer's transform, cropped and faded as its ramps
+    /// say at `time`, over the background colour; scaled to fit `maximumSize`. A layer whose track has
+    /// nothing at `time` (an empty segment, past its end) draws nothing.
+    private func composite(_ instruction: AVVideoCompositionInstruction, at time: CMTime, renderSize: CGSize, settings: ImageSettings,
+                           tracks: [AVAssetTrack], _ cancellation: CancellationToken) throws -> CGImage {
+        let fitted = settings.outputSize ?? PictureSource.fit(width: Double(renderSize.width), height: Double(renderSize.height),
+                                                              into: settings.maximumSize)
+        let scale = CGAffineTransform(scaleX: CGFloat(fitted.width) / renderSize.width, y: CGFloat(fitted.height) / renderSize.height)
+        var layers: [LayerCompositor.Layer] = []
+        var exact = settings
+        (exact.toleranceBefore, exact.toleranceAfter) = (.zero, .zero)
+        for layerInstruction in instruction.layerInstructions {
+            let values = layerInstruction.values.withLock { $0 }
+            guard let track = tracks.first(where: { $0.trackID == values.trackID && $0.mediaType == .video }),
+                  let point = try sources.locate(track, at: time) else { continue }
+            let size = point.track.facts.naturalSize
+            guard size.width >= 1, size.height >= 1, Double(size.width) * Double(size.height) <= Double(PictureFormat.maximumPixels) else { continue }
+            let width = Int(size.width.rounded()), height = Int(size.height.rounded())
+            var held: HeldReader?
+            defer { checkIn(held) }
+            let picture = try decode(point.track, try PictureSource.request(at: point, settings: exact),
+                                     PictureFormat(width: width, height: height), held: &held, cancellation)
+            let transform = values.transforms.value(at: time) { a, b, f in
+                let f = CGFloat(f)
+                return CGAffineTransform(a: a.a + (b.a - a.a) * f, b: a.b + (b.b - a.b) * f, c: a.c + (b.c - a.c) * f,
+                                         d: a.d + (b.d - a.d) * f, tx: a.tx + (b.tx - a.tx) * f, ty: a.ty + (b.ty - a.ty) * f)
+            }
+            let opacity = values.opacities.value(at: time) { a, b, f in a + (b - a) * Float(f) }
+            let crop = values.crops.value(at: time) { a, b, f in
+                guard !a.isNull, !b.isNull else { return f < 1 ? a : b }
+                let f = CGFloat(f)
+                return CGRect(x: a.minX + (b.minX - a.minX) * f, y: a.minY + (b.minY - a.minY) * f,
+                              width: a.width + (b.width - a.width) * f, height: a.height + (b.height - a.height) * f)
+            }
+            layers.append(LayerCompositor.Layer(pixels: picture.pixels, width: picture.width, height: picture.height,
+                                                transform: transform.concatenating(scale), opacity: opacity, crop: crop))
+        }
+        let background = instruction.backgroundColor?.rgba8 ?? (0, 0, 0, 255)
+        let pixels = LayerCompositor.render(layers, background: background, width: fitted.width, height: fitted.height)
+        guard let image = CGImage(rgbaPixels: pixels, width: fitted.width, height: fitted.height) else {
+            throw AVError(.videoCompositorFailed, userInfo: [NSLocalizedDescriptionKey: "The composed picture has no pixels."])
+        }
+        return image
     }
 
     /// The engine's request: the time and the window its tolerances allow. A tolerance that is positive
@@ -112,24 +233,44 @@ final class PictureSource: Sendable {
                 NSLocalizedDescriptionKey: "No image can be made at a time that is not a number (\(time)).",
             ])
         }
-        func bound(_ tolerance: CMTime, _ sign: Int64) -> MediaTimestamp? {
+        func edge(_ tolerance: CMTime, _ sign: Int64) -> CMTime? {
             if tolerance.isPositiveInfinity { return nil }
             let width = tolerance.isNumeric && tolerance.value > 0 && tolerance.timescale > 0 ? tolerance : .zero
             let edge = sign < 0 ? time - width : time + width
             // An edge beyond what a CMTime holds is as good as unbounded.
-            guard edge.isNumeric, edge.timescale > 0 else { return nil }
-            return MediaTimestamp(value: edge.value, timeBase: Rational(1, edge.timescale))
+            return edge.isNumeric && edge.timescale > 0 ? edge : nil
         }
-        return PictureRequest(time: MediaTimestamp(value: time.value, timeBase: Rational(1, time.timescale)),
-                              earliest: bound(settings.toleranceBefore, -1), latest: bound(settings.toleranceAfter, 1))
+        return PictureSource.request(time, earliest: edge(settings.toleranceBefore, -1), latest: edge(settings.toleranceAfter, 1))
     }
 
-    /// Which track a picture comes from and the output's shape: the first video track, or what the video
-    /// composition's instruction at `time` names.
-    static func plan(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack]) throws -> (AVAssetTrack, PictureFormat) {
+    /// The request for `point`: the window of the tolerances (in track time) mapped onto the file track
+    /// and kept inside the segment's span of it, so a picture from beyond a cut is never shown.
+    static func request(at point: SourcePoint, settings: ImageSettings) throws -> PictureRequest {
+        let trackRequest = try request(at: point.time, settings: settings)
+        guard let segment = point.segment, let source = segment.source else { return trackRequest }
+        func mapped(_ tolerance: CMTime, _ sign: Int64) -> CMTime? {
+            guard !tolerance.isPositiveInfinity else { return nil }
+            let width = tolerance.isNumeric && tolerance.value > 0 ? CMTimeMapDurationFromRangeToRange(tolerance, fromRange: segment.target, toRange: source.range) : .zero
+            guard width.isNumeric else { return nil }
+            return sign < 0 ? point.time - width : point.time + width
+        }
+        // The segment's last instant: a picture starting at its end belongs to what follows.
+        let last = source.range.end - CMTime(value: 1, timescale: max(source.range.end.timescale, 90_000))
+        let earliest = max(mapped(settings.toleranceBefore, -1) ?? source.range.start, source.range.start)
+        let latest = min(mapped(settings.toleranceAfter, 1) ?? last, last)
+        return PictureSource.request(point.time, earliest: earliest, latest: max(latest, earliest))
+    }
+
+    private static func request(_ time: CMTime, earliest: CMTime?, latest: CMTime?) -> PictureRequest {
+        func stamp(_ t: CMTime) -> MediaTimestamp { MediaTimestamp(value: t.value, timeBase: Rational(1, t.timescale)) }
+        return PictureRequest(time: stamp(time), earliest: earliest.map(stamp), latest: latest.map(stamp))
+    }
+
+    /// What to draw at `time`: the first video track, or what the video composition's instruction at
+    /// `time` says (its pass-through track, or its layers).
+    static func plan(at time: CMTime, settings: ImageSettings, tracks: [AVAssetTrack]) throws -> Drawing {
         guard let composition = settings.videoComposition else {
-            let track = try videoTrack(in: tracks)
-            return (track, format(of: track, settings: settings))
+            return .track(try videoTrack(in: tracks), renderSize: nil)
         }
         func invalid(_ reason: String) -> AVError {
             AVError(.invalidVideoComposition, userInfo: [NSLocalizedDescriptionKey: "The video composition cannot be rendered: \(reason)."])
@@ -144,38 +285,47 @@ final class PictureSource: Sendable {
             throw invalid("no instruction covers \(time.seconds) s")
         }
         let passthrough = instruction.passthroughTrackID
-        guard passthrough != kCMPersistentTrackID_Invalid else {
-            throw invalid("the instruction at \(time.seconds) s is not a pass-through one (Avocet renders layer instructions from compositions on)")
+        if passthrough != kCMPersistentTrackID_Invalid {
+            guard let track = tracks.first(where: { $0.trackID == passthrough && $0.mediaType == .video }) else {
+                throw invalid("its pass-through track \(passthrough) is not a video track of the asset")
+            }
+            // The source picture fills the render size; the preferred transform is the composition's to apply.
+            return .track(track, renderSize: size)
         }
-        guard let track = tracks.first(where: { $0.trackID == passthrough && $0.mediaType == .video }) else {
-            throw invalid("its pass-through track \(passthrough) is not a video track of the asset")
+        guard let layered = instruction as? AVVideoCompositionInstruction else {
+            throw invalid("the instruction at \(time.seconds) s is neither Avocet's nor a pass-through one (custom compositors are not supported)")
         }
-        // The source picture fills the render size; the preferred transform is the composition's to apply.
-        let fitted = fit(width: Double(size.width), height: Double(size.height), into: settings.maximumSize)
-        return (track, PictureFormat(width: fitted.width, height: fitted.height))
+        return .layers(layered, renderSize: size)
     }
 
     /// `width` x `height` shrunk to fit `maximum` keeping the aspect ratio (never enlarged; a zero side
     /// is free), and held under `PictureFormat.maximumPixels`.
     static func fit(width: Double, height: Double, into maximum: CGSize) -> (width: Int, height: Int) {
+        guard width.isFinite, height.isFinite, width >= 1, height >= 1 else { return (1, 1) }
         var scale = 1.0
         let maxWidth = Double(maximum.width), maxHeight = Double(maximum.height)
         if maxWidth > 0, maxWidth.isFinite { scale = min(scale, maxWidth / width) }
         if maxHeight > 0, maxHeight.isFinite { scale = min(scale, maxHeight / height) }
         let limit = Double(PictureFormat.maximumPixels)
+        // Each side is held under `maximumSide` too (an extreme shape could otherwise make one side
+        // billions of pixels long within the pixel count).
+        func side(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int { max(1, Int(min(Double(maximumSide), v.rounded(rule)))) }
         if width * height * scale * scale > limit {
             // Rounded down, so the rounded sides stay under the limit too.
             scale = (limit / (width * height)).squareRoot()
-            return (max(1, Int((width * scale).rounded(.down))), max(1, Int((height * scale).rounded(.down))))
+            return (side(width * scale, .down), side(height * scale, .down))
         }
-        return (max(1, Int((width * scale).rounded())), max(1, Int((height * scale).rounded())))
+        return (side(width * scale, .toNearestOrAwayFromZero), side(height * scale, .toNearestOrAwayFromZero))
     }
 
-    /// The output's shape: the track's display size (aperture mode), turned by the preferred transform
-    /// when asked (quarter turns and mirrors only, as Apple's), then shrunk to fit `maximumSize`
+    /// The longest side of a picture made (8192 x 8192 pixels at most in all, 65536 on a side).
+    static let maximumSide = 65536
+
+    /// The output's shape: the track's display size (aperture mode), turned by `transform` (the
+    /// preferred transform of the track shown: a composition track's own) when asked (quarter turns and mirrors only, as Apple's), then shrunk to fit `maximumSize`
     /// keeping the aspect ratio (never enlarged; a zero side leaves that side free).
-    static func format(of track: AVAssetTrack, settings: ImageSettings) -> PictureFormat {
-        let coded = (Double(track.stream.width ?? 0), Double(track.stream.height ?? 0))
+    static func format(of track: AVAssetTrack, transform: CGAffineTransform, settings: ImageSettings) -> PictureFormat {
+        let coded = (Double(track.file?.stream.width ?? 0), Double(track.file?.stream.height ?? 0))
         var size = coded
         let natural = track.facts.naturalSize
         if settings.apertureMode != .encodedPixels, natural.width > 0, natural.height > 0, natural.width.isFinite, natural.height.isFinite {
@@ -184,7 +334,7 @@ final class PictureSource: Sendable {
         guard size.0 >= 1, size.1 >= 1 else { return PictureFormat(width: 0, height: 0) }
         var orientation = PictureOrientation.up
         if settings.appliesPreferredTrackTransform {
-            let t = track.facts.preferredTransform
+            let t = transform
             orientation = PictureOrientation(a: Double(t.a), b: Double(t.b), c: Double(t.c), d: Double(t.d)) ?? .up
         }
         let shown = orientation.transposes ? (size.1, size.0) : size

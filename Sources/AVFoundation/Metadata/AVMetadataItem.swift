@@ -239,6 +239,14 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         set { write { $0.key = newValue } }
     }
 
+    /// The common key an item read from a file was given; for an item an app makes in the common key
+    /// space, its key ("title" for `commonKeyTitle`).
+    public override var commonKey: AVMetadataKey? {
+        if let stored = super.commonKey { return stored }
+        guard keySpace == .common else { return nil }
+        return (key as? NSString).map { AVMetadataKey(rawValue: String($0)) }
+    }
+
     public override var keySpace: AVMetadataKeySpace? {
         get { super.keySpace }
         set { write { $0.keySpace = newValue } }

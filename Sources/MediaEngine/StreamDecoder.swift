@@ -1,20 +1,22 @@
 internal import CFFmpeg
 import Foundation
 
-/// The one owner of a video stream's `AVCodecContext`: opened from the stream's parameters, freed in
-/// `deinit`. Decodes with frame and slice threads (up to four, never more than the machine's cores):
-/// a long decode forward runs faster (1080p H.264 on two cores: 0.45 s instead of 0.6 s for a
-/// seven-second group of pictures), and a single picture costs one drain.
+/// The one owner of a stream's decoding `AVCodecContext`: opened from the stream's parameters, freed in
+/// `deinit`. Video decodes with frame and slice threads (up to four, never more than the machine's
+/// cores): a long decode forward runs faster (1080p H.264 on two cores: 0.45 s instead of 0.6 s for
+/// a seven-second group of pictures), and a single picture costs one drain. Audio decodes on the
+/// calling thread.
 ///
 /// Blocking CPU work: call only on an engine thread; one caller at a time (its reader's operation).
-final class VideoDecoder {
+final class StreamDecoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     let source: String
 
     /// Opens a decoder for `stream`. Throws `.unsupported` when this FFmpeg has none for the codec.
     init(stream: UnsafeMutablePointer<AVStream>, source: String) throws {
         self.source = source
-        let operation = "open the video decoder"
+        let isVideo = stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        let operation = isVideo ? "open the video decoder" : "open the audio decoder"
         guard let parameters = stream.pointee.codecpar else {
             throw MediaEngineError(.failed, source: source, operation: operation, reason: "the stream has no codec parameters")
         }
@@ -22,7 +24,7 @@ final class VideoDecoder {
         guard let codec = avcodec_find_decoder(codecID) else {
             let name = String(cString: avcodec_get_name(codecID))
             throw MediaEngineError(.unsupported, source: source, operation: operation,
-                                   reason: "this FFmpeg has no decoder for \(name) video")
+                                   reason: "this FFmpeg has no decoder for \(name) \(isVideo ? "video" : "audio")")
         }
         context = avcodec_alloc_context3(codec)
         guard let ctx = context else {
@@ -30,8 +32,10 @@ final class VideoDecoder {
         }
         try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
         ctx.pointee.pkt_timebase = stream.pointee.time_base
-        ctx.pointee.thread_count = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)))
-        ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        if isVideo {
+            ctx.pointee.thread_count = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)))
+            ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        }
         let rc = avcodec_open2(ctx, codec, nil)
         if rc < 0 {
             let words = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
@@ -40,6 +44,9 @@ final class VideoDecoder {
     }
 
     deinit { avcodec_free_context(&context) }
+
+    /// The opened context (sample format, rate and channel layout of decoded audio).
+    var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 
     /// What sending a packet did.
     enum Sent {

@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// How the audio tracks of an asset are mixed: input parameters per track (tracks without any play
+/// at their own volume). Immutable; `AVMutableAudioMix` is the form an app builds.
+public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+    // @unchecked Sendable: the array sits behind a Mutex; parameters guard themselves.
+    let parameters: Mutex<[AVAudioMixInputParameters]>
+
+    public override init() {
+        parameters = Mutex([])
+        super.init()
+    }
+
+    init(_ inputParameters: [AVAudioMixInputParameters]) {
+        parameters = Mutex(inputParameters)
+        super.init()
+    }
+
+    /// The parameters, one per track mixed.
+    public var inputParameters: [AVAudioMixInputParameters] { parameters.withLock { $0 } }
+
+    /// The parameters for `trackID`, if any.
+    func parameters(for trackID: CMPersistentTrackID) -> AVAudioMixInputParameters? {
+        inputParameters.first { $0.trackID == trackID }
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        AVAudioMix(inputParameters)
+    }
+
+    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableAudioMix(inputParameters)
+    }
+}

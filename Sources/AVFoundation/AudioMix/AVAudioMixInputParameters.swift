@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// How one audio track is mixed: its volume over time, fixed from a time on or ramped across a time
+/// range. Immutable; `AVMutableAudioMixInputParameters` is the form an app builds. The volume is 1
+/// before the first value set; the getter reports the ramp in effect at a time, or else the first one
+/// after it, as Apple's does (a fixed volume counts as a ramp from the value to itself lasting until
+/// the next one).
+public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+    // @unchecked Sendable: the values sit behind a Mutex.
+    struct Values: Sendable, Equatable {
+        var trackID = kCMPersistentTrackID_Invalid
+        var volumes = RampTimeline<Float>(defaultValue: 1)
+        var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm?
+    }
+
+    let values: Mutex<Values>
+
+    override init() {
+        values = Mutex(Values())
+        super.init()
+    }
+
+    init(_ values: Values) {
+        self.values = Mutex(values)
+        super.init()
+    }
+
+    /// The audio track these parameters mix.
+    public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
+    /// Recorded; Avocet's rate changes resample (pitch follows the rate).
+    public var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { values.withLock { $0.audioTimePitchAlgorithm } }
+
+    /// The volume ramp in effect at `time` (or the next after it): false when there is none.
+    public func getVolumeRamp(for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
+                              timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
+        LayerRamps.report(values.withLock { $0.volumes.ramp(at: time) }, startVolume, endVolume, timeRange)
+    }
+
+    /// The volume at `time` (linear within a ramp), as the mix applies it.
+    func volume(at time: CMTime) -> Float {
+        values.withLock { $0.volumes.value(at: time) { a, b, f in a + (b - a) * Float(f) } }
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        AVAudioMixInputParameters(values.withLock { $0 })
+    }
+
+    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableAudioMixInputParameters(values.withLock { $0 })
+    }
+}

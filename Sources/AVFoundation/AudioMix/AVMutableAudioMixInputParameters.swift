@@ -1,0 +1,39 @@
+import Foundation
+
+/// Mixing parameters an app builds for one audio track: its ID and volumes over time. Setting a
+/// volume or ramp at a start time that already has one replaces it.
+public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unchecked Sendable {
+    public override init() {
+        super.init()
+    }
+
+    override init(_ values: Values) {
+        super.init(values)
+    }
+
+    /// Parameters for `track` (its track ID; nil leaves `kCMPersistentTrackID_Invalid`). Does no I/O.
+    public convenience init(track: AVAssetTrack?) {
+        self.init()
+        trackID = track?.trackID ?? kCMPersistentTrackID_Invalid
+    }
+
+    public override var trackID: CMPersistentTrackID {
+        get { values.withLock { $0.trackID } }
+        set { values.withLock { $0.trackID = newValue } }
+    }
+
+    public override var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? {
+        get { values.withLock { $0.audioTimePitchAlgorithm } }
+        set { values.withLock { $0.audioTimePitchAlgorithm = newValue } }
+    }
+
+    /// `volume` (0 silent, 1 as recorded) from `time` until the next volume or ramp.
+    public func setVolume(_ volume: Float, at time: CMTime) {
+        values.withLock { $0.volumes.set(volume, at: time) }
+    }
+
+    /// A volume interpolated linearly from `startVolume` to `endVolume` across `timeRange` (a fade).
+    public func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {
+        values.withLock { $0.volumes.setRamp(from: startVolume, to: endVolume, range: timeRange) }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// An asset put together from other assets' tracks: composition tracks of segments, in memory.
+///
+/// Nothing is read until the composition is (by an image generator, an export or a player): every
+/// property is known at once, so the synchronous getters are not deprecated (as on Apple's platforms)
+/// and `load(_:)` returns without I/O; both read the same values. Immutable; `AVMutableComposition`
+/// is the form an app builds, and its `copy()` is one of these.
+public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
+    // @unchecked Sendable: the state sits behind a Mutex; the options are never changed.
+    struct State {
+        var tracks: [AVCompositionTrack] = []
+        /// `.zero`: the first video track's natural size.
+        var naturalSize = CGSize.zero
+        /// Every ID a track has had: a removed track's ID is not given again.
+        var usedTrackIDs = Set<CMPersistentTrackID>()
+    }
+
+    let state = Mutex(State())
+    /// The options for the `AVURLAsset`s the composition makes for segments given by URL alone.
+    public let urlAssetInitializationOptions: [String: Any]
+
+    init(options: [String: Any]) {
+        urlAssetInitializationOptions = options
+        super.init()
+    }
+
+    /// An immutable composition with copies of `other`'s tracks.
+    convenience init(copying other: AVComposition, mutable: Bool) {
+        self.init(options: other.urlAssetInitializationOptions)
+        let theirs = other.state.withLock { $0 }
+        let tracks = theirs.tracks.map { $0.copy(into: self, mutable: mutable) }
+        state.withLock {
+            $0 = theirs
+            $0.tracks = tracks
+        }
+    }
+
+    var currentTracks: [AVCompositionTrack] { state.withLock { $0.tracks } }
+
+    // MARK: - Facts, always loaded
+
+    override func facts() async throws -> AssetFacts { compositionFacts() }
+    override func blockingFacts() -> Result<AssetFacts, any Error> { .success(compositionFacts()) }
+    override func factsStatus() -> LoadStatus<AssetFacts> { .loaded(compositionFacts()) }
+
+    /// The asset's values made from the tracks as they are now.
+    func compositionFacts() -> AssetFacts {
+        AssetFacts(composition: currentTracks)
+    }
+
+    public override var description: String {
+        "<\(type(of: self)) tracks=\(currentTracks.count) duration=\(duration.seconds)>"
+    }
+
+    // MARK: - The values, synchronously (in memory)
+
+    /// Where the longest track ends.
+    public var duration: CMTime { AVComposition.duration(of: currentTracks) }
+
+    /// Where the longest of `tracks` ends (zero without tracks).
+    static func duration(of tracks: [AVCompositionTrack]) -> CMTime {
+        tracks.map { $0.snapshot.table.duration }.max() ?? .zero
+    }
+    /// The size of the first video track unless set (mutable compositions).
+    public var naturalSize: CGSize {
+        let (set, tracks) = state.withLock { ($0.naturalSize, $0.tracks) }
+        if set != .zero { return set }
+        return tracks.first { $0.mediaType == .video }?.naturalSize ?? .zero
+    }
+    public var providesPreciseDurationAndTiming: Bool { true }
+    public var preferredRate: Float { 1 }
+    public var preferredVolume: Float { 1 }
+    public var preferredTransform: CGAffineTransform { .identity }
+    public var trackGroups: [AVAssetTrackGroup] { [] }
+    /// Empty: insertion does not copy metadata.
+    public var metadata: [AVMetadataItem] { [] }
+    public var commonMetadata: [AVMetadataItem] { [] }
+    public var availableMetadataFormats: [AVMetadataFormat] { [] }
+    public var creationDate: AVMetadataItem? { nil }
+    public var lyrics: String? { nil }
+    public var isPlayable: Bool { compositionFacts().isPlayable }
+    public var isExportable: Bool { true }
+    public var isReadable: Bool { true }
+    public var isComposable: Bool { true }
+    public var hasProtectedContent: Bool { false }
+    public var canContainFragments: Bool { false }
+    public var containsFragments: Bool { false }
+    public var overallDurationHint: CMTime { .invalid }
+    public var availableChapterLocales: [Locale] { [] }
+
+    public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
+
+    /// An ID no track of the composition has had.
+    public func unusedTrackID() -> CMPersistentTrackID {
+        state.withLock { AVComposition.unusedTrackID(in: $0) }
+    }
+
+    static func unusedTrackID(in state: State) -> CMPersistentTrackID {
+        let highest = state.usedTrackIDs.max() ?? 0
+        return highest < CMPersistentTrackID.max ? highest + 1
+            : (1...CMPersistentTrackID.max).first { !state.usedTrackIDs.contains($0) } ?? kCMPersistentTrackID_Invalid
+    }
+
+    // MARK: - Copying
+
+    /// The composition itself: it is immutable.
+    public override func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+        AVMutableComposition(copying: self, mutable: true)
+    }
+}
+
+// The accessors whose types differ from AVAsset's (see `_AVAssetAccessors`).
+extension _AVAssetAccessors where Self: AVComposition {
+    /// The composition's tracks, synchronously.
+    public var tracks: [AVCompositionTrack] { currentTracks }
+
+    public func track(withTrackID trackID: CMPersistentTrackID) -> AVCompositionTrack? {
+        currentTracks.first { $0.trackID == trackID }
+    }
+
+    public func tracks(withMediaType mediaType: AVMediaType) -> [AVCompositionTrack] {
+        currentTracks.filter { $0.mediaType == mediaType }
+    }
+
+    public func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVCompositionTrack] {
+        currentTracks.filter { $0.mediaCharacteristics.contains(mediaCharacteristic) }
+    }
+
+    public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVCompositionTrack? {
+        track(withTrackID: trackID)
+    }
+
+    public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVCompositionTrack] {
+        tracks(withMediaType: mediaType)
+    }
+
+    public func loadTracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) async throws -> [AVCompositionTrack] {
+        tracks(withMediaCharacteristic: mediaCharacteristic)
+    }
+}
+
+extension AssetFacts {
+    /// A composition's values: its tracks, lasting until the longest ends; no metadata, no chapters.
+    init(composition tracks: [AVCompositionTrack]) {
+        self.tracks = tracks
+        metadata = []
+        commonMetadata = []
+        availableMetadataFormats = []
+        isPlayable = tracks.allSatisfy { $0.facts.isPlayable }
+        isExportable = true
+        isReadable = true
+        isComposable = true
+        hasProtectedContent = false
+        canContainFragments = false
+        containsFragments = false
+        availableChapterLocales = []
+        chapters = []
+        streams = []
+        timing = Timing(duration: AVComposition.duration(of: tracks), providesPreciseDurationAndTiming: true, overallDurationHint: .invalid)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// A track of a composition: segments of other assets' tracks laid end to end, held in memory.
+///
+/// Every property is known without I/O, so the synchronous getters are not deprecated (as on Apple's
+/// platforms) and `load(_:)` returns at once; both read the same values. Values that describe the
+/// media (format descriptions, natural size, frame rate, data length) come from the source tracks
+/// the segments were inserted from; a segment made from a URL alone adds nothing to them.
+/// `AVMutableCompositionTrack` is the form an app edits.
+public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
+    // @unchecked Sendable: the state sits behind a Mutex.
+    let state: Mutex<CompositionTrackState>
+
+    init(composition: AVComposition, trackID: CMPersistentTrackID, mediaType: AVMediaType, state: CompositionTrackState) {
+        self.state = Mutex(state)
+        super.init(asset: composition, trackID: trackID, mediaType: mediaType, facts: state.facts(mediaType: mediaType))
+    }
+
+    /// Made anew from the segment table and settings at each read.
+    override var facts: TrackFacts { snapshot.facts(mediaType: mediaType) }
+
+    var snapshot: CompositionTrackState { state.withLock { $0 } }
+
+    public override var description: String {
+        "<\(type(of: self)) trackID=\(trackID) mediaType=\(mediaType.rawValue) segments=\(snapshot.table.segments.count)>"
+    }
+
+    /// The segments, end to end from time zero; empty segments are spans where nothing plays.
+    public var segments: [AVCompositionTrackSegment] { snapshot.table.segments.map(AVCompositionTrackSegment.init) }
+
+    /// The segment whose target time range holds `trackTime`, or nil.
+    public func segment(forTrackTime trackTime: CMTime) -> AVCompositionTrackSegment? {
+        snapshot.table.segment(at: trackTime).map(AVCompositionTrackSegment.init)
+    }
+
+    // MARK: - The values, synchronously (in memory)
+
+    /// The format descriptions of the source tracks, typed `[Any]` as Apple's (each a `CMFormatDescription`).
+    public var formatDescriptions: [Any] { facts.formatDescriptions }
+    public var isPlayable: Bool { facts.isPlayable }
+    public var isDecodable: Bool { facts.isDecodable }
+    /// Default true.
+    public var isEnabled: Bool { snapshot.isEnabled }
+    /// False: a composition's media lives in other files.
+    public var isSelfContained: Bool { false }
+    /// An estimate: each source track's bytes in proportion to the part of it the segments play.
+    public var totalSampleDataLength: Int64 { facts.totalSampleDataLength ?? 0 }
+    public var mediaCharacteristics: [AVMediaCharacteristic] { facts.mediaCharacteristics }
+    /// From zero to the end of the last segment.
+    public var timeRange: CMTimeRange { CMTimeRange(start: .zero, duration: snapshot.table.duration) }
+    /// The value set, else the first source track's, else 600.
+    public var naturalTimeScale: CMTimeScale { facts.naturalTimeScale }
+    public var estimatedDataRate: Float { facts.estimatedDataRate ?? 0 }
+    /// Nil unless set.
+    public var languageCode: String? { snapshot.languageCode }
+    /// Nil unless set.
+    public var extendedLanguageTag: String? { snapshot.extendedLanguageTag }
+    /// The first source track's natural size.
+    public var naturalSize: CGSize { facts.naturalSize }
+    /// Identity unless set (`AVMutableComposition.insertTimeRange(_:of:at:)` sets it from the source
+    /// track when it adds the track).
+    public var preferredTransform: CGAffineTransform { snapshot.preferredTransform }
+    /// 1 for audio, 0 for other tracks, unless set.
+    public var preferredVolume: Float { snapshot.preferredVolume }
+    /// Frames a second of composition time (scaled segments count at the rate they play).
+    public var nominalFrameRate: Float { facts.nominalFrameRate ?? 0 }
+    public var minFrameDuration: CMTime { facts.minFrameDuration }
+    public var requiresFrameReordering: Bool { facts.requiresFrameReordering }
+    public var hasAudioSampleDependencies: Bool { facts.hasAudioSampleDependencies }
+    /// Empty: insertion does not copy metadata.
+    public var metadata: [AVMetadataItem] { [] }
+    public var commonMetadata: [AVMetadataItem] { [] }
+    public var availableMetadataFormats: [AVMetadataFormat] { [] }
+
+    public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
+        mediaCharacteristics.contains(mediaCharacteristic)
+    }
+
+    public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
+
+    /// A copy of this track (same ID, same segments and settings) belonging to `composition`, as an
+    /// immutable or a mutable track.
+    func copy(into composition: AVComposition, mutable: Bool) -> AVCompositionTrack {
+        mutable
+            ? AVMutableCompositionTrack(composition: composition, trackID: trackID, mediaType: mediaType, state: snapshot)
+            : AVCompositionTrack(composition: composition, trackID: trackID, mediaType: mediaType, state: snapshot)
+    }
+}

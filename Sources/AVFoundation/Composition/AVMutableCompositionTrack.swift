@@ -1,0 +1,110 @@
+import Foundation
+
+/// A composition track an app edits: inserting media pushes what follows out, removing pulls it in,
+/// scaling stretches the segments it covers, as Apple documents. Edits change the in-memory segment
+/// table only (no I/O; source files are read when the composition is). Edit a track from one thread
+/// at a time, as on Apple's platforms; reads from other threads see whole edits.
+public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
+    /// Inserts `timeRange` of `track`'s media at `startTime`, at its natural duration. `track` may be
+    /// a file asset's track or another composition's (whose segments are inserted). Throws
+    /// `AVError.incompatibleAsset` for a track of another media type, and the
+    /// `invalidCompositionTrackSegment...` errors for a range that does not start at or after zero or
+    /// does not last a positive time.
+    public func insertTimeRange(_ timeRange: CMTimeRange, of track: AVAssetTrack, at startTime: CMTime) throws {
+        let pieces = try CompositionEdit.pieces(of: track, in: timeRange, at: startTime, into: mediaType)
+        state.withLock { $0.table.insert(pieces, at: startTime) }
+    }
+
+    /// Inserts each of `timeRanges` (NSValues holding `CMTimeRange`s) of the track at the same place in
+    /// `tracks`, one after another from `startTime`. Checks them all first: nothing is inserted when
+    /// one fails (as for `insertTimeRange(_:of:at:)`, or when the counts differ).
+    public func insertTimeRanges(_ timeRanges: [NSValue], of tracks: [AVAssetTrack], at startTime: CMTime) throws {
+        guard timeRanges.count == tracks.count else {
+            throw AVError(.invalidCompositionTrackSegmentSourceDuration, userInfo: [
+                NSLocalizedDescriptionKey: "\(timeRanges.count) time ranges were given for \(tracks.count) tracks.",
+            ])
+        }
+        var all: [SegmentTable.Segment] = []
+        var at = CMTime.zero
+        for (value, track) in zip(timeRanges, tracks) {
+            let range = value.timeRangeValue
+            for var piece in try CompositionEdit.pieces(of: track, in: range, at: startTime, into: mediaType) {
+                piece.target.start = piece.target.start + at
+                all.append(piece)
+            }
+            at = at + range.duration
+        }
+        state.withLock { $0.table.insert(all, at: startTime) }
+    }
+
+    /// Inserts empty time: what was at or after `timeRange.start` moves later by its duration. Empty
+    /// time past the end of the track adds nothing.
+    public func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
+        state.withLock { $0.table.insert(nil, duration: timeRange.duration, at: timeRange.start) }
+    }
+
+    /// Removes what lies in `timeRange`; what followed moves earlier.
+    public func removeTimeRange(_ timeRange: CMTimeRange) {
+        state.withLock { $0.table.remove(timeRange) }
+    }
+
+    /// Stretches or shrinks what lies in `timeRange` to last `duration` (its media plays slower or
+    /// faster); what followed moves by the difference.
+    public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
+        state.withLock { $0.table.scale(timeRange, to: duration) }
+    }
+
+    /// Throws the error Apple gives for `trackSegments` if they cannot be the track's: not end to end
+    /// from zero (`compositionTrackSegmentsNotContiguous`), a segment that does not last a positive
+    /// time, or a source that does not start at or after zero or does not last a positive time (the
+    /// three `invalidCompositionTrackSegment...` codes).
+    public func validateSegments(_ trackSegments: [AVCompositionTrackSegment]) throws {
+        do {
+            try SegmentTable.validate(trackSegments.map(\.tableSegment))
+        } catch {
+            throw CompositionEdit.error(error)
+        }
+    }
+
+    /// The segments, settable wholesale. Segments that `validateSegments(_:)` refuses are not set (the
+    /// track keeps its segments; Apple raises an exception): validate first. Non-optional, where Apple
+    /// declares `[AVCompositionTrackSegment]!`.
+    public override var segments: [AVCompositionTrackSegment] {
+        get { super.segments }
+        set {
+            guard let table = try? SegmentTable(validated: newValue.map(\.tableSegment)) else { return }
+            state.withLock { $0.table = table }
+        }
+    }
+
+    public override var preferredTransform: CGAffineTransform {
+        get { super.preferredTransform }
+        set { state.withLock { $0.preferredTransform = newValue } }
+    }
+
+    public override var preferredVolume: Float {
+        get { super.preferredVolume }
+        set { state.withLock { $0.preferredVolume = newValue } }
+    }
+
+    /// Set 0 to go back to the default (the first source track's, else 600).
+    public override var naturalTimeScale: CMTimeScale {
+        get { super.naturalTimeScale }
+        set { state.withLock { $0.naturalTimeScale = max(0, newValue) } }
+    }
+
+    public override var languageCode: String? {
+        get { super.languageCode }
+        set { state.withLock { $0.languageCode = newValue } }
+    }
+
+    public override var extendedLanguageTag: String? {
+        get { super.extendedLanguageTag }
+        set { state.withLock { $0.extendedLanguageTag = newValue } }
+    }
+
+    public override var isEnabled: Bool {
+        get { super.isEnabled }
+        set { state.withLock { $0.isEnabled = newValue } }
+    }
+}

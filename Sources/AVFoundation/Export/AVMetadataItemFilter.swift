@@ -1,0 +1,25 @@
+import Foundation
+
+/// Removes metadata that should not leave the device with a file: `forSharing()` keeps what describes
+/// the content (title, artist, album, description, dates, copyright, artwork...) and drops what
+/// identifies a person or place (location, author, user comments and the like), as Apple's does.
+public class AVMetadataItemFilter: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    private let removed: Set<AVMetadataKey>
+
+    private init(removing removed: Set<AVMetadataKey>) {
+        self.removed = removed
+        super.init()
+    }
+
+    /// The filter for files shared with others.
+    public class func forSharing() -> AVMetadataItemFilter {
+        AVMetadataItemFilter(removing: [.commonKeyLocation, .commonKeyAuthor, .commonKeyContributor, .commonKeySource,
+                                        .commonKeyIdentifier, .commonKeyRelation])
+    }
+
+    /// The items the filter lets through.
+    func filtered(_ items: [AVMetadataItem]) -> [AVMetadataItem] {
+        items.filter { item in item.commonKey.map { !removed.contains($0) } ?? true }
+    }
+}

@@ -1,0 +1,287 @@
+internal import MediaEngine
+import Foundation
+import Synchronization
+
+/// What an export session was asked for, as it stood when the export started.
+struct ExportRequest: @unchecked Sendable {
+    // @unchecked Sendable: the metadata items and filter are immutable; the compositions and mix are
+    // copies the session made.
+    var asset: AVAsset
+    var preset: ExportPreset
+    var fileType: AVFileType
+    var timeRange: CMTimeRange
+    var videoComposition: AVVideoComposition?
+    var audioMix: AVAudioMix?
+    var metadata: [AVMetadataItem]?
+    var metadataItemFilter: AVMetadataItemFilter?
+    var fastStart: Bool
+    var fileLengthLimit: Int64
+}
+
+/// Turns a request into the engine's plan: which spans of which files each output track takes (through
+/// a composition's segments), copied or encoded, and the tags. Pure decisions over loaded facts; the
+/// pictures of an encoded video track are rendered later, on the export's thread, by an image pipeline
+/// of its own (the one the image generator uses, so video compositions render the same way).
+enum ExportPlanner {
+    static func unsupported(_ reason: String) -> AVError {
+        AVError(.operationNotSupportedForPreset, userInfo: [NSLocalizedDescriptionKey: reason])
+    }
+
+    /// The plan, and what to do on the export's thread once it is written (readers to put back).
+    static func plan(_ request: ExportRequest, facts: AssetFacts, duration: CMTime, pictures: PictureSource,
+                     sources: SegmentSources) throws -> (ExportPlan, cleanup: @Sendable () -> Void) {
+        var cleanups: [@Sendable () -> Void] = []
+        if facts.isStreamingPlaylist {
+            throw unsupported("HTTP Live Streaming assets cannot be exported (as on Apple's platforms): export the media files themselves.")
+        }
+        guard duration.isNumeric, duration > .zero else {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The asset has no known duration to export."])
+        }
+        var range = request.timeRange
+        if !range.isValid || !range.start.isNumeric { range = CMTimeRange(start: .zero, duration: .positiveInfinity) }
+        let start = max(range.start, .zero)
+        let end = range.duration.isNumeric ? min(range.end, duration) : duration
+        guard start < end else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The time range to export is empty."]) }
+        let window = CMTimeRange(start: start, end: end)
+        guard let container = ExportPreset.container(for: request.fileType) else {
+            throw unsupported("Avocet cannot write \(request.fileType.rawValue) files.")
+        }
+        var plan = ExportPlan(container: container, duration: window.duration.seconds)
+        plan.fastStart = request.fastStart
+        plan.fileLengthLimit = max(0, request.fileLengthLimit)
+        plan.metadata = metadataTags(request.metadata ?? (facts.metadata + facts.commonMetadata), filter: request.metadataItemFilter)
+        plan.chapters = facts.chapters.compactMap { chapter in
+            let part = chapter.range.intersection(window)
+            guard !part.isEmpty, part.duration.isNumeric else { return nil }
+            return ExportPlan.Chapter(start: (part.start - start).seconds, end: (part.end - start).seconds, title: chapter.title ?? "")
+        }
+
+        let videos = facts.tracks.filter { $0.mediaType == .video }
+        let audios = facts.tracks.filter { $0.mediaType == .audio && $0.facts.isEnabled }
+        switch request.preset.kind {
+        case .passthrough:
+            guard request.videoComposition == nil, request.audioMix == nil else {
+                throw unsupported("The passthrough preset copies the media as it is: a video composition or an audio mix needs a preset that encodes.")
+            }
+            for track in videos + facts.tracks.filter({ $0.mediaType == .audio }) {
+                let pieces = try self.pieces(of: track, in: window, sources: sources)
+                guard !pieces.isEmpty else { continue }
+                guard pieces.allSatisfy({ abs(($0.sourceEnd - $0.sourceStart) - ($0.targetEnd - $0.targetStart)) < 1e-6 }) else {
+                    throw unsupported("The passthrough preset cannot play a segment faster or slower: use a preset that encodes.")
+                }
+                let matrix = track.mediaType == .video ? displayMatrix(track.facts.preferredTransform, scale: 1) : nil
+                plan.copied.append(ExportPlan.CopiedTrack(pieces: pieces, displayMatrix: matrix, language: track.facts.languageCode))
+            }
+            guard !plan.copied.isEmpty else { throw unsupported("The asset has no audio or video to copy.") }
+            if container == .m4a && !videos.isEmpty { throw unsupported("An M4A file holds audio only.") }
+        case .audioOnly:
+            guard !audios.isEmpty else { throw unsupported("The asset has no audio for the \(request.preset.name) preset.") }
+            plan.audio = try audio(audios, in: window, request: request, sources: sources)
+        case .video(let codec, let box, let quality):
+            if let video = try video(videos, codec: codec, box: box, quality: quality, in: window, request: request, pictures: pictures,
+                                     sources: sources, cleanups: &cleanups) {
+                plan.video = video
+            }
+            if !audios.isEmpty { plan.audio = try audio(audios, in: window, request: request, sources: sources) }
+            guard plan.video != nil || plan.audio != nil else { throw unsupported("The asset has no audio or video to export.") }
+        }
+        let finished = cleanups
+        return (plan, { for cleanup in finished { cleanup() } })
+    }
+
+    /// The spans of files `track` plays within `window`, placed from zero: a file's track plays itself;
+    /// a composition's track, its media segments (empty time is left out).
+    static func pieces(of track: AVAssetTrack, in window: CMTimeRange, sources: SegmentSources) throws -> [ExportPlan.Piece] {
+        func piece(_ file: AVAssetTrack, source: CMTimeRange, target: CMTimeRange) throws -> ExportPlan.Piece {
+            guard let f = file.file else { throw AVError(.noSourceTrack, userInfo: [NSLocalizedDescriptionKey: "A track has no media of its own."]) }
+            let bytes = f.source
+            return ExportPlan.Piece(open: { try bytes.openUnchanged() }, options: bytes.options, streamIndex: f.stream.index,
+                                    sourceStart: source.start.seconds, sourceEnd: source.end.seconds,
+                                    targetStart: (target.start - window.start).seconds, targetEnd: (target.end - window.start).seconds)
+        }
+        guard let composed = track as? AVCompositionTrack else {
+            // A file's timeline starts where its first stream does (an MPEG-TS recording's at 1.4 s or
+            // at hours): the window counts from there.
+            let origin = fileOrigin(of: track)
+            return [try piece(track, source: CMTimeRange(start: window.start + origin, duration: window.duration), target: window)]
+        }
+        var result: [ExportPlan.Piece] = []
+        for segment in composed.snapshot.table.segments {
+            guard let source = segment.source else { continue }
+            let target = segment.target.intersection(window)
+            guard !target.isEmpty, target.duration.isNumeric, target.duration > .zero else { continue }
+            let from = CMTimeMapTimeFromRangeToRange(target.start, fromRange: segment.target, toRange: source.range)
+            let to = CMTimeMapTimeFromRangeToRange(target.end, fromRange: segment.target, toRange: source.range)
+            guard from.isNumeric, to.isNumeric else { continue }
+            result.append(try piece(try sources.track(of: source), source: CMTimeRange(start: from, end: to), target: target))
+        }
+        return result
+    }
+
+    /// Where the file of `track` starts: the earliest start of its audio and video tracks, when later
+    /// than zero.
+    static func fileOrigin(of track: AVAssetTrack) -> CMTime {
+        // The asset's facts are loaded by now (its tracks came from them): read without waiting.
+        var tracks = [track]
+        if let asset = track.asset, case .loaded(let facts) = asset.factsStatus() { tracks = facts.tracks }
+        let starts = tracks
+            .filter { [.audio, .video].contains($0.mediaType) }
+            .compactMap { $0.facts.timeRange?.start }
+            .filter(\.isNumeric)
+        guard let first = starts.min(), first > .zero else { return .zero }
+        return first
+    }
+
+    /// The encoded video track: the video composition's frames at its render size, or the first enabled
+    /// video track's, shrunk to fit the preset's box (even sides, as 4:2:0 needs); frames at the
+    /// composition's frame duration, else the track's nominal rate.
+    static func video(_ videos: [AVAssetTrack], codec: EncodedCodec, box: (width: Int, height: Int)?, quality: Int,
+                      in window: CMTimeRange, request: ExportRequest, pictures: PictureSource,
+                      sources: SegmentSources, cleanups: inout [@Sendable () -> Void]) throws -> ExportPlan.EncodedVideo? {
+        let track = videos.first { $0.facts.isEnabled } ?? videos.first
+        let composition = request.videoComposition
+        guard composition != nil || track != nil else { return nil }
+        let natural = composition?.renderSize ?? track?.facts.naturalSize ?? .zero
+        guard natural.width >= 1, natural.height >= 1, natural.width.isFinite, natural.height.isFinite else {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The video has no picture size."])
+        }
+        let limit = box.map { CGSize(width: $0.width, height: $0.height) } ?? .zero
+        let fitted = PictureSource.fit(width: Double(natural.width), height: Double(natural.height), into: limit)
+        let width = max(2, fitted.width & ~1), height = max(2, fitted.height & ~1)
+        guard width <= maximumSide, height <= maximumSide else {
+            throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A \(width)x\(height) picture is larger than an export can encode."])
+        }
+        let rate = try frameRate(composition?.frameDuration, track?.facts.nominalFrameRate)
+        let frames = window.duration.seconds * Double(rate.numerator) / Double(rate.denominator)
+        let frameCount = max(1, Int(min((frames - 1e-6).rounded(.up), 1e9)))
+
+        let scale = natural.width > 0 ? CGFloat(width) / natural.width : 1
+        // Without a video composition the track's pictures go straight from the decoder to the
+        // encoder's format (no RGBA on the way); the preferred transform is kept as the display matrix.
+        if composition == nil, let track {
+            return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount, quality: quality,
+                                           preset: ExportPreset.encoderSpeed, pictures: .decoded(try pieces(of: track, in: window, sources: sources)),
+                                           displayMatrix: displayMatrix(track.facts.preferredTransform, scale: scale))
+        }
+        var settings = ImageSettings()
+        settings.toleranceBefore = .zero
+        settings.toleranceAfter = .zero
+        settings.videoComposition = composition
+        settings.outputSize = (width, height)
+        let rendered = RenderedFrames(pictures: pictures, settings: settings, tracks: videos, start: window.start, rate: rate)
+        cleanups.append(rendered.close)
+        return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount, quality: quality,
+                                       preset: ExportPreset.encoderSpeed, pictures: .rendered(rendered.render), displayMatrix: nil)
+    }
+
+    /// The largest picture side an export encodes (x264 and x265 take up to 16384).
+    static let maximumSide = 16384
+
+    /// The most frames a second an export writes.
+    static let maximumFrameRate = 1000.0
+
+    /// Frames a second as a fraction: the composition's frame duration (at most 1000 a second), else
+    /// the track's rate (29.97 and its kin as n*1000/1001; below one a second, one), else 30.
+    static func frameRate(_ frameDuration: CMTime?, _ nominal: Float?) throws -> Rational {
+        if let d = frameDuration, d.isNumeric, d.value > 0, d.timescale > 0, d.value <= Int64(Int32.max) {
+            guard Double(d.timescale) / Double(d.value) <= maximumFrameRate else {
+                throw AVError(.invalidVideoComposition, userInfo: [
+                    NSLocalizedDescriptionKey: "The video composition's frame duration (\(d.seconds) s) is shorter than an export can write.",
+                ])
+            }
+            return Rational(d.timescale, Int32(d.value))
+        }
+        // A still picture held for minutes has a rate near zero: write it at one frame a second.
+        guard let rate = nominal.map(Double.init), rate.isFinite, rate < maximumFrameRate else { return Rational(30, 1) }
+        if rate < 1 { return Rational(1, 1) }
+        if abs(rate - rate.rounded()) < 0.01 { return Rational(Int32(rate.rounded()), 1) }
+        let ntsc = (rate * 1.001).rounded()
+        if abs(rate - ntsc * 1000 / 1001) < 0.01 { return Rational(Int32(ntsc) * 1000, 1001) }
+        return Rational(Int32((rate * 1000).rounded()), 1000)
+    }
+
+    /// The one mixed AAC track: every enabled audio track, at its audio mix volumes, stereo at 48 kHz
+    /// when the first source is, else 44.1 kHz.
+    static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio {
+        var inputs: [ExportPlan.EncodedAudio.Input] = []
+        var firstRate: Int?
+        for track in audios {
+            let pieces = try self.pieces(of: track, in: window, sources: sources)
+            guard !pieces.isEmpty else { continue }
+            if firstRate == nil, let first = try pieceTracks(of: track, sources: sources).first { firstRate = first.file?.stream.sampleRate }
+            let volumes = request.audioMix?.parameters(for: track.trackID)?.values.withLock { $0.volumes }
+            let start = window.start.seconds
+            inputs.append(ExportPlan.EncodedAudio.Input(pieces: pieces, gain: { t in
+                guard let volumes else { return 1 }
+                return volumes.value(at: CMTime(seconds: start + t, preferredTimescale: 48_000)) { a, b, f in a + (b - a) * Float(f) }
+            }))
+        }
+        return ExportPlan.EncodedAudio(inputs: inputs, sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
+                                       bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
+    }
+
+    private static func pieceTracks(of track: AVAssetTrack, sources: SegmentSources) throws -> [AVAssetTrack] {
+        guard let composed = track as? AVCompositionTrack else { return [track] }
+        return try composed.snapshot.table.segments.compactMap(\.source).map { try sources.track(of: $0) }
+    }
+
+    /// A transform as QuickTime's display matrix (16.16 fixed point, the last column 2.30), its
+    /// translation scaled with the picture.
+    static func displayMatrix(_ t: CGAffineTransform, scale: CGFloat) -> [Int32]? {
+        guard t != .identity, [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else { return nil }
+        // 16.16 fixed point holds -32768 to 32767.99998.
+        func fixed(_ v: CGFloat) -> Int32 { Int32((max(-32768, min(32767.99998, Double(v))) * 65536).rounded()) }
+        return [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx * scale), fixed(t.ty * scale), 1 << 30]
+    }
+
+    /// Tags as FFmpeg's muxers name them, from items in the common key space (or mapping onto it).
+    static func metadataTags(_ items: [AVMetadataItem], filter: AVMetadataItemFilter?) -> [(key: String, value: String)] {
+        let keys: [AVMetadataKey: String] = [
+            .commonKeyTitle: "title", .commonKeyArtist: "artist", .commonKeyAlbumName: "album", .commonKeyCreator: "composer",
+            .commonKeyDescription: "description", .commonKeyCopyrights: "copyright", .commonKeyCreationDate: "date",
+            .commonKeyPublisher: "publisher", .commonKeySoftware: "encoder", .commonKeyType: "genre", .commonKeyLocation: "location",
+            .commonKeyAuthor: "author",
+        ]
+        var tags: [(key: String, value: String)] = []
+        for item in filter?.filtered(items) ?? items {
+            guard let common = item.commonKey, let key = keys[common], let value = item.currentStringValue, !value.isEmpty,
+                  !tags.contains(where: { $0.key == key }) else { continue }
+            tags.append((key, value))
+        }
+        return tags
+    }
+}
+
+/// The pictures of an export through a video composition: each frame rendered by the image pipeline
+/// (exact pictures, composed at the export's size), one reader kept from frame to frame. Used only on
+/// the export's engine thread.
+final class RenderedFrames: Sendable {
+    private let reader: PictureSource.KeptReader
+    private let settings: ImageSettings
+    private let tracks: [AVAssetTrack]
+    private let start: CMTime
+    private let rate: Rational
+
+    init(pictures: PictureSource, settings: ImageSettings, tracks: [AVAssetTrack], start: CMTime, rate: Rational) {
+        reader = PictureSource.KeptReader(pictures)
+        (self.settings, self.tracks, self.start, self.rate) = (settings, tracks, start, rate)
+    }
+
+    /// Frame `index` as RGBA at the export's size; black where nothing plays.
+    func render(_ index: Int, _ token: CancellationToken) throws -> Data {
+        let (width, height) = settings.outputSize ?? (0, 0)
+        let time = start + CMTime(value: Int64(index) * Int64(rate.denominator), timescale: rate.numerator)
+        do {
+            let (image, _) = try reader.generate(at: time, settings: settings, tracks: tracks, cancellation: token)
+            if let data = image.dataProvider?.data, data.count == width * height * 4 { return data }
+        } catch let error as AVError where error.code == .noImageAtTime {
+            // Nothing plays: black, as Apple's exports show empty time.
+        }
+        return LayerCompositor.render([], background: (0, 0, 0, 255), width: width, height: height)
+    }
+
+    /// Puts the reader back with the picture source (called on the export's engine thread).
+    func close() {
+        reader.release()
+    }
+}

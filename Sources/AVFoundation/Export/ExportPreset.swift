@@ -1,0 +1,76 @@
+internal import MediaEngine
+
+// Apple's preset names (each constant's value is its own name, as on Apple's platforms).
+public let AVAssetExportPresetLowQuality = "AVAssetExportPresetLowQuality"
+public let AVAssetExportPresetMediumQuality = "AVAssetExportPresetMediumQuality"
+public let AVAssetExportPresetHighestQuality = "AVAssetExportPresetHighestQuality"
+public let AVAssetExportPresetHEVCHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
+public let AVAssetExportPreset640x480 = "AVAssetExportPreset640x480"
+public let AVAssetExportPreset960x540 = "AVAssetExportPreset960x540"
+public let AVAssetExportPreset1280x720 = "AVAssetExportPreset1280x720"
+public let AVAssetExportPreset1920x1080 = "AVAssetExportPreset1920x1080"
+public let AVAssetExportPreset3840x2160 = "AVAssetExportPreset3840x2160"
+public let AVAssetExportPresetHEVC1920x1080 = "AVAssetExportPresetHEVC1920x1080"
+public let AVAssetExportPresetHEVC3840x2160 = "AVAssetExportPresetHEVC3840x2160"
+public let AVAssetExportPresetAppleM4A = "AVAssetExportPresetAppleM4A"
+public let AVAssetExportPresetPassthrough = "AVAssetExportPresetPassthrough"
+
+/// What a preset makes: stream copy, or which codecs at what size and quality. Sizes are boxes the
+/// picture is shrunk to fit (never enlarged), keeping its shape, in its stored orientation (a phone's
+/// portrait movie keeps its preferred transform).
+struct ExportPreset: Sendable {
+    enum Kind: Sendable {
+        case passthrough
+        case audioOnly
+        case video(EncodedCodec, box: (width: Int, height: Int)?, quality: Int)
+    }
+
+    let name: String
+    let kind: Kind
+    /// AAC bits a second.
+    let audioBitRate: Int
+
+    static let all: [ExportPreset] = [
+        ExportPreset(name: AVAssetExportPresetLowQuality, kind: .video(.h264, box: (224, 168), quality: 30), audioBitRate: 64_000),
+        ExportPreset(name: AVAssetExportPresetMediumQuality, kind: .video(.h264, box: (480, 360), quality: 26), audioBitRate: 96_000),
+        ExportPreset(name: AVAssetExportPresetHighestQuality, kind: .video(.h264, box: nil, quality: 20), audioBitRate: 160_000),
+        ExportPreset(name: AVAssetExportPresetHEVCHighestQuality, kind: .video(.hevc, box: nil, quality: 22), audioBitRate: 160_000),
+        ExportPreset(name: AVAssetExportPreset640x480, kind: .video(.h264, box: (640, 480), quality: 23), audioBitRate: 128_000),
+        ExportPreset(name: AVAssetExportPreset960x540, kind: .video(.h264, box: (960, 540), quality: 23), audioBitRate: 128_000),
+        ExportPreset(name: AVAssetExportPreset1280x720, kind: .video(.h264, box: (1280, 720), quality: 23), audioBitRate: 128_000),
+        ExportPreset(name: AVAssetExportPreset1920x1080, kind: .video(.h264, box: (1920, 1080), quality: 23), audioBitRate: 160_000),
+        ExportPreset(name: AVAssetExportPreset3840x2160, kind: .video(.h264, box: (3840, 2160), quality: 23), audioBitRate: 192_000),
+        ExportPreset(name: AVAssetExportPresetHEVC1920x1080, kind: .video(.hevc, box: (1920, 1080), quality: 26), audioBitRate: 160_000),
+        ExportPreset(name: AVAssetExportPresetHEVC3840x2160, kind: .video(.hevc, box: (3840, 2160), quality: 26), audioBitRate: 192_000),
+        ExportPreset(name: AVAssetExportPresetAppleM4A, kind: .audioOnly, audioBitRate: 192_000),
+        ExportPreset(name: AVAssetExportPresetPassthrough, kind: .passthrough, audioBitRate: 0),
+    ]
+
+    static func named(_ name: String) -> ExportPreset? { all.first { $0.name == name } }
+
+    /// The x264/x265 speed preset: FFmpeg's default, "medium".
+    static let encoderSpeed = "medium"
+
+    /// The file types the preset writes: MP4 family and QuickTime for video, M4A for audio only, and
+    /// (Avocet's additions) Matroska and WebM for stream copy (WebM takes VP8, VP9, AV1, Vorbis and
+    /// Opus only: other codecs fail the export with the muxer's reason).
+    func fileTypes(hasVideo: Bool) -> [AVFileType] {
+        switch kind {
+        case .audioOnly: return [.m4a]
+        case .video: return [.mov, .mp4, .m4v]
+        case .passthrough: return hasVideo ? [.mov, .mp4, .m4v, .mkv, .webm] : [.mov, .mp4, .m4v, .m4a, .mkv, .webm]
+        }
+    }
+
+    static func container(for fileType: AVFileType) -> OutputContainer? {
+        switch fileType {
+        case .mov: return .mov
+        case .mp4: return .mp4
+        case .m4v: return .m4v
+        case .m4a: return .m4a
+        case .mkv: return .matroska
+        case .webm: return .webm
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,641 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Plays one item at a time against a clock: its time runs at `rate` on a timebase over the host clock
+/// (or `sourceClock`), time observers fire on their queues as the time passes marks, and
+/// `actionAtItemEnd` acts at the end.
+///
+/// What Avocet's player does today: the timeline, with its controls, observers, seeks and
+/// notifications; pictures and sound come with the decode pipeline (a later part of this work).
+/// Seeks land on the time asked (no pictures to align to yet) and finish at once unless a newer seek
+/// interrupts them; handlers are called on a background queue. Observe `status`, `rate`,
+/// `timeControlStatus` and `currentItem` with `observe(_:options:changeHandler:)`.
+public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
+    // @unchecked Sendable: the state sits behind a Mutex; observers are called outside it.
+    struct State {
+        var status = Status.unknown
+        var error: (any Error)?
+        var item: AVPlayerItem?
+        /// The rate asked for (0: paused); the timebase runs at it only while the item is ready.
+        var rate: Float = 0
+        var defaultRate: Float = 1
+        var timeControlStatus = TimeControlStatus.paused
+        var waitingReason: WaitingReason?
+        var automaticallyWaitsToMinimizeStalling = true
+        var actionAtItemEnd = ActionAtItemEnd.pause
+        var volume: Float = 1
+        var isMuted = false
+        var clock = CMClock.hostTimeClock
+        var timebase = CMTimebase(sourceClock: .hostTimeClock)
+        var periodic: [PeriodicObserver] = []
+        var boundary: [BoundaryObserver] = []
+        /// The item time at the last tick, for crossing marks.
+        var lastTick = CMTime.zero
+        var endHandled = false
+        var seekGeneration = 0
+        /// Seeks not yet reported, by generation: a newer seek reports them false.
+        var pendingSeeks: [(Int, @Sendable (Bool) -> Void)] = []
+        var clockListener: Int?
+        var timer: DispatchSourceTimer?
+        /// The sound, once the player first plays an item with audio (nil: no device, or not yet).
+        var audio: AudioRenderer?
+        var audioTried = false
+        /// The audio device to use instead of the configured one (Avocet's tests: a file device).
+        var audioDevice: (name: String, configuration: String?)?
+    }
+
+    /// A token `addPeriodicTimeObserver` and `addBoundaryTimeObserver` return.
+    final class TimeObserver: NSObject, @unchecked Sendable {}
+
+    struct PeriodicObserver {
+        let token: TimeObserver
+        let interval: CMTime
+        let queue: DispatchQueue
+        let block: @Sendable (CMTime) -> Void
+        /// The number of whole intervals passed when it last fired.
+        var lastMark: Int64
+    }
+
+    struct BoundaryObserver {
+        let token: TimeObserver
+        let times: [CMTime]
+        let queue: DispatchQueue
+        let block: @Sendable () -> Void
+    }
+
+    let state = LockedState(State())
+    let keyValueObservers = KeyValueObservers()
+    /// Serializes ticks and the host clock's timer.
+    private let tickQueue = DispatchQueue(label: "avocet.player.ticks")
+
+    /// A player with no item.
+    public override init() {
+        super.init()
+        tickQueue.setSpecific(key: AVPlayer.tickQueueKey, value: ObjectIdentifier(self))
+    }
+
+    /// A player for an item of the asset at `URL`.
+    public convenience init(url URL: URL) {
+        self.init(playerItem: AVPlayerItem(url: URL))
+    }
+
+    /// A player for `item` (which starts loading).
+    public init(playerItem item: AVPlayerItem?) {
+        super.init()
+        tickQueue.setSpecific(key: AVPlayer.tickQueueKey, value: ObjectIdentifier(self))
+        replaceCurrentItem(with: item)
+    }
+
+    deinit {
+        let s = state.value
+        s.audio?.shutDown()
+        s.timer?.cancel()
+        if let listener = s.clockListener { s.clock.stopListening(listener) }
+    }
+
+    class func observedName(of keyPath: AnyKeyPath) -> String? {
+        let names: [AnyKeyPath: String] = [
+        \AVPlayer.status: "status", \AVPlayer.rate: "rate", \AVPlayer.timeControlStatus: "timeControlStatus",
+        \AVPlayer.currentItem: "currentItem", \AVPlayer.reasonForWaitingToPlay: "reasonForWaitingToPlay",
+        \AVPlayer.volume: "volume", \AVPlayer.isMuted: "isMuted", \AVPlayer.defaultRate: "defaultRate",
+        \AVPlayer.currentItem?.status: "currentItem.status", \AVPlayer.currentItem?.duration: "currentItem.duration",
+        \AVPlayer.currentItem?.presentationSize: "currentItem.presentationSize",
+        \AVPlayer.currentItem?.isPlaybackLikelyToKeepUp: "currentItem.isPlaybackLikelyToKeepUp",
+        \AVPlayer.currentItem?.isPlaybackBufferEmpty: "currentItem.isPlaybackBufferEmpty",
+        \AVPlayer.currentItem?.isPlaybackBufferFull: "currentItem.isPlaybackBufferFull",
+        \AVPlayer.currentItem?.loadedTimeRanges: "currentItem.loadedTimeRanges",
+        ]
+        return names[keyPath] ?? (keyPath == \AVPlayer.error ? "error" : nil)
+    }
+
+    var snapshot: State { state.value }
+
+    @discardableResult
+    func change<T>(_ body: (inout State) -> T) -> T {
+        state.change(body)
+    }
+
+    // MARK: - Properties
+
+    public var status: Status { snapshot.status }
+    public var error: (any Error)? { snapshot.error }
+    public var currentItem: AVPlayerItem? { snapshot.item }
+    public var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
+    public var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
+
+    /// The rate asked for: 0 paused, 1 normal speed. Setting it plays or pauses; while the item is not
+    /// ready the player waits (`timeControlStatus` `.waitingToPlayAtSpecifiedRate`).
+    public var rate: Float {
+        get { snapshot.rate }
+        set { setRate(newValue) }
+    }
+
+    /// The rate `play()` uses.
+    public var defaultRate: Float {
+        get { snapshot.defaultRate }
+        set {
+            let old = change { s -> Float in defer { s.defaultRate = newValue }; return s.defaultRate }
+            keyValueObservers.didChange("defaultRate", from: old, to: newValue)
+        }
+    }
+
+    public var automaticallyWaitsToMinimizeStalling: Bool {
+        get { snapshot.automaticallyWaitsToMinimizeStalling }
+        set { change { $0.automaticallyWaitsToMinimizeStalling = newValue } }
+    }
+
+    public var actionAtItemEnd: ActionAtItemEnd {
+        get { snapshot.actionAtItemEnd }
+        set { change { $0.actionAtItemEnd = newValue } }
+    }
+
+    /// 0 to 1; kept for the audio output.
+    public var volume: Float {
+        get { snapshot.volume }
+        set {
+            let clamped = min(1, max(0, newValue.isFinite ? newValue : 0))
+            let old = change { s -> Float in defer { s.volume = clamped }; return s.volume }
+            updateGain()
+            keyValueObservers.didChange("volume", from: old, to: clamped)
+        }
+    }
+
+    public var isMuted: Bool {
+        get { snapshot.isMuted }
+        set {
+            let old = change { s -> Bool in defer { s.isMuted = newValue }; return s.isMuted }
+            updateGain()
+            keyValueObservers.didChange("isMuted", from: old, to: newValue)
+        }
+    }
+
+    /// The clock the player's time runs against: nil for the host clock. Setting one keeps the
+    /// current time. (Avocet's tests set a manual clock, so time moves exactly when they say.)
+    public var sourceClock: CMClock? {
+        get { let clock = snapshot.clock; return clock === CMClock.hostTimeClock ? nil : clock }
+        set {
+            let clock = newValue ?? .hostTimeClock
+            let (old, time, rate, listener) = change { s -> (CMClock, CMTime, Float64, Int?) in
+                let old = s.clock
+                let time = s.timebase.time, rate = s.timebase.rate
+                s.clock = clock
+                s.timebase = CMTimebase(sourceClock: clock)
+                s.timebase.setTime(time)
+                s.timebase.setRate(rate)
+                let listener = s.clockListener
+                s.clockListener = nil
+                return (old, time, rate, listener)
+            }
+            _ = (time, rate)
+            if let listener { old.stopListening(listener) }
+            updateTicking()
+        }
+    }
+
+    // MARK: - Items
+
+    /// Makes `item` the current item (it starts loading), at its own time, keeping the rate.
+    public func replaceCurrentItem(with item: AVPlayerItem?) {
+        let (old, oldTime) = change { s -> (AVPlayerItem?, CMTime) in
+            let old = s.item
+            let oldTime = clamp(s.timebase.time, old)
+            s.item = item
+            s.endHandled = false
+            s.timebase.setTime(item?.snapshot.time ?? .zero)
+            s.lastTick = item?.snapshot.time ?? .zero
+            return (old, oldTime)
+        }
+        if old !== item {
+            // The item keeps its time for when it is played again.
+            old?.change { $0.time = oldTime }
+            if old?.player === self { old?.attach(to: nil) }
+            item?.attach(to: self)
+            keyValueObservers.didChange("currentItem", from: old, to: item)
+            // Observers of `currentItem?.x` hear the new item's values.
+            let (before, after) = (old?.snapshot, item?.snapshot)
+            if before?.status != after?.status { keyValueObservers.didSet("currentItem.status", from: before?.status as Any, to: after?.status as Any) }
+            if before?.duration != after?.duration { keyValueObservers.didSet("currentItem.duration", from: before?.duration as Any, to: after?.duration as Any) }
+        }
+        if item?.status == .readyToPlay, let item { itemDidLoad(item) } else { refreshPlayback() }
+    }
+
+    /// An item of this player finished loading.
+    func itemDidLoad(_ item: AVPlayerItem) {
+        if item.status == .readyToPlay {
+            let old = change { s -> Status in defer { s.status = .readyToPlay }; return s.status }
+            keyValueObservers.didChange("status", from: old, to: Status.readyToPlay)
+        }
+        refreshPlayback()
+    }
+
+    // MARK: - Rate
+
+    /// Plays at `defaultRate`.
+    public func play() { setRate(defaultRate) }
+
+    /// Pauses (rate 0).
+    public func pause() { setRate(0) }
+
+    /// Plays at `rate` at once, without waiting to minimize stalls.
+    public func playImmediately(atRate rate: Float) { setRate(rate) }
+
+    /// Plays at `rate` with the item at `itemTime` when the clock reads `hostClockTime` (invalid times:
+    /// now and the current time).
+    public func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
+        change { s in
+            let hostTime = hostClockTime.isNumeric ? hostClockTime : s.clock.time
+            let time = itemTime.isNumeric ? itemTime : s.timebase.time
+            s.timebase.setRateAndAnchorTime(rate: 0, anchorTime: time, immediateSourceTime: hostTime)
+            s.lastTick = time
+        }
+        setRate(rate)
+        change { s in
+            let hostTime = hostClockTime.isNumeric ? hostClockTime : s.clock.time
+            let time = itemTime.isNumeric ? itemTime : s.lastTick
+            if s.timeControlStatus == .playing { s.timebase.setRateAndAnchorTime(rate: Float64(s.rate), anchorTime: time, immediateSourceTime: hostTime) }
+        }
+    }
+
+    /// Negative rates (reverse play) count as 0: Avocet's items cannot play in reverse
+    /// (`canPlayReverse` is false).
+    private func setRate(_ newRate: Float) {
+        let rate = newRate.isFinite && newRate > 0 ? newRate : 0
+        let old = change { s -> Float in
+            let old = s.rate
+            s.rate = rate
+            if rate != 0 { s.endHandled = false }
+            return old
+        }
+        if old != rate {
+            keyValueObservers.didChange("rate", from: old, to: rate)
+            NotificationCenter.default.post(name: AVPlayer.rateDidChangeNotification, object: self)
+        }
+        refreshPlayback()
+    }
+
+    /// Runs the timebase at the rate when the item is ready, and says why not when it is not.
+    func refreshPlayback() {
+        let (oldStatus, newStatus, oldReason, newReason, started) = change { s -> (TimeControlStatus, TimeControlStatus, WaitingReason?, WaitingReason?, Bool) in
+            let before = (s.timeControlStatus, s.waitingReason)
+            let ready = s.item?.status == .readyToPlay
+            if s.rate == 0 {
+                (s.timeControlStatus, s.waitingReason) = (.paused, nil)
+            } else if s.item == nil {
+                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
+            } else if !ready {
+                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
+            } else {
+                (s.timeControlStatus, s.waitingReason) = (.playing, nil)
+            }
+            let rate = s.timeControlStatus == .playing ? Float64(s.rate) : 0
+            let started = rate != s.timebase.rate
+            if started {
+                // Re-anchored at the item's time, so time spent past the end (or before the start)
+                // does not carry over.
+                let now = s.clock.time
+                s.timebase.setRateAndAnchorTime(rate: rate, anchorTime: clamp(s.timebase.time(atSourceTime: now), s.item), immediateSourceTime: now)
+            }
+            return (before.0, s.timeControlStatus, before.1, s.waitingReason, started)
+        }
+        keyValueObservers.didChange("timeControlStatus", from: oldStatus, to: newStatus)
+        keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
+        if started { updateSound() }
+        if started {
+            // Periodic observers hear of starts and stops.
+            firePeriodicObservers(at: currentTime(), all: true)
+        }
+        updateTicking()
+    }
+
+    // MARK: - Sound
+
+    /// The device the player's sound goes to, instead of the configured one: a name, and an ALSA
+    /// configuration defining it (Avocet's tests use a file device). Set before playing.
+    package var audioDevice: (name: String, configuration: String?)? {
+        get { snapshot.audioDevice }
+        set { change { $0.audioDevice = newValue } }
+    }
+
+    /// Frames of sound written to the device so far.
+    package var audioFramesWritten: Int { snapshot.audio?.framesWritten.load(ordering: .relaxed) ?? 0 }
+
+    /// Starts the sound from the current time when playing an item with a file audio track; stops it
+    /// otherwise. The renderer (and the device) is made the first time.
+    private func updateSound() {
+        let s = snapshot
+        let playing = s.timeControlStatus == .playing
+        let track = s.item?.snapshot.tracks.first { $0.isEnabled && $0.assetTrack?.mediaType == .audio && $0.assetTrack?.file != nil }?.assetTrack
+        guard playing, let track else {
+            s.audio?.stop()
+            return
+        }
+        var audio = s.audio
+        if audio == nil && !s.audioTried {
+            audio = AudioRenderer.make(device: s.audioDevice) { [weak self] in self?.currentTime() ?? .zero }
+            change { $0.audio = audio; $0.audioTried = true }
+        }
+        audio?.setGain(s.isMuted ? 0 : s.volume)
+        audio?.play(track, from: currentTime(), rate: s.rate)
+    }
+
+    private func updateGain() {
+        let s = snapshot
+        s.audio?.setGain(s.isMuted ? 0 : s.volume)
+    }
+
+    // MARK: - Time
+
+    /// The current item's time (zero without an item), never past its end.
+    public func currentTime() -> CMTime {
+        let s = snapshot
+        return clamp(s.timebase.time, s.item)
+    }
+
+    func itemTime(of item: AVPlayerItem) -> CMTime {
+        let s = snapshot
+        guard s.item === item else { return item.snapshot.time }
+        return clamp(s.timebase.time, item)
+    }
+
+    /// The item's time when the player's clock reads `sourceTime`.
+    func itemTime(of item: AVPlayerItem, atSourceTime sourceTime: CMTime) -> CMTime {
+        let s = snapshot
+        guard s.item === item else { return item.snapshot.time }
+        return clamp(s.timebase.time(atSourceTime: sourceTime), item)
+    }
+
+    private func clamp(_ time: CMTime, _ item: AVPlayerItem?) -> CMTime {
+        var t = time.isNumeric ? max(.zero, time) : .zero
+        if let end = item?.endTime, end.isNumeric { t = min(t, end) }
+        return t
+    }
+
+    // MARK: - Seeking
+
+    public func seek(to time: CMTime) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: { _ in })
+    }
+
+    public func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
+    }
+
+    public func seek(to time: CMTime) async -> Bool {
+        await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
+    }
+
+    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
+        seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: { _ in })
+    }
+
+    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
+        await withCheckedContinuation { done in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
+        }
+    }
+
+    /// Moves the current item to `time` (clamped to the item); the handler gets true on a background
+    /// queue, or false when a newer seek or `cancelPendingSeeks()` came first. Periodic observers and
+    /// `.AVPlayerItemTimeJumped` report the jump.
+    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
+                     completionHandler: @escaping @Sendable (Bool) -> Void) {
+        guard time.isNumeric else {
+            DispatchQueue.global().async { completionHandler(false) }
+            return
+        }
+        let (generation, item, landed, interrupted) = change { s -> (Int, AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
+            s.seekGeneration += 1
+            let landed = clamp(time, s.item)
+            s.timebase.setTime(landed)
+            s.lastTick = landed
+            s.endHandled = false
+            let interrupted = s.pendingSeeks.map(\.1)
+            s.pendingSeeks = [(s.seekGeneration, completionHandler)]
+            return (s.seekGeneration, s.item, landed, interrupted)
+        }
+        if !interrupted.isEmpty { DispatchQueue.global().async { for handler in interrupted { handler(false) } } }
+        item?.change { $0.time = landed }
+        if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
+        if snapshot.timeControlStatus == .playing { updateSound() }
+        firePeriodicObservers(at: landed, all: true)
+        // Reported from the tick queue, unless a newer seek reports it false first.
+        tickQueue.async { [weak self] in
+            guard let self else { return }
+            let handler = self.change { s -> (@Sendable (Bool) -> Void)? in
+                guard let index = s.pendingSeeks.firstIndex(where: { $0.0 == generation }) else { return nil }
+                return s.pendingSeeks.remove(at: index).1
+            }
+            if let handler { DispatchQueue.global().async { handler(true) } }
+        }
+    }
+
+    /// Seeks to where `date` falls in the item (items without dates: nothing happens; false).
+    public func seek(to date: Date) {}
+
+    public func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async { completionHandler(false) }
+    }
+
+    func cancelPendingSeeks() {
+        let pending = change { s -> [@Sendable (Bool) -> Void] in
+            s.seekGeneration += 1
+            defer { s.pendingSeeks = [] }
+            return s.pendingSeeks.map(\.1)
+        }
+        if !pending.isEmpty { DispatchQueue.global().async { for handler in pending { handler(false) } } }
+    }
+
+    /// Gets ready to play at `rate`: true on a background queue once the item is ready.
+    public func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        let ready = currentItem?.status == .readyToPlay
+        if let completionHandler { DispatchQueue.global().async { completionHandler(ready) } }
+    }
+
+    public func cancelPendingPrerolls() {}
+
+    // MARK: - Time observers
+
+    /// Calls `block` on `queue` (nil: the main queue) every `interval` of item time while playing,
+    /// and when playback starts, stops or jumps. Keep the returned token and pass it to
+    /// `removeTimeObserver(_:)`.
+    public func addPeriodicTimeObserver(forInterval interval: CMTime, queue: DispatchQueue?,
+                                       using block: @escaping @Sendable (CMTime) -> Void) -> Any {
+        let token = TimeObserver()
+        guard interval.isNumeric, interval > .zero else { return token }
+        let now = currentTime()
+        change { $0.periodic.append(PeriodicObserver(token: token, interval: interval, queue: queue ?? .main, block: block,
+                                                     lastMark: AVPlayer.mark(now, interval))) }
+        updateTicking()
+        return token
+    }
+
+    /// Calls `block` on `queue` (nil: the main queue) whenever playback crosses one of `times`
+    /// (`NSValue`s of `CMTime`s); not for seeks that jump over them.
+    public func addBoundaryTimeObserver(forTimes times: [NSValue], queue: DispatchQueue?,
+                                       using block: @escaping @Sendable () -> Void) -> Any {
+        let token = TimeObserver()
+        let marks = times.map(\.timeValue).filter(\.isNumeric)
+        change { $0.boundary.append(BoundaryObserver(token: token, times: marks, queue: queue ?? .main, block: block)) }
+        updateTicking()
+        return token
+    }
+
+    /// Stops the observer: its block is not called again (a call already queued is dropped).
+    public func removeTimeObserver(_ observer: Any) {
+        guard let token = observer as? TimeObserver else { return }
+        let removed = change { s -> ([PeriodicObserver], [BoundaryObserver]) in
+            let gone = (s.periodic.filter { $0.token === token }, s.boundary.filter { $0.token === token })
+            s.periodic.removeAll { $0.token === token }
+            s.boundary.removeAll { $0.token === token }
+            return gone
+        }
+        _ = removed
+        updateTicking()
+    }
+
+    /// How many whole intervals `time` holds, exactly (no floating-point drift at 0.3 / 0.1).
+    static func mark(_ time: CMTime, _ interval: CMTime) -> Int64 {
+        guard time.isNumeric, interval.isNumeric, interval.value > 0, time.timescale > 0, interval.timescale > 0 else { return 0 }
+        let numerator = Int128(time.value) * Int128(interval.timescale)
+        let denominator = Int128(interval.value) * Int128(time.timescale)
+        var quotient = numerator / denominator
+        if numerator % denominator != 0 && numerator < 0 { quotient -= 1 }
+        return Int64(clamping: quotient)
+    }
+
+    /// Fires the periodic observers whose next mark `time` reached (all of them when `all`).
+    private func firePeriodicObservers(at time: CMTime, all: Bool) {
+        let due = change { s -> [PeriodicObserver] in
+            var due: [PeriodicObserver] = []
+            for i in s.periodic.indices {
+                let mark = AVPlayer.mark(time, s.periodic[i].interval)
+                if all || mark != s.periodic[i].lastMark {
+                    s.periodic[i].lastMark = mark
+                    due.append(s.periodic[i])
+                }
+            }
+            return due
+        }
+        for observer in due { deliver(observer.token, on: observer.queue) { observer.block(time) } }
+    }
+
+    /// Runs `work` on `queue` unless the observer was removed meanwhile.
+    private func deliver(_ token: TimeObserver, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        queue.async { [weak self] in
+            guard let self else { return }
+            let live = self.snapshot.periodic.contains { $0.token === token } || self.snapshot.boundary.contains { $0.token === token }
+            if live { work() }
+        }
+    }
+
+    // MARK: - Ticking
+
+    /// Ticks while time runs and someone listens (observers, or the end to act at): every manual-clock
+    /// move, or every 10 ms of the host clock.
+    private func updateTicking() {
+        // Decided and swapped under the lock; timers are started and stopped outside it.
+        let (start, stop, listenTo) = change { s -> (DispatchSourceTimer?, DispatchSourceTimer?, CMClock?) in
+            let running = s.timebase.rate != 0
+            if s.clock.isManual {
+                let stale = s.timer
+                s.timer = nil
+                return (nil, stale, s.clockListener == nil ? s.clock : nil)
+            }
+            if running && s.timer == nil {
+                let timer = DispatchSource.makeTimerSource(queue: tickQueue)
+                timer.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(10), leeway: .milliseconds(2))
+                timer.setEventHandler { [weak self] in self?.tick() }
+                s.timer = timer
+                return (timer, nil, nil)
+            }
+            if !running, let timer = s.timer {
+                s.timer = nil
+                return (nil, timer, nil)
+            }
+            return (nil, nil, nil)
+        }
+        stop?.cancel()
+        start?.resume()
+        if let clock = listenTo {
+            let number = clock.listen { [weak self] in self?.tickOnQueue() }
+            let extra = change { s -> Int? in
+                guard s.clockListener == nil, s.clock === clock else { return number }
+                s.clockListener = number
+                return nil
+            }
+            if let extra { clock.stopListening(extra) }
+        }
+    }
+
+    /// Ticks on the tick queue, directly when already on it (a handler moving a manual clock).
+    private func tickOnQueue() {
+        if DispatchQueue.getSpecific(key: AVPlayer.tickQueueKey) == ObjectIdentifier(self) {
+            tick()
+        } else {
+            tickQueue.sync { tick() }
+        }
+    }
+
+    private static let tickQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// One step of time: fires periodic observers whose mark passed and boundary observers whose time
+    /// was crossed, and acts at the item's end.
+    private func tick() {
+        // Read, compared and written in one step, so a seek in between cannot be undone or crossed.
+        struct Step {
+            var now = CMTime.zero
+            var periodic: [PeriodicObserver] = []
+            var boundary: [BoundaryObserver] = []
+            var end: (AVPlayerItem, ActionAtItemEnd, Int)?
+        }
+        let step = change { s -> Step? in
+            guard s.timebase.rate != 0 else { return nil }
+            let raw = s.timebase.time
+            var step = Step()
+            step.now = clamp(raw, s.item)
+            let last = s.lastTick
+            s.lastTick = step.now
+            for i in s.periodic.indices {
+                let mark = AVPlayer.mark(step.now, s.periodic[i].interval)
+                if mark != s.periodic[i].lastMark {
+                    s.periodic[i].lastMark = mark
+                    step.periodic.append(s.periodic[i])
+                }
+            }
+            step.boundary = s.boundary.filter { $0.times.contains { $0 > last && $0 <= step.now } }
+            if let item = s.item, case let end = item.endTime, end.isNumeric, raw >= end, !s.endHandled {
+                s.endHandled = true
+                step.end = (item, s.actionAtItemEnd, s.seekGeneration)
+            }
+            return step
+        }
+        guard let step else { return }
+        for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }
+        for observer in step.boundary { deliver(observer.token, on: observer.queue, observer.block) }
+        if let (item, action, generation) = step.end { reachedEnd(of: item, action: action, generation: generation) }
+    }
+
+    private func reachedEnd(of item: AVPlayerItem, action: ActionAtItemEnd, generation: Int) {
+        NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: item)
+        switch action {
+        case .pause:
+            // Unless a seek came meanwhile (a replay from the start), the time stays at the end.
+            let still = change { s -> Bool in
+                guard s.seekGeneration == generation, s.item === item else { return false }
+                s.timebase.setTime(item.endTime)
+                return true
+            }
+            if still { pause() }
+        case .advance:
+            advanceAtEnd(of: item)
+        case .none:
+            break
+        }
+    }
+
+    /// What `.advance` does at an item's end: a plain player has no next item, so it lets the item go.
+    func advanceAtEnd(of item: AVPlayerItem) {
+        replaceCurrentItem(with: nil)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+extension AVPlayerItem {
+    /// Posted (object: the item) when the item has played to its end.
+    public static let didPlayToEndTimeNotification = NSNotification.Name("AVPlayerItemDidPlayToEndTimeNotification")
+    /// Posted when the item could not play to its end; the error is under `AVPlayerItemFailedToPlayToEndTimeErrorKey`.
+    public static let failedToPlayToEndTimeNotification = NSNotification.Name("AVPlayerItemFailedToPlayToEndTimeNotification")
+    /// Posted when media did not arrive in time to keep playing.
+    public static let playbackStalledNotification = NSNotification.Name("AVPlayerItemPlaybackStalledNotification")
+    /// Posted when the item's time jumped (a seek) rather than moved on.
+    public static let timeJumpedNotification = NSNotification.Name("AVPlayerItemTimeJumpedNotification")
+}
+
+/// The user-info key of the error in `.AVPlayerItemFailedToPlayToEndTime`.
+public let AVPlayerItemFailedToPlayToEndTimeErrorKey = "AVPlayerItemFailedToPlayToEndTimeErrorKey"
+
+extension NSNotification.Name {
+    /// The same notifications under their older names.
+    public static let AVPlayerItemDidPlayToEndTime = AVPlayerItem.didPlayToEndTimeNotification
+    public static let AVPlayerItemFailedToPlayToEndTime = AVPlayerItem.failedToPlayToEndTimeNotification
+    public static let AVPlayerItemPlaybackStalled = AVPlayerItem.playbackStalledNotification
+    public static let AVPlayerItemTimeJumped = AVPlayerItem.timeJumpedNotification
+}

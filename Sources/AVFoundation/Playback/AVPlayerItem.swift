@@ -1,0 +1,298 @@
+import Foundation
+import Synchronization
+
+/// The presentation state of an asset being played: its status, timing and the tracks presented.
+///
+/// An item starts loading when a player takes it: the keys in `automaticallyLoadedAssetKeys` (and the
+/// tracks and duration the item needs) load on the engine's threads; then `status` becomes
+/// `.readyToPlay` (and `asset.status(of:)` of each key is `.loaded`), or `.failed` with the error.
+/// Observe `status` with `observe(\.status, options:changeHandler:)`; changes are reported on the
+/// thread that loaded them.
+public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
+    // @unchecked Sendable: the state sits behind a Mutex.
+    public enum Status: Int, Sendable {
+        case unknown = 0, readyToPlay = 1, failed = 2
+    }
+
+    struct State {
+        var status = Status.unknown
+        var error: (any Error)?
+        var duration = CMTime.indefinite
+        var presentationSize = CGSize.zero
+        var tracks: [AVPlayerItemTrack] = []
+        var frameDuration = CMTime(value: 1, timescale: 30)
+        var loading: Task<Void, Never>?
+        /// The item's time while no player runs it.
+        var time = CMTime.zero
+        var forwardPlaybackEndTime = CMTime.invalid
+        var reversePlaybackEndTime = CMTime.invalid
+        var preferredForwardBufferDuration: TimeInterval = 0
+        var videoComposition: AVVideoComposition?
+        var audioMix: AVAudioMix?
+        var outputs: [AVPlayerItemOutput] = []
+    }
+
+    public let asset: AVAsset
+    /// The legacy keys of the asset properties loaded before the item is ready.
+    public let automaticallyLoadedAssetKeys: [String]
+    let state = LockedState(State())
+    let keyValueObservers = KeyValueObservers()
+    /// The player running the item, if any.
+    private let owner = Mutex<WeakBox<AVPlayer>?>(nil)
+
+    /// An item for the asset at `URL`.
+    public convenience init(url URL: URL) {
+        self.init(asset: AVURLAsset(url: URL), automaticallyLoadedAssetKeys: nil)
+    }
+
+    /// An item for `asset`, loading only what playback needs.
+    public convenience init(asset: AVAsset) {
+        self.init(asset: asset, automaticallyLoadedAssetKeys: nil)
+    }
+
+    /// An item for `asset` that loads the properties with these legacy keys ("playable",
+    /// "hasProtectedContent", ...) before it is ready. Unknown keys are ignored.
+    public init(asset: AVAsset, automaticallyLoadedAssetKeys: [String]?) {
+        self.asset = asset
+        self.automaticallyLoadedAssetKeys = automaticallyLoadedAssetKeys ?? []
+        super.init()
+    }
+
+    /// An item for `asset` that loads these properties before it is ready.
+    public convenience init(asset: AVAsset, automaticallyLoadedAssetKeys: [AVPartialAsyncProperty<AVAsset>] = []) {
+        self.init(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys.map(\.description))
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        AVPlayerItem(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
+    }
+
+    static func observedName(of keyPath: AnyKeyPath) -> String? {
+        let names: [AnyKeyPath: String] = [
+            \AVPlayerItem.status: "status", \AVPlayerItem.duration: "duration", \AVPlayerItem.presentationSize: "presentationSize",
+            \AVPlayerItem.isPlaybackLikelyToKeepUp: "isPlaybackLikelyToKeepUp", \AVPlayerItem.isPlaybackBufferEmpty: "isPlaybackBufferEmpty",
+            \AVPlayerItem.isPlaybackBufferFull: "isPlaybackBufferFull", \AVPlayerItem.loadedTimeRanges: "loadedTimeRanges",
+            \AVPlayerItem.seekableTimeRanges: "seekableTimeRanges", \AVPlayerItem.tracks: "tracks",
+        ]
+        return names[keyPath] ?? (keyPath == \AVPlayerItem.error ? "error" : nil)
+    }
+
+    var snapshot: State { state.value }
+
+    func change(_ body: (inout State) -> Void) {
+        state.change(body)
+    }
+
+    // MARK: - Status
+
+    public var status: Status { snapshot.status }
+    public var error: (any Error)? { snapshot.error }
+    /// The asset's duration once the item is ready; `.indefinite` before.
+    public var duration: CMTime { snapshot.duration }
+    /// The size the video shows at (the first enabled video track's natural size, turned by its
+    /// preferred transform); `.zero` before the item is ready or without video.
+    public var presentationSize: CGSize { snapshot.presentationSize }
+    public var tracks: [AVPlayerItemTrack] { snapshot.tracks }
+    /// From zero to the duration once ready: a file's every time can be sought.
+    public var seekableTimeRanges: [NSValue] {
+        let s = snapshot
+        return s.status == .readyToPlay && s.duration.isNumeric ? [NSValue(timeRange: CMTimeRange(start: .zero, duration: s.duration))] : []
+    }
+    /// What is available to play without waiting: all of a ready item (Avocet reads media as it plays;
+    /// the decode pipeline's buffered ranges come with it).
+    public var loadedTimeRanges: [NSValue] { seekableTimeRanges }
+    public var isPlaybackLikelyToKeepUp: Bool { status == .readyToPlay }
+    public var isPlaybackBufferFull: Bool { status == .readyToPlay }
+    public var isPlaybackBufferEmpty: Bool { status != .readyToPlay }
+
+    public var preferredForwardBufferDuration: TimeInterval {
+        get { snapshot.preferredForwardBufferDuration }
+        set { change { $0.preferredForwardBufferDuration = newValue } }
+    }
+
+    /// Where forward playback ends; `.invalid` (the default) plays to the end.
+    public var forwardPlaybackEndTime: CMTime {
+        get { snapshot.forwardPlaybackEndTime }
+        set { change { $0.forwardPlaybackEndTime = newValue } }
+    }
+
+    public var reversePlaybackEndTime: CMTime {
+        get { snapshot.reversePlaybackEndTime }
+        set { change { $0.reversePlaybackEndTime = newValue } }
+    }
+
+    /// Copied when set.
+    public var videoComposition: AVVideoComposition? {
+        get { snapshot.videoComposition }
+        set { change { $0.videoComposition = newValue.flatMap { $0.copy() as? AVVideoComposition } } }
+    }
+
+    /// Copied when set.
+    public var audioMix: AVAudioMix? {
+        get { snapshot.audioMix }
+        set { change { $0.audioMix = newValue.flatMap { $0.copy() as? AVAudioMix } } }
+    }
+
+    /// Where the item ends for a player: the forward end time when set, else the duration.
+    var endTime: CMTime {
+        let s = snapshot
+        return s.forwardPlaybackEndTime.isNumeric ? s.forwardPlaybackEndTime : s.duration
+    }
+
+    // MARK: - Outputs
+
+    /// The outputs the item hands media to.
+    public var outputs: [AVPlayerItemOutput] { snapshot.outputs }
+
+    /// Adds `output` (a video output starts decoding ahead once the item is ready and asked).
+    public func add(_ output: AVPlayerItemOutput) {
+        guard !snapshot.outputs.contains(where: { $0 === output }) else { return }
+        change { $0.outputs.append(output) }
+        output.attach(to: self)
+    }
+
+    public func remove(_ output: AVPlayerItemOutput) {
+        change { $0.outputs.removeAll { $0 === output } }
+        output.attach(to: nil)
+    }
+
+    // MARK: - Loading
+
+    var player: AVPlayer? { owner.withLock { $0?.value } }
+
+    /// Called by the player that takes the item: loading starts (once).
+    func attach(to player: AVPlayer?) {
+        owner.withLock { $0 = player.map { WeakBox($0) } }
+        guard player != nil else { return }
+        let start = state.change { s -> Bool in s.loading == nil && s.status == .unknown }
+        guard start else { return }
+        let task = Task.detached { [weak self] in
+            guard let self else { return }
+            await self.load()
+        }
+        change { $0.loading = task }
+    }
+
+    private func load() async {
+        do {
+            let keys = AVAsset.keys.filter { automaticallyLoadedAssetKeys.contains($0.description) }
+            for key in keys { try await key.loadErased(from: asset) }
+            let (tracks, duration, playable) = try await asset.load(.tracks, .duration, .isPlayable)
+            guard playable else {
+                throw AVError(.fileFormatNotRecognized, userInfo: [NSLocalizedDescriptionKey: "The asset has no track Avocet can play."])
+            }
+            let video = tracks.first { $0.mediaType == .video && $0.facts.isEnabled } ?? tracks.first { $0.mediaType == .video }
+            var size = CGSize.zero
+            var frame = CMTime(value: 1, timescale: 30)
+            if let video {
+                let box = CGRect(origin: .zero, size: video.facts.naturalSize).applying(video.facts.preferredTransform)
+                size = CGSize(width: abs(box.width), height: abs(box.height))
+                let rate = Double(video.facts.nominalFrameRate ?? 0)
+                if rate > 0.5, rate < 1000 { frame = CMTime(value: Int64((90_000 / rate).rounded()), timescale: 90_000) }
+            }
+            let itemTracks = tracks.map(AVPlayerItemTrack.init)
+            let (shown, frameDuration) = (size, frame)
+            // Reported from a dispatch queue, not the cooperative pool, where handlers might block.
+            DispatchQueue.global().async {
+                self.finishLoading(status: .readyToPlay, error: nil, duration: duration, size: shown, tracks: itemTracks, frameDuration: frameDuration)
+            }
+        } catch {
+            let failure = AVError.converting(error)
+            DispatchQueue.global().async {
+                self.finishLoading(status: .failed, error: failure, duration: .indefinite, size: .zero, tracks: [], frameDuration: .invalid)
+            }
+        }
+    }
+
+    private func finishLoading(status: Status, error: (any Error)?, duration: CMTime, size: CGSize, tracks: [AVPlayerItemTrack], frameDuration: CMTime) {
+        let before = snapshot
+        change { s in
+            s.status = status
+            s.error = error
+            s.duration = duration
+            s.presentationSize = size
+            s.tracks = tracks
+            if frameDuration.isNumeric { s.frameDuration = frameDuration }
+        }
+        // The player and the outputs learn of it first, so that observers see them ready too.
+        player?.itemDidLoad(self)
+        for case let output as AVPlayerItemVideoOutput in snapshot.outputs { output.itemDidLoad() }
+        report("duration", from: before.duration, to: duration)
+        report("presentationSize", from: before.presentationSize, to: size)
+        if status == .readyToPlay {
+            report("isPlaybackLikelyToKeepUp", from: false, to: true)
+            report("isPlaybackBufferFull", from: false, to: true)
+            report("isPlaybackBufferEmpty", from: true, to: false)
+            reportSet("loadedTimeRanges", from: [NSValue](), to: loadedTimeRanges)
+            reportSet("seekableTimeRanges", from: [NSValue](), to: seekableTimeRanges)
+            reportSet("tracks", from: [AVPlayerItemTrack](), to: tracks)
+        } else {
+            reportSet("error", from: Optional<any Error>.none as Any, to: error as Any)
+        }
+        report("status", from: before.status, to: status)
+    }
+
+    /// Tells the item's observers, and those of its player observing `currentItem?.name`.
+    private func report<Value: Equatable>(_ name: String, from old: Value, to new: Value) {
+        guard old != new else { return }
+        reportSet(name, from: old, to: new)
+    }
+
+    private func reportSet(_ name: String, from old: Any, to new: Any) {
+        keyValueObservers.didSet(name, from: old, to: new)
+        if let player, player.currentItem === self {
+            player.keyValueObservers.didSet("currentItem." + name, from: old, to: new)
+        }
+    }
+
+    // MARK: - Time
+
+    /// The item's time: the player's while one runs it.
+    public func currentTime() -> CMTime {
+        player?.itemTime(of: self) ?? snapshot.time
+    }
+
+    /// Seeks to `time` (see `AVPlayer.seek`); `completionHandler` gets whether it finished.
+    public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
+    }
+
+    public func seek(to time: CMTime) async -> Bool {
+        await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
+    }
+
+    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+        if let player, player.currentItem === self {
+            player.seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { completionHandler?($0) }
+        } else {
+            change { $0.time = time.isNumeric ? max(.zero, time) : $0.time }
+            if let completionHandler { DispatchQueue.global().async { completionHandler(true) } }
+        }
+    }
+
+    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
+        await withCheckedContinuation { done in
+            seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
+        }
+    }
+
+    /// Ends pending seeks: their handlers get false.
+    public func cancelPendingSeeks() {
+        player?.cancelPendingSeeks()
+    }
+
+    /// Moves `stepCount` frames on (back when negative), at the video's frame duration.
+    public func step(byCount stepCount: Int) {
+        let frame = snapshot.frameDuration
+        let (steps, overflow) = frame.value.multipliedReportingOverflow(by: Int64(stepCount))
+        guard !overflow else { return }
+        let target = currentTime() + CMTime(value: steps, timescale: frame.timescale)
+        seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero, completionHandler: nil)
+    }
+
+    public var canStepForward: Bool { status == .readyToPlay }
+    public var canStepBackward: Bool { status == .readyToPlay }
+    public var canPlayFastForward: Bool { status == .readyToPlay }
+    public var canPlaySlowForward: Bool { status == .readyToPlay }
+    public var canPlayReverse: Bool { false }
+}

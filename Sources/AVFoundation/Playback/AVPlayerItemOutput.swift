@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// Seconds of the host clock (CoreFoundation's type on Apple's platforms).
+public typealias CFTimeInterval = Double
+
+/// The base of the outputs a player item hands media to (`AVPlayerItemVideoOutput`): it converts the
+/// host clock's times to the item's.
+public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the item reference sits behind a Mutex.
+    private let owner = Mutex<WeakBox<AVPlayerItem>?>(nil)
+    private let suppresses = Atomic<Bool>(false)
+
+    override init() {
+        super.init()
+    }
+
+    var item: AVPlayerItem? { owner.withLock { $0?.value } }
+
+    func attach(to item: AVPlayerItem?) {
+        owner.withLock { $0 = item.map { WeakBox($0) } }
+    }
+
+    /// The item's time when the host clock reads `hostTimeInSeconds` (`.invalid` without an item
+    /// being played).
+    public func itemTime(forHostTime hostTimeInSeconds: CFTimeInterval) -> CMTime {
+        itemTime(atHost: CMTime(seconds: hostTimeInSeconds, preferredTimescale: 1_000_000_000))
+    }
+
+    /// The same for a host time in nanoseconds (Apple's mach absolute time; on Linux, the host clock's
+    /// nanoseconds).
+    public func itemTime(forMachAbsoluteTime machAbsoluteTime: Int64) -> CMTime {
+        itemTime(atHost: CMTime(value: machAbsoluteTime, timescale: 1_000_000_000))
+    }
+
+    private func itemTime(atHost hostTime: CMTime) -> CMTime {
+        guard let item, let player = item.player, player.currentItem === item else { return .invalid }
+        return player.itemTime(of: item, atSourceTime: hostTime)
+    }
+
+    /// Recorded: Avocet's player renders nothing itself.
+    public var suppressesPlayerRendering: Bool {
+        get { suppresses.load(ordering: .relaxed) }
+        set { suppresses.store(newValue, ordering: .relaxed) }
+    }
+}

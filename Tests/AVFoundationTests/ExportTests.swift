@@ -1,0 +1,409 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// AVAssetExportSession: stream copy and encoding of files and compositions, read back with Avocet and
+/// ffprobe (durations, tracks, sizes, frames), and every failure as a clear AVError with no file left.
+@Suite("Export", .serialized)
+struct ExportTests {
+    static func url(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
+    static func t(_ seconds: Double) -> CMTime { CMTime(value: Int64((seconds * 600).rounded()), timescale: 600) }
+    static func r(_ start: Double, _ end: Double) -> CMTimeRange { CMTimeRange(start: t(start), end: t(end)) }
+
+    /// Exports `asset` with `preset` to a fresh file; returns the file and the finished session.
+    static func export(_ asset: AVAsset, preset: String, as fileType: AVFileType = .mp4, name: String = "out.mp4",
+                       configure: (AVAssetExportSession) -> Void = { _ in }) async throws -> (URL, AVAssetExportSession) {
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent(name)
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: preset))
+        configure(session)
+        try await session.export(to: output, as: fileType)
+        return (output, session)
+    }
+
+    static func frameNumber(_ url: URL, at seconds: Double) async throws -> Int? {
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        return ImageGeneratorTests.reading(try await generator.image(at: t(seconds)).image).frameNumber
+    }
+
+    @Test("passthrough copies a file's tracks and tags")
+    func passthroughFile() async throws {
+        let (output, session) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetPassthrough)
+        #expect(session.progress == 1)
+        let copy = AVURLAsset(url: output)
+        let (duration, tracks, metadata) = try await copy.load(.duration, .tracks, .commonMetadata)
+        #expect(abs(duration.seconds - 2) < 0.05 && tracks.map(\.mediaType) == [.video, .audio])
+        let source = try await AVURLAsset(url: Self.url("av.mp4")).load(.commonMetadata)
+        let copiedTitle = try await metadata.first { $0.commonKey == .commonKeyTitle }?.load(.stringValue)
+        let sourceTitle = try await source.first { $0.commonKey == .commonKeyTitle }?.load(.stringValue)
+        #expect(copiedTitle != nil && copiedTitle == sourceTitle)
+        let formats = try await tracks[0].load(.formatDescriptions)
+        #expect(formats.first?.mediaSubType == .h264)
+    }
+
+    static func probe(_ url: URL) async throws -> FFprobeReport {
+        try await onOwnThread { try FFprobeReport.probe(url) }
+    }
+
+    /// Two clips spliced by stream copy, cut on keyframes (every second in the frame movies): the
+    /// frames after the cut are the second clip's, and ffprobe agrees on the length.
+    @Test("passthrough splices a composition")
+    func passthroughSplice() async throws {
+        let composition = AVMutableComposition()
+        let h264 = AVURLAsset(url: Self.url("frames-h264.mp4"))
+        try await composition.insertTimeRange(Self.r(0, 2), of: h264, at: .zero)
+        try await composition.insertTimeRange(Self.r(3, 4), of: h264, at: Self.t(2))
+        let (output, _) = try await Self.export(composition, preset: AVAssetExportPresetPassthrough, as: .mov, name: "splice.mov")
+        let report = try await Self.probe(output)
+        #expect(abs((report.duration ?? 0) - 3) < 0.05, "\(report.duration ?? -1)")
+        #expect(report.streams.map(\.codecName) == ["h264"])
+        #expect(try await Self.frameNumber(output, at: 1.5) == 37)
+        #expect(try await Self.frameNumber(output, at: 2.5) == 87, "the second clip starts at its own 3 s")
+    }
+
+    /// Cuts inside groups of pictures (on frame boundaries), joined by stream copy into a QuickTime movie:
+    /// each piece is copied from its keyframe and an edit list of one entry per piece shows it from its
+    /// cut, as Apple's exports do. Read back through FFmpeg, pictures are exact for video without
+    /// B-frames; with B-frames FFmpeg places a later edit's pictures by decode order, within two frames.
+    @Test("passthrough splices cut between keyframes use a multi-entry edit list")
+    func passthroughExactCuts() async throws {
+        // Frames last 0.04 s; the first piece starts at source frame 13, the second at frame 58. Video
+        // without B-frames is checked at the cuts; H.264 with B-frames away from them.
+        let checks: [(String, Bool, Int, [(Double, Int)])] = [
+            ("frames-mpeg4.avi", false, 0, [(0.02, 13), (0.98, 37), (1.02, 58), (1.78, 77)]),
+            ("frames-h264.mp4", true, 2, [(0.02, 13), (0.5, 25), (1.3, 65), (1.6, 73)]),
+        ]
+        for (source, fastStart, slack, frames) in checks {
+            let composition = AVMutableComposition()
+            let asset = AVURLAsset(url: Self.url(source))
+            try await composition.insertTimeRange(Self.r(0.52, 1.52), of: asset, at: .zero)
+            try await composition.insertTimeRange(Self.r(2.32, 3.12), of: asset, at: Self.t(1))
+            let (output, _) = try await Self.export(composition, preset: AVAssetExportPresetPassthrough, as: .mov, name: "cuts.mov") {
+                $0.shouldOptimizeForNetworkUse = fastStart
+            }
+            let report = try await Self.probe(output)
+            #expect(abs((report.duration ?? 0) - 1.8) < 0.05, "\(source): \(report.duration ?? -1)")
+            let duration = try await AVURLAsset(url: output).load(.duration)
+            #expect(abs(duration.seconds - 1.8) < 0.05, "\(source): \(duration.seconds)")
+            for (time, frame) in frames {
+                let got = try await Self.frameNumber(output, at: time) ?? -100
+                #expect(abs(got - frame) <= slack, "\(source) at \(time): frame \(got)")
+            }
+            let bytes = try Data(contentsOf: output)
+            #expect((bytes.prefix(64).range(of: Data("moov".utf8)) != nil) == fastStart, "the header in front only when asked")
+            let entries = Self.editList(bytes)
+            #expect(entries.map(\.duration) == [1000, 800], "\(source): \(entries)")
+            #expect(entries.count == 2 && entries[1].mediaTime > entries[0].mediaTime)
+        }
+    }
+
+    /// The entries of the first `elst` box in an MP4/MOV file: duration (movie timescale) and media time.
+    static func editList(_ bytes: Data) -> [(duration: Int, mediaTime: Int)] {
+        guard let found = bytes.range(of: Data("elst".utf8)) else { return [] }
+        let b = [UInt8](bytes[found.upperBound...].prefix(4096))
+        func u32(_ i: Int) -> Int { i + 4 <= b.count ? Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) : 0 }
+        guard b.first == 0 else { return [] }
+        return (0..<min(u32(4), 100)).map { (u32(8 + 12 * $0), u32(12 + 12 * $0)) }
+    }
+
+    /// A cut inside a group of pictures at the start: the pictures before it are hidden by an edit
+    /// list, so the file starts at the cut, as `ffmpeg -ss 0.5 -c copy` writes it.
+    @Test("passthrough of a time range cut between keyframes uses an edit list")
+    func passthroughCut() async throws {
+        let (output, _) = try await Self.export(AVURLAsset(url: Self.url("frames-h264.mp4")), preset: AVAssetExportPresetPassthrough) {
+            $0.timeRange = Self.r(0.5, 2)
+        }
+        let duration = try await AVURLAsset(url: output).load(.duration)
+        #expect(abs(duration.seconds - 1.5) < 0.05, "\(duration.seconds)")
+        let first = try await Self.frameNumber(output, at: 0)
+        #expect(first == 12 || first == 13, "\(String(describing: first))")
+    }
+
+    @Test("re-encoding keeps the shape, the rate and the preferred transform, and never enlarges")
+    func reencode() async throws {
+        let (output, session) = try await Self.export(AVURLAsset(url: Self.url("frames-rotated.mov")), preset: AVAssetExportPreset1280x720,
+                                                      as: .mov, name: "rotated.mov")
+        #expect(session.progress == 1)
+        let report = try await Self.probe(output)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.codecName == "h264" && video.width == 320 && video.height == 240)
+        #expect(video.rotation == -90 || video.rotation == 270, "\(String(describing: video.rotation))")
+        let track = try #require(try await AVURLAsset(url: output).loadTracks(withMediaType: .video).first)
+        let (transform, rate) = try await track.load(.preferredTransform, .nominalFrameRate)
+        #expect(transform == CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 240, ty: 0) && abs(rate - 25) < 0.1)
+        #expect(try await Self.frameNumber(output, at: 1.0) == 25)
+
+        let (small, _) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetLowQuality, name: "small.mp4")
+        let smallReport = try await Self.probe(small)
+        #expect(smallReport.streams.map(\.codecName) == ["h264", "aac"])
+        let smallVideo = try #require(smallReport.streams.first { $0.codecType == "video" })
+        #expect((smallVideo.width ?? 0) <= 224 && (smallVideo.height ?? 0) <= 168 && (smallVideo.width ?? 1) % 2 == 0)
+        #expect(abs((smallReport.duration ?? 0) - 2) < 0.1)
+    }
+
+    /// The cross-fade of the image tests, exported: the written frames show the blend.
+    @Test("a video composition and an audio mix are rendered into the export")
+    func videoCompositionExport() async throws {
+        let (composition, video) = try await CompositionImageTests.crossFade(background: nil, end: 3)
+        let audioSource = try #require(try await AVURLAsset(url: Self.url("av.mp4")).loadTracks(withMediaType: .audio).first)
+        let audio = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: 3))
+        try audio.insertTimeRange(Self.r(0, 2), of: audioSource, at: .zero)
+
+        let silence = AVMutableAudioMixInputParameters(track: audio)
+        silence.setVolume(0, at: .zero)
+        silence.setVolume(1, at: Self.t(1))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [silence]
+
+        let (output, _) = try await Self.export(composition, preset: AVAssetExportPresetHighestQuality) {
+            $0.videoComposition = video
+            $0.audioMix = mix
+        }
+        let report = try await Self.probe(output)
+        #expect(abs((report.duration ?? 0) - 3) < 0.1 && report.streams.map(\.codecType) == ["video", "audio"])
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: output))
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = .zero
+        let middle = try await generator.image(at: Self.t(1.5)).image
+        #expect(CompositionImageTests.rgb(middle, 80, 60).isClose(to: FramePattern.RGB(128, 128, 0), tolerance: 30),
+                "\(CompositionImageTests.rgb(middle, 80, 60))")
+        let late = try await generator.image(at: Self.t(2.5)).image
+        #expect(CompositionImageTests.rgb(late, 80, 60).isClose(to: .green, tolerance: 30))
+        let loud = try await Self.meanVolume(output, from: 1.2, to: 1.9), quiet = try await Self.meanVolume(output, from: 0.1, to: 0.8)
+        #expect(quiet < -60 && loud > -40, "quiet \(quiet) dB, loud \(loud) dB")
+    }
+
+    /// ffmpeg's mean volume (dBFS) of the audio between two times.
+    static func meanVolume(_ url: URL, from start: Double, to end: Double) async throws -> Double {
+        try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            process.arguments = ["-hide_banner", "-nostats", "-ss", String(start), "-to", String(end), "-i", url.path,
+                                 "-af", "volumedetect", "-vn", "-f", "null", "-"]
+            let pipe = Pipe()
+            process.standardError = pipe
+            try process.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("mean_volume:") }),
+                  let value = line.split(separator: ":").last?.replacingOccurrences(of: "dB", with: "")
+                    .trimmingCharacters(in: .whitespaces), let db = Double(value) else { return -200 }
+            return db
+        }
+    }
+
+    @Test("AppleM4A writes the audio alone; optimizing for the network puts the index first")
+    func audioOnlyAndFastStart() async throws {
+        let (output, _) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetAppleM4A, as: .m4a,
+                                                name: "sound.m4a") { $0.shouldOptimizeForNetworkUse = true }
+        let report = try await Self.probe(output)
+        #expect(report.streams.map(\.codecName) == ["aac"] && abs((report.duration ?? 0) - 2) < 0.1)
+        let head = try Data(contentsOf: output).prefix(4096)
+        let moov = head.range(of: Data("moov".utf8)), mdat = head.range(of: Data("mdat".utf8))
+        #expect(moov != nil && (mdat == nil || moov?.lowerBound ?? 0 < mdat?.lowerBound ?? 0))
+
+        let (chapters, _) = try await Self.export(AVURLAsset(url: Self.url("chapters.mp4")), preset: AVAssetExportPresetPassthrough,
+                                                  name: "chapters.mp4")
+        let titles = try await Self.probe(chapters).chapters?.compactMap { $0.tags?["title"] }
+        #expect(titles == ["Arrival", "Feeding", "Departure"])
+    }
+
+    @Test("bad requests and failing sources end in .failed with a clear AVError and no file")
+    func failures() async throws {
+        let asset = AVURLAsset(url: Self.url("frames-h264.mp4"))
+        let directory = try Fixtures.temporaryDirectory()
+        func outcome(_ preset: String, _ url: URL?, _ type: AVFileType?, asset: AVAsset = asset) async -> (AVAssetExportSession.Status, AVError.Code?) {
+            guard let session = AVAssetExportSession(asset: asset, presetName: preset) else { return (.unknown, nil) }
+            session.outputURL = url
+            session.outputFileType = type
+            await session.export()
+            return (session.currentStatus, (session.currentError as? AVError)?.code)
+        }
+        let existing = directory.appendingPathComponent("exists.mp4")
+        try Data([1, 2, 3]).write(to: existing)
+        #expect(await outcome(AVAssetExportPresetPassthrough, existing, .mp4) == (.failed, .fileAlreadyExists))
+        #expect(try Data(contentsOf: existing) == Data([1, 2, 3]), "an existing file is left alone")
+        #expect(await outcome(AVAssetExportPresetPassthrough, URL(fileURLWithPath: "/nonexistent/dir/out.mp4"), .mp4) == (.failed, .exportFailed))
+        #expect(await outcome(AVAssetExportPresetPassthrough, nil, .mp4) == (.failed, .exportFailed))
+        let m4a = directory.appendingPathComponent("video.m4a")
+        #expect(await outcome(AVAssetExportPresetAppleM4A, m4a, .m4a) == (.failed, .operationNotSupportedForPreset))
+        let wrongType = directory.appendingPathComponent("video.wav")
+        #expect(await outcome(AVAssetExportPreset640x480, wrongType, .wav) == (.failed, .operationNotSupportedForPreset))
+        let truncated = directory.appendingPathComponent("truncated.mp4")
+        let (status, code) = await outcome(AVAssetExportPreset640x480, truncated, .mp4, asset: AVURLAsset(url: Self.url("truncated.mp4")))
+        #expect(status == .failed && code != nil)
+        let missing = directory.appendingPathComponent("missing.mp4")
+        #expect(await outcome(AVAssetExportPreset640x480, missing, .mp4, asset: AVURLAsset(url: URL(fileURLWithPath: "/nonexistent/a.mp4"))).0 == .failed)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["exists.mp4"], "no partial files: \(left)")
+        #expect(AVAssetExportSession(asset: asset, presetName: "NoSuchPreset") == nil)
+    }
+
+    @Test("cancelling stops promptly and removes the partial file; progress only rises")
+    func cancellation() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let output = directory.appendingPathComponent("cancelled.mp4")
+        let session = try #require(AVAssetExportSession(asset: AVURLAsset(url: Self.url("frames-h264.mp4")), presetName: AVAssetExportPresetHighestQuality))
+        session.outputURL = output
+        session.outputFileType = .mp4
+        var seen: [Float] = []
+        let states = Task { () -> [String] in
+            var names: [String] = []
+            for await state in session.states(updateInterval: 0.01) {
+                switch state {
+                case .pending: names.append("pending")
+                case .waiting: names.append("waiting")
+                case .exporting(let progress): names.append("exporting \(progress.fractionCompleted)")
+                }
+            }
+            return names
+        }
+        let export = Task { await session.export() }
+        while session.progress < 0.2 && session.currentStatus != .failed { try await Task.sleep(nanoseconds: 5_000_000); seen.append(session.progress) }
+        let asked = Date()
+        session.cancelExport()
+        await export.value
+        #expect(Date().timeIntervalSince(asked) < 5)
+        #expect(session.currentStatus == .cancelled && (session.currentError as? AVError)?.code == .operationCancelled)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        #expect(seen == seen.sorted(), "progress never falls")
+        let names = await states.value
+        #expect(names.contains { $0.hasPrefix("exporting") })
+    }
+
+    @Test("HEVC presets write hvc1; Matroska stream copy; a file length limit; chosen and filtered metadata")
+    func presetsTypesAndTags() async throws {
+        let (hevc, _) = try await Self.export(AVURLAsset(url: Self.url("frames-h264.mp4")), preset: AVAssetExportPresetHEVC1920x1080,
+                                              as: .mov, name: "hevc.mov") { $0.timeRange = Self.r(0, 1) }
+        let hevcReport = try await Self.probe(hevc)
+        #expect(hevcReport.streams.first?.codecName == "hevc" && abs((hevcReport.duration ?? 0) - 1) < 0.05)
+        #expect(try await AVURLAsset(url: hevc).loadTracks(withMediaType: .video).first?.load(.formatDescriptions).first?.mediaSubType == .hevc)
+        #expect(try await Self.frameNumber(hevc, at: 0.5) == 12)
+
+        let (mkv, _) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetPassthrough, as: .mkv, name: "copy.mkv")
+        let mkvReport = try await Self.probe(mkv)
+        #expect(mkvReport.format.formatName.contains("matroska") && mkvReport.streams.map(\.codecName) == ["h264", "aac"])
+
+        let (limited, _) = try await Self.export(AVURLAsset(url: Self.url("frames-h264.mp4")), preset: AVAssetExportPresetHighestQuality,
+                                                 name: "limited.mp4") { $0.fileLengthLimit = 2_000 }
+        let size = try FileManager.default.attributesOfItem(atPath: limited.path)[.size] as? Int ?? 0
+        let limitedDuration = try await AVURLAsset(url: limited).load(.duration).seconds
+        #expect(size < 10_000 && limitedDuration < 3.9 && limitedDuration > 0, "\(size) bytes, \(limitedDuration) s")
+
+        let title = AVMutableMetadataItem()
+        title.keySpace = .common
+        title.key = AVMetadataKey.commonKeyTitle.rawValue as NSString
+        title.value = "Chosen" as NSString
+        let place = AVMutableMetadataItem()
+        place.keySpace = .common
+        place.key = AVMetadataKey.commonKeyLocation.rawValue as NSString
+        place.value = "+48.85+002.35/" as NSString
+        let (tagged, _) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetPassthrough, name: "tagged.mp4") {
+            $0.metadata = [title, place]
+            $0.metadataItemFilter = .forSharing()
+        }
+        let tags = try await Self.probe(tagged).format.tags ?? [:]
+        #expect(tags["title"] == "Chosen" && tags["location"] == nil, "\(tags)")
+    }
+
+    @available(*, deprecated, message: "exercises the deprecated class method and status")
+    @Test("presets, compatibility, estimates and the completion-handler form")
+    func presetQueries() async throws {
+        let video = AVURLAsset(url: Self.url("frames-h264.mp4")), sound = AVURLAsset(url: Self.url("tone.wav"))
+        #expect(AVAssetExportSession.allExportPresets().contains(AVAssetExportPresetHEVC3840x2160))
+        #expect(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: video, outputFileType: .mp4))
+        #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPresetAppleM4A, with: video, outputFileType: nil)))
+        #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: video, outputFileType: .wav)))
+        #expect(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPresetAppleM4A, with: sound, outputFileType: .m4a))
+        #expect(AVAssetExportSession.exportPresets(compatibleWith: sound).contains(AVAssetExportPresetAppleM4A))
+        let session = try #require(AVAssetExportSession(asset: video, presetName: AVAssetExportPresetPassthrough))
+        #expect(await session.compatibleFileTypes.contains(.mov))
+        session.timeRange = Self.r(1, 3)
+        #expect(try await session.estimatedMaximumDuration == Self.t(2))
+        let estimate = try await session.estimatedOutputFileLengthInBytes
+        let whole = try FileManager.default.attributesOfItem(atPath: Fixtures.path("frames-h264.mp4"))[.size] as? Int ?? 0
+        #expect(estimate > 0 && estimate < Int64(whole), "\(estimate) of \(whole)")
+
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("handler.mp4")
+        session.outputURL = out
+        session.outputFileType = .mp4
+        #expect(session.status == .unknown)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            session.exportAsynchronously { done.resume() }
+        }
+        #expect(session.status == .completed && session.error == nil && session.progress == 1)
+        #expect(abs(try await AVURLAsset(url: out).load(.duration).seconds - 2) < 0.05)
+    }
+
+    /// The source file is cut short after the asset was loaded: the export fails with the reason and
+    /// leaves no file, rather than writing a shorter (or black) movie.
+    @Test("a source that changes under the export fails it")
+    func sourceFailsPartWay() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let source = directory.appendingPathComponent("source.mp4")
+        try FileManager.default.copyItem(at: Self.url("frames-h264.mp4"), to: source)
+        let output = directory.appendingPathComponent("out.mp4")
+        for preset in [AVAssetExportPresetHighestQuality, AVAssetExportPresetPassthrough] {
+            let asset = AVURLAsset(url: source)
+            _ = try await asset.load(.tracks)
+            let handle = try FileHandle(forWritingTo: source)
+            try handle.truncate(atOffset: 2000)
+            try handle.close()
+            let session = try #require(AVAssetExportSession(asset: asset, presetName: preset))
+            session.outputURL = output
+            session.outputFileType = .mp4
+            await session.export()
+            #expect(session.currentStatus == .failed, "\(preset): \(session.currentStatus)")
+            #expect((session.currentError as? AVError)?.localizedDescription.contains("changed") == true,
+                    "\(String(describing: session.currentError))")
+            try? FileManager.default.removeItem(at: source)
+            try FileManager.default.copyItem(at: Self.url("frames-h264.mp4"), to: source)
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+        }
+    }
+
+    /// What an app or a file can set to absurd values: no trap, a clear error or a sane result.
+    @Test("absurd transforms, sizes, rates and missing durations neither crash nor hang")
+    func absurdValues() async throws {
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: 1))
+        try track.insertTimeRange(Self.r(0, 1), of: try await CompositionImageTests.videoTrack("frames-h264.mp4"), at: .zero)
+        track.preferredTransform = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: .nan, ty: 1e300)
+        let (copied, _) = try await Self.export(composition, preset: AVAssetExportPresetPassthrough, as: .mov, name: "nan.mov")
+        #expect(try await AVURLAsset(url: copied).loadTracks(withMediaType: .video).first?.load(.preferredTransform) == .identity)
+
+        let far = AVMutableVideoCompositionLayerInstruction(assetTrack: track)
+        far.setTransform(CGAffineTransform(translationX: 1e20, y: -1e20), at: .zero)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = Self.r(0, 1)
+        instruction.layerInstructions = [far]
+        let video = AVMutableVideoComposition()
+        video.renderSize = CGSize(width: 1e15, height: 1)
+        video.frameDuration = CMTime(value: 1, timescale: 25)
+        video.instructions = [instruction]
+        let generator = AVAssetImageGenerator(asset: composition)
+        generator.videoComposition = video
+        let image = try await generator.image(at: Self.t(0.5)).image
+        #expect(image.width <= 65536 && image.height == 1, "\(image.width)x\(image.height)")
+        video.renderSize = CGSize(width: 64, height: 48)
+        generator.videoComposition = video
+        let offscreen = try await generator.image(at: Self.t(0.5)).image
+        #expect(CompositionImageTests.rgb(offscreen, 32, 24).isClose(to: .black), "the layer lies far away: the background shows")
+
+        video.frameDuration = CMTime(value: 1, timescale: 1_000_000_000)
+        let session = try #require(AVAssetExportSession(asset: composition, presetName: AVAssetExportPreset640x480))
+        session.videoComposition = video
+        session.outputURL = try Fixtures.temporaryDirectory().appendingPathComponent("fast.mp4")
+        session.outputFileType = .mp4
+        await session.export()
+        #expect(session.currentStatus == .failed && (session.currentError as? AVError)?.code == .invalidVideoComposition)
+
+        // A live recording states no duration: the estimates say 0 rather than trap.
+        let live = try #require(AVAssetExportSession(asset: AVURLAsset(url: Self.url("frames-live.webm")), presetName: AVAssetExportPresetMediumQuality))
+        let estimate = try await live.estimatedOutputFileLengthInBytes
+        #expect(estimate >= 0)
+    }
+}

@@ -1,0 +1,105 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// AVPlayerItemVideoOutput: pictures decoded ahead on the engine's threads, handed out as
+/// CVPixelBuffers in the format asked for, the right picture for each item time, and a seek.
+@Suite("Video output", .serialized)
+struct VideoOutputTests {
+    static func t(_ seconds: Double) -> CMTime { CMTime(value: Int64((seconds * 600).rounded()), timescale: 600) }
+
+    /// The picture at `time`, once the pipeline has decoded it (within two seconds).
+    static func picture(_ output: AVPlayerItemVideoOutput, at time: CMTime) async throws -> (CVPixelBuffer, CMTime)? {
+        for _ in 0..<200 {
+            var shown = CMTime.invalid
+            if output.hasNewPixelBuffer(forItemTime: time), let buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: &shown) {
+                return (buffer, shown)
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return nil
+    }
+
+    /// The frame number a BGRA buffer of a frame-index movie shows.
+    static func frameNumber(_ buffer: CVPixelBuffer) -> Int? {
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+        guard let base = CVPixelBufferGetBaseAddress(buffer) else { return nil }
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        var rgba = Data(count: width * height * 4)
+        rgba.withUnsafeMutableBytes { raw in
+            guard let out = raw.bindMemory(to: UInt8.self).baseAddress else { return }
+            for i in stride(from: 0, to: width * height * 4, by: 4) {
+                out[i] = bytes[i + 2]; out[i + 1] = bytes[i + 1]; out[i + 2] = bytes[i]; out[i + 3] = bytes[i + 3]
+            }
+        }
+        return FramePattern.read(rgba, width: width, height: height).frameNumber
+    }
+
+    @Test func bgraPicturesFollowTheItemTime() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+        item.add(output)
+        #expect(item.outputs.count == 1)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item)
+
+        let first = try #require(try await Self.picture(output, at: Self.t(0.5)))
+        #expect(CVPixelBufferGetWidth(first.0) == 320 && CVPixelBufferGetHeight(first.0) == 240)
+        #expect(CVPixelBufferGetPixelFormatType(first.0) == kCVPixelFormatType_32BGRA && CVPixelBufferGetBytesPerRow(first.0) == 1280)
+        #expect(Self.frameNumber(first.0) == 12 && abs(first.1.seconds - 0.48) < 0.001, "\(first.1.seconds)")
+        #expect(!output.hasNewPixelBuffer(forItemTime: Self.t(0.5)), "the same picture is not new")
+        let next = try #require(try await Self.picture(output, at: Self.t(0.53)))
+        #expect(Self.frameNumber(next.0) == 13)
+        // A jump ahead: the buffer is dropped and decoding goes on from there.
+        let later = try #require(try await Self.picture(output, at: Self.t(3.01)))
+        #expect(Self.frameNumber(later.0) == 75)
+        let afterJump = try #require(try await Self.picture(output, at: CMTime(value: 3085, timescale: 1000)))
+        #expect(Self.frameNumber(afterJump.0) == 77, "frames keep their own times after a jump off a frame boundary")
+        // A step back, before what is buffered, gives the earlier picture.
+        let back = try #require(try await Self.picture(output, at: CMTime(value: 3050, timescale: 1000)))
+        #expect(Self.frameNumber(back.0) == 76)
+        #expect(player.currentItem === item)
+    }
+
+    @Test func biPlanarPictures() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(outputSettings: [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)])
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item)
+        let (buffer, _) = try #require(try await Self.picture(output, at: Self.t(1)))
+        #expect(CVPixelBufferGetPlaneCount(buffer) == 2 && CVPixelBufferIsPlanar(buffer))
+        #expect(CVPixelBufferGetWidthOfPlane(buffer, 1) == 160 && CVPixelBufferGetHeightOfPlane(buffer, 1) == 120)
+        let y = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0)).assumingMemoryBound(to: UInt8.self)
+        let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
+        let red = Int(y[60 * row + 80]), green = Int(y[60 * row + 240])
+        // BT.601 video range: red's luma is about 81, green's about 145.
+        #expect(abs(red - 81) < 12 && abs(green - 145) < 12, "red \(red), green \(green)")
+        #expect(CVPixelBufferUnlockBaseAddress(buffer, []) == kCVReturnInvalidArgument, "not locked")
+        #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 5) == nil)
+        _ = player
+    }
+
+    final class PullDelegate: NSObject, AVPlayerItemOutputPullDelegate, @unchecked Sendable {
+        let told = PlayerTests.Recorder<String>()
+        func outputMediaDataWillChange(_ sender: AVPlayerItemOutput) { told.add("media") }
+    }
+
+    /// Apple's usual order: the delegate and the request before the output is added and the item ready.
+    @Test func thePullDelegateHearsOfMedia() async throws {
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+        let delegate = PullDelegate()
+        output.setDelegate(delegate, queue: DispatchQueue(label: "test.pull"))
+        output.requestNotificationOfMediaDataChange(withAdvanceInterval: 0.03)
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.eventually { delegate.told.values == ["media"] }
+        #expect(delegate.told.values == ["media"])
+        _ = player
+    }
+}
