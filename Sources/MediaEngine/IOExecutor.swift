@@ -206,8 +206,11 @@ package final class IOExecutor: Sendable {
 
     private func workerLoop() {
         while true {
-            if let job = nextJob() {
-                job.body()
+            var job = nextJob()
+            if job != nil {
+                job?.body()
+                // Its captures (sources it opened) are let go before the job counts as finished.
+                job = nil
                 // A parked worker that came back may leave more active threads than allowed: one leaves.
                 let surplus = state.withLock { s -> Bool in
                     s.running -= 1

@@ -16,6 +16,16 @@ func openDescriptors() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
+/// The descriptors open once the engine has finished its jobs: a job that just resumed its caller may
+/// not have dropped (and closed) its source yet, which on a loaded machine is up to one a thread.
+func settledDescriptors() async -> Int {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while IOExecutor.shared.runningJobs + IOExecutor.shared.queuedJobs > 0 && ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return openDescriptors()
+}
+
 /// Resident memory in KiB, from /proc/self/statm (pages).
 func residentKiB() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
@@ -48,7 +58,7 @@ func descriptors(count: Int, files: [URL]) async {
         next += wave.count
     }
     print("loaded \(assets.count)")
-    print("descriptors \(openDescriptors())")
+    print("descriptors \(await settledDescriptors())")
     var later = 0
     for asset in stride(from: 0, to: assets.count, by: 100).map({ assets[$0] }) {
         do {
@@ -64,7 +74,7 @@ func descriptors(count: Int, files: [URL]) async {
     } catch {
         fail("a new asset: \(error)")
     }
-    print("descriptorsAfter \(openDescriptors())")
+    print("descriptorsAfter \(await settledDescriptors())")
 }
 
 /// Opens files that fail (truncated, not media) or are cancelled part-way, `count` times in all.
@@ -96,7 +106,7 @@ func leaks(count: Int, files: [URL]) async {
     print("opens \(count)")
     print("rssBeforeKiB \(before)")
     print("rssAfterKiB \(after)")
-    print("descriptors \(openDescriptors())")
+    print("descriptors \(await settledDescriptors())")
 }
 
 /// A delegate that accepts every request and never answers; counts requests and cancellations.

@@ -13,7 +13,9 @@ struct PlayCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "\(Fixtures.path("av.mp4")): played to the end at 2.000 s\n")
         let seconds = Date().timeIntervalSince(started)
-        #expect(seconds > 0.4 && seconds < 5, "half a second of item time on the host clock: \(seconds)")
+        // At least half a second of item time on the host clock; the upper bound only catches a hang (a
+        // loaded two-core machine starts a process slowly).
+        #expect(seconds > 0.4 && seconds < 30, "half a second of item time on the host clock: \(seconds)")
         #expect(result.stderr.split(separator: "\n").count <= 1, "at most the no-device line: \(result.stderr)")
     }
 

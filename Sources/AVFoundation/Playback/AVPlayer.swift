@@ -332,7 +332,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         }
         var audio = s.audio
         if audio == nil && !s.audioTried {
-            audio = AudioRenderer.make(device: s.audioDevice) { [weak self] in self?.currentTime() ?? .zero }
+            audio = AudioRenderer(device: s.audioDevice) { [weak self] in self?.currentTime() ?? .zero }
             change { $0.audio = audio; $0.audioTried = true }
         }
         audio?.setGain(s.isMuted ? 0 : s.volume)

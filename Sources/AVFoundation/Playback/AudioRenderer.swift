@@ -27,7 +27,6 @@ final class AudioRenderer: Sendable {
 
     private let state = LockedState(State())
     private let wake = NSCondition()
-    private let device: UncheckedBox<AudioDevice>
     /// The player's item time, to keep pace with.
     private let clock: @Sendable () -> CMTime
     /// Frames written to the device (for tests and figures).
@@ -35,25 +34,26 @@ final class AudioRenderer: Sendable {
 
     private static let warned = Atomic<Bool>(false)
 
-    /// A renderer on `device` (a name and, for a device defined on the spot, an ALSA configuration), else
-    /// the configured one; nil (said once) when none opens.
-    static func make(device chosen: (name: String, configuration: String?)?, clock: @escaping @Sendable () -> CMTime) -> AudioRenderer? {
-        do {
-            let name = chosen?.name ?? ProcessInfo.processInfo.environment["AVOCET_AUDIO_DEVICE"] ?? "default"
-            let device = try AudioDevice(name: name, configuration: chosen?.configuration)
-            return AudioRenderer(device: device, clock: clock)
-        } catch {
-            if !warned.exchange(true, ordering: .relaxed) {
-                FileHandle.standardError.write(Data("avocet: no audio device (\(error)); playing on the host clock without sound\n".utf8))
-            }
-            return nil
-        }
-    }
-
-    private init(device: AudioDevice, clock: @escaping @Sendable () -> CMTime) {
-        self.device = UncheckedBox(device)
+    /// A renderer for `device` (a name and, for a device defined on the spot, an ALSA configuration), else
+    /// the one `AVOCET_AUDIO_DEVICE` names, else ALSA's "default". Returns at once: the device is opened
+    /// on the renderer's own thread (opening can take a while), and when none opens the renderer says
+    /// so once on standard error and plays nothing.
+    init(device chosen: (name: String, configuration: String?)?, clock: @escaping @Sendable () -> CMTime) {
         self.clock = clock
-        let thread = Thread { [weak self] in self?.run() }
+        let name = chosen?.name ?? ProcessInfo.processInfo.environment["AVOCET_AUDIO_DEVICE"] ?? "default"
+        let configuration = chosen?.configuration
+        let thread = Thread { [weak self] in
+            let device: AudioDevice
+            do {
+                device = try AudioDevice(name: name, configuration: configuration)
+            } catch {
+                if !AudioRenderer.warned.exchange(true, ordering: .relaxed) {
+                    FileHandle.standardError.write(Data("avocet: no audio device (\(error)); playing on the host clock without sound\n".utf8))
+                }
+                return
+            }
+            self?.run(on: device)
+        }
         thread.name = "avocet.audio"
         thread.start()
     }
@@ -64,7 +64,6 @@ final class AudioRenderer: Sendable {
             s.generation += 1
             s.job = Job(track: track, from: time, rate: rate, generation: s.generation)
         }
-        device.value.drop()
         signal()
     }
 
@@ -74,7 +73,6 @@ final class AudioRenderer: Sendable {
             s.generation += 1
             s.job = nil
         }
-        device.value.drop()
         signal()
     }
 
@@ -96,20 +94,26 @@ final class AudioRenderer: Sendable {
         wake.unlock()
     }
 
-    private func run() {
+    /// The renderer's thread: plays each job as it comes, and drops what the device holds whenever the
+    /// job is replaced or stopped (only this thread touches the device). Ends at `shutDown()`.
+    private func run(on device: AudioDevice) {
+        var played: Int?
         while true {
             wake.lock()
             while state.value.job == nil && !state.value.stopped { wake.wait() }
             wake.unlock()
             let s = state.value
             if s.stopped { return }
+            if played != nil && played != s.generation { device.drop() }
             guard let job = s.job else { continue }
-            play(job)
+            played = job.generation
+            play(job, on: device)
+            if state.value.generation != job.generation { device.drop() }
         }
     }
 
     /// Plays `job` until it ends, is replaced or stopped.
-    private func play(_ job: Job) {
+    private func play(_ job: Job, on device: AudioDevice) {
         guard let file = job.track.file else { return finish(job) }
         let rate = Double(job.rate)
         guard rate > 0, rate.isFinite,
@@ -131,7 +135,7 @@ final class AudioRenderer: Sendable {
             let gain = state.value.gain
             let scaled = gain == 1 ? samples : samples.map { $0 * gain }
             guard state.value.generation == job.generation else { return }
-            do { try device.value.write(scaled) } catch { return finish(job) }
+            do { try device.write(scaled) } catch { return finish(job) }
             framesWritten.add(samples.count / Int(AudioDevice.channels), ordering: .relaxed)
             played += Double(samples.count / Int(AudioDevice.channels)) / Double(AudioDevice.rate) * rate
         }
