@@ -66,7 +66,7 @@ package final class AudioSampleReader {
     package func read(_ count: Int, _ token: CancellationToken) throws -> [Float] {
         let wanted = count * Int(channels)
         while pending.count < wanted && !ended {
-            try decodeMore(token)
+            try FFmpegLog.capturing { try decodeMore(token) }
         }
         let taken = Array(pending.prefix(wanted))
         pending.removeFirst(taken.count)

@@ -1,28 +1,57 @@
 internal import CFFmpeg
 import Foundation
 
-/// Reads the packets of one stream of a container, unchanged (for stream copy): opens its own
-/// container with only that stream undiscarded, seeks to the keyframe at or before a time, and hands
-/// out packets in decode order. Blocking: call on an engine thread, one caller at a time.
+/// Reads the packets of one stream of a container (or of a few), unchanged (for stream copy and read
+/// ahead): opens its own container with only those streams undiscarded, seeks to the keyframe at or
+/// before a time, and hands out packets in decode order. Blocking: call on an engine thread, one caller
+/// at a time.
 final class PacketReader {
     private let context: FormatContext
     private let ctx: UnsafeMutablePointer<AVFormatContext>
+    /// The first stream asked for: seeks are in its time base.
     let stream: UnsafeMutablePointer<AVStream>
     let streamIndex: Int32
+    /// The streams whose packets `next` hands out.
+    private let kept: Set<Int32>
     let name: String
 
-    init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
+    convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
+        try self.init(source: source, options: options, streamIndices: [streamIndex], cancellation: cancellation)
+    }
+
+    /// Reads the streams at `streamIndices` (at least one; the first leads seeks).
+    init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], cancellation: CancellationToken) throws {
         name = source.name
-        (context, ctx) = try Demuxer.openContext(source, options: options, cancellation: cancellation)
-        _ = try Demuxer.analyzeIfNeeded(context, options: options, cancellation: cancellation)
-        let count = Int(ctx.pointee.nb_streams)
-        guard streamIndex >= 0, streamIndex < count, let st = ctx.pointee.streams[streamIndex] else {
-            throw MediaEngineError(.failed, source: name, operation: "open the stream",
-                                   reason: "the file changed after its header was read: it has no stream \(streamIndex)")
+        // FFmpeg's messages are captured (kept off stderr) here, in `seek` and in `next`.
+        (context, ctx) = try FFmpegLog.capturing {
+            let opened = try Demuxer.openContext(source, options: options, cancellation: cancellation)
+            _ = try Demuxer.analyzeIfNeeded(opened.0, options: options, cancellation: cancellation)
+            return opened
         }
-        for i in 0..<count where i != streamIndex { ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL }
+        let count = Int(ctx.pointee.nb_streams)
+        guard let first = streamIndices.first, streamIndices.allSatisfy({ $0 >= 0 && $0 < count }), let st = ctx.pointee.streams[first] else {
+            throw MediaEngineError(.failed, source: name, operation: "open the stream",
+                                   reason: "the file changed after its header was read: it has no stream \(streamIndices.first ?? -1)")
+        }
+        let keep = Set(streamIndices.map { Int32($0) })
+        for i in 0..<count where !keep.contains(Int32(i)) { ctx.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL }
         stream = st
-        self.streamIndex = Int32(streamIndex)
+        streamIndex = Int32(first)
+        kept = keep
+    }
+
+    /// Where item time zero falls on the container's timeline, in seconds: a live stream's (HLS) start
+    /// time, else zero (files count from their own zero).
+    var originSeconds: Double {
+        let start = ctx.pointee.start_time
+        guard ContainerFormat(demuxer: context.demuxerName) == .hls, start != avocet_nopts_value() else { return 0 }
+        return Double(start) / Double(AV_TIME_BASE)
+    }
+
+    /// The time base of the stream at `index` (one of those read).
+    func timeBase(of index: Int32) -> AVRational {
+        guard index >= 0, index < Int32(ctx.pointee.nb_streams), let st = ctx.pointee.streams[Int(index)] else { return AVRational(num: 0, den: 1) }
+        return st.pointee.time_base
     }
 
     var timeBase: AVRational { stream.pointee.time_base }
@@ -32,20 +61,20 @@ final class PacketReader {
     /// demuxer can.
     func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
         context.use(token)
-        let rc = FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token)
+        let rc = FFmpegLog.capturing { FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token) }
         if rc < 0 { throw failure(rc, "seek", token) }
     }
 
-    /// Reads the stream's next packet into `packet`; false at the end.
+    /// Reads the next packet of the streams read into `packet`; false at the end.
     func next(_ packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
         context.use(token)
         while true {
             if token.isCancelled { throw failure(avocet_averror_exit(), "read", token) }
             av_packet_unref(packet)
-            let rc = av_read_frame(ctx, packet)
+            let rc = FFmpegLog.capturing { av_read_frame(ctx, packet) }
             if rc == avocet_averror_eof() { return false }
             if rc < 0 { throw failure(rc, "read", token) }
-            if packet.pointee.stream_index == streamIndex { return true }
+            if kept.contains(packet.pointee.stream_index) { return true }
         }
     }
 

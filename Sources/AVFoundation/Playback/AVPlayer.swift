@@ -23,6 +23,8 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         var timeControlStatus = TimeControlStatus.paused
         var waitingReason: WaitingReason?
         var automaticallyWaitsToMinimizeStalling = true
+        /// Set by `playImmediately(atRate:)`: start without waiting for the buffer (until paused).
+        var immediately = false
         var actionAtItemEnd = ActionAtItemEnd.pause
         var volume: Float = 1
         var isMuted = false
@@ -217,6 +219,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             if before?.status != after?.status { keyValueObservers.didSet("currentItem.status", from: before?.status as Any, to: after?.status as Any) }
             if before?.duration != after?.duration { keyValueObservers.didSet("currentItem.duration", from: before?.duration as Any, to: after?.duration as Any) }
         }
+        if let item { item.snapshot.buffer?.jump(to: item.snapshot.time) }
         if item?.status == .readyToPlay, let item { itemDidLoad(item) } else { refreshPlayback() }
     }
 
@@ -237,8 +240,12 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// Pauses (rate 0).
     public func pause() { setRate(0) }
 
-    /// Plays at `rate` at once, without waiting to minimize stalls.
-    public func playImmediately(atRate rate: Float) { setRate(rate) }
+    /// Plays at `rate` at once, without waiting for more to be read ahead (it still waits where nothing
+    /// is read yet).
+    public func playImmediately(atRate rate: Float) {
+        change { $0.immediately = true }
+        setRate(rate)
+    }
 
     /// Plays at `rate` with the item at `itemTime` when the clock reads `hostClockTime` (invalid times:
     /// now and the current time).
@@ -264,7 +271,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         let old = change { s -> Float in
             let old = s.rate
             s.rate = rate
-            if rate != 0 { s.endHandled = false }
+            if rate != 0 { s.endHandled = false } else { s.immediately = false }
             return old
         }
         if old != rate {
@@ -274,17 +281,29 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         refreshPlayback()
     }
 
-    /// Runs the timebase at the rate when the item is ready, and says why not when it is not.
+    /// Runs the timebase at the rate when the item is ready and its media is read ahead, and says why
+    /// not when it is not: an item still loading is `.evaluatingBufferingRate`; one whose buffer ran
+    /// dry (a stall: `.AVPlayerItemPlaybackStalled` is posted) or, before starting, holds less than a
+    /// second is `.toMinimizeStalls` (unless `automaticallyWaitsToMinimizeStalling` is false or
+    /// `playImmediately(atRate:)` started it).
     func refreshPlayback() {
-        let (oldStatus, newStatus, oldReason, newReason, started) = change { s -> (TimeControlStatus, TimeControlStatus, WaitingReason?, WaitingReason?, Bool) in
+        let (oldStatus, newStatus, oldReason, newReason, started, stalled) = change { s -> (TimeControlStatus, TimeControlStatus, WaitingReason?, WaitingReason?, Bool, AVPlayerItem?) in
             let before = (s.timeControlStatus, s.waitingReason)
             let ready = s.item?.status == .readyToPlay
+            let now = s.clock.time
+            let itemNow = clamp(s.timebase.time(atSourceTime: now), s.item)
+            let flags = s.item?.bufferFlags(at: itemNow)
+            var stalled: AVPlayerItem?
             if s.rate == 0 {
                 (s.timeControlStatus, s.waitingReason) = (.paused, nil)
             } else if s.item == nil {
                 (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
             } else if !ready {
                 (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
+            } else if let flags, flags.empty
+                        || before.0 != .playing && s.automaticallyWaitsToMinimizeStalling && !s.immediately && !flags.likelyToKeepUp {
+                if before.0 == .playing { stalled = s.item }
+                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
             } else {
                 (s.timeControlStatus, s.waitingReason) = (.playing, nil)
             }
@@ -292,20 +311,35 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             let started = rate != s.timebase.rate
             if started {
                 // Re-anchored at the item's time, so time spent past the end (or before the start)
-                // does not carry over.
-                let now = s.clock.time
-                s.timebase.setRateAndAnchorTime(rate: rate, anchorTime: clamp(s.timebase.time(atSourceTime: now), s.item), immediateSourceTime: now)
+                // does not carry over; a stall stops where the media read ends.
+                var anchor = itemNow
+                if stalled != nil, let readEnd = flags?.loaded.last?.end, readEnd.isNumeric { anchor = min(anchor, readEnd) }
+                s.timebase.setRateAndAnchorTime(rate: rate, anchorTime: anchor, immediateSourceTime: now)
+                if anchor < s.lastTick { s.lastTick = anchor }
             }
-            return (before.0, s.timeControlStatus, before.1, s.waitingReason, started)
+            return (before.0, s.timeControlStatus, before.1, s.waitingReason, started, stalled)
         }
         keyValueObservers.didChange("timeControlStatus", from: oldStatus, to: newStatus)
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
+        if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
         if started { updateSound() }
         if started {
             // Periodic observers hear of starts and stops.
             firePeriodicObservers(at: currentTime(), all: true)
         }
         updateTicking()
+    }
+
+    /// The current item's buffer changed: it may play now, or must wait.
+    func bufferDidChange(_ item: AVPlayerItem) {
+        guard currentItem === item else { return }
+        refreshPlayback()
+    }
+
+    /// The current item failed while playing: the player pauses.
+    func itemDidFail(_ item: AVPlayerItem) {
+        guard currentItem === item else { return }
+        pause()
     }
 
     // MARK: - Sound
@@ -417,6 +451,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         if !interrupted.isEmpty { DispatchQueue.global().async { for handler in interrupted { handler(false) } } }
         item?.change { $0.time = landed }
         if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
+        // Reading starts over there unless it was read; playing waits until it is.
+        item?.snapshot.buffer?.jump(to: landed)
+        refreshPlayback()
         if snapshot.timeControlStatus == .playing { updateSound() }
         firePeriodicObservers(at: landed, all: true)
         // Reported from the tick queue, unless a newer seek reports it false first.
@@ -611,6 +648,11 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             return step
         }
         guard let step else { return }
+        // Reading goes on ahead of the time; where it has not got to yet, playing waits (a stall).
+        if let item = currentItem, let buffer = item.snapshot.buffer {
+            buffer.follow(step.now)
+            if item.bufferFlags(at: step.now).empty { refreshPlayback() }
+        }
         for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }
         for observer in step.boundary { deliver(observer.token, on: observer.queue, observer.block) }
         if let (item, action, generation) = step.end { reachedEnd(of: item, action: action, generation: generation) }

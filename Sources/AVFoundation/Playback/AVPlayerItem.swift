@@ -30,6 +30,19 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         var videoComposition: AVVideoComposition?
         var audioMix: AVAudioMix?
         var outputs: [AVPlayerItemOutput] = []
+        /// How far the media is read ahead (nil: no file to read, as for a composition: all of it counts
+        /// as loaded).
+        var buffer: PlaybackBuffer?
+        /// The buffer's flags as last reported to observers.
+        var reportedBuffer = BufferFlags()
+    }
+
+    /// What observers hear of the buffer.
+    struct BufferFlags: Equatable {
+        var loaded: [CMTimeRange] = []
+        var likelyToKeepUp = false
+        var full = false
+        var empty = true
     }
 
     public let asset: AVAsset
@@ -56,6 +69,10 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         self.asset = asset
         self.automaticallyLoadedAssetKeys = automaticallyLoadedAssetKeys ?? []
         super.init()
+    }
+
+    deinit {
+        state.value.buffer?.stop()
     }
 
     /// An item for `asset` that loads these properties before it is ready.
@@ -98,12 +115,69 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         let s = snapshot
         return s.status == .readyToPlay && s.duration.isNumeric ? [NSValue(timeRange: CMTimeRange(start: .zero, duration: s.duration))] : []
     }
-    /// What is available to play without waiting: all of a ready item (Avocet reads media as it plays;
-    /// the decode pipeline's buffered ranges come with it).
-    public var loadedTimeRanges: [NSValue] { seekableTimeRanges }
-    public var isPlaybackLikelyToKeepUp: Bool { status == .readyToPlay }
-    public var isPlaybackBufferFull: Bool { status == .readyToPlay }
-    public var isPlaybackBufferEmpty: Bool { status != .readyToPlay }
+    /// What has been read ahead of the item's time and plays without waiting: one range, from where
+    /// reading last started (the start, or a seek) to how far it got. An item whose media is not one
+    /// file's (a composition) counts as loaded throughout.
+    public var loadedTimeRanges: [NSValue] { bufferFlags(at: currentTime()).loaded.map { NSValue(timeRange: $0) } }
+    /// Whether enough is read ahead (a second, or the rest of the item) for playing not to stall.
+    public var isPlaybackLikelyToKeepUp: Bool { bufferFlags(at: currentTime()).likelyToKeepUp }
+    /// Whether the read-ahead reached its target (`preferredForwardBufferDuration`, or 10 seconds) or
+    /// the end.
+    public var isPlaybackBufferFull: Bool { bufferFlags(at: currentTime()).full }
+    /// Whether nothing is read at the item's time (playing there would wait).
+    public var isPlaybackBufferEmpty: Bool { bufferFlags(at: currentTime()).empty }
+
+    /// How far reading runs ahead of the item's time, in seconds.
+    var forwardBufferSeconds: Double {
+        let preferred = snapshot.preferredForwardBufferDuration
+        return preferred > 0 && preferred.isFinite ? max(PlaybackBuffer.enough, preferred) : 10
+    }
+
+    /// The buffer's flags with the item's time at `time`. Cheap: reads state only.
+    func bufferFlags(at time: CMTime) -> BufferFlags {
+        let s = snapshot
+        guard s.status == .readyToPlay else { return BufferFlags() }
+        let end = s.forwardPlaybackEndTime.isNumeric ? s.forwardPlaybackEndTime : s.duration
+        guard let range = s.buffer?.range else {
+            let all = s.duration.isNumeric ? [CMTimeRange(start: .zero, duration: s.duration)] : []
+            return BufferFlags(loaded: all, likelyToKeepUp: true, full: true, empty: false)
+        }
+        let loadedEnd = range.ended && s.duration.isNumeric ? max(s.duration, range.end) : range.end
+        let remaining = end.isNumeric ? max(0, (end - time).seconds) : .infinity
+        let ahead = range.covers(time) ? range.ahead(of: time) : 0
+        return BufferFlags(loaded: loadedEnd > range.start ? [CMTimeRange(start: range.start, end: loadedEnd)] : [],
+                           likelyToKeepUp: ahead >= min(PlaybackBuffer.enough, remaining),
+                           full: range.ended || ahead >= forwardBufferSeconds,
+                           empty: !range.covers(time))
+    }
+
+    /// Tells observers what changed in the buffer's flags since they last heard, and the player.
+    func bufferDidChange() {
+        let flags = bufferFlags(at: currentTime())
+        let before = state.change { s -> BufferFlags in defer { s.reportedBuffer = flags }; return s.reportedBuffer }
+        if before.loaded != flags.loaded {
+            reportSet("loadedTimeRanges", from: before.loaded.map { NSValue(timeRange: $0) }, to: flags.loaded.map { NSValue(timeRange: $0) })
+        }
+        report("isPlaybackLikelyToKeepUp", from: before.likelyToKeepUp, to: flags.likelyToKeepUp)
+        report("isPlaybackBufferFull", from: before.full, to: flags.full)
+        report("isPlaybackBufferEmpty", from: before.empty, to: flags.empty)
+        player?.bufferDidChange(self)
+    }
+
+    /// Reading the media failed while playing: the item fails, observers and the player hear of it,
+    /// and `.AVPlayerItemFailedToPlayToEndTime` carries the error.
+    func playbackFailed(_ error: any Error) {
+        let before = state.change { s -> Status in
+            defer { if s.status == .readyToPlay { (s.status, s.error) = (.failed, error) } }
+            return s.status
+        }
+        guard before == .readyToPlay else { return }
+        reportSet("error", from: Optional<any Error>.none as Any, to: error as Any)
+        report("status", from: before, to: Status.failed)
+        NotificationCenter.default.post(name: AVPlayerItem.failedToPlayToEndTimeNotification, object: self,
+                                        userInfo: [AVPlayerItemFailedToPlayToEndTimeErrorKey: error])
+        player?.itemDidFail(self)
+    }
 
     public var preferredForwardBufferDuration: TimeInterval {
         get { snapshot.preferredForwardBufferDuration }
@@ -192,6 +266,11 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
             }
             let itemTracks = tracks.map(AVPlayerItemTrack.init)
             let (shown, frameDuration) = (size, frame)
+            if let buffer = makeBuffer(tracks) {
+                // Ready once the first second (or all of a shorter item) is read.
+                await buffer.waitFor(PlaybackBuffer.enough)
+                if let failure = buffer.failure { throw failure }
+            }
             // Reported from a dispatch queue, not the cooperative pool, where handlers might block.
             DispatchQueue.global().async {
                 self.finishLoading(status: .readyToPlay, error: nil, duration: duration, size: shown, tracks: itemTracks, frameDuration: frameDuration)
@@ -202,6 +281,20 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
                 self.finishLoading(status: .failed, error: failure, duration: .indefinite, size: .zero, tracks: [], frameDuration: .invalid)
             }
         }
+    }
+
+    /// The read-ahead buffer over the enabled tracks of the asset's file (none for a composition, whose
+    /// tracks' media lies in other assets).
+    private func makeBuffer(_ tracks: [AVAssetTrack]) -> PlaybackBuffer? {
+        let played = tracks.filter { $0.facts.isEnabled && $0.file != nil }
+        guard let source = played.first?.file?.source, played.allSatisfy({ $0.file?.source === source }) else { return nil }
+        let streams = played.compactMap { $0.file?.stream.index }
+        let buffer = PlaybackBuffer(source: source, streams: streams, from: snapshot.time,
+                                    forward: { [weak self] in self?.forwardBufferSeconds ?? 10 },
+                                    onChange: { [weak self] in self?.bufferDidChange() },
+                                    onFailure: { [weak self] in self?.playbackFailed($0) })
+        change { $0.buffer = buffer }
+        return buffer
     }
 
     private func finishLoading(status: Status, error: (any Error)?, duration: CMTime, size: CGSize, tracks: [AVPlayerItemTrack], frameDuration: CMTime) {
@@ -220,16 +313,15 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         report("duration", from: before.duration, to: duration)
         report("presentationSize", from: before.presentationSize, to: size)
         if status == .readyToPlay {
-            report("isPlaybackLikelyToKeepUp", from: false, to: true)
-            report("isPlaybackBufferFull", from: false, to: true)
-            report("isPlaybackBufferEmpty", from: true, to: false)
-            reportSet("loadedTimeRanges", from: [NSValue](), to: loadedTimeRanges)
+            bufferDidChange()
             reportSet("seekableTimeRanges", from: [NSValue](), to: seekableTimeRanges)
             reportSet("tracks", from: [AVPlayerItemTrack](), to: tracks)
         } else {
             reportSet("error", from: Optional<any Error>.none as Any, to: error as Any)
         }
         report("status", from: before.status, to: status)
+        // Reading ahead may have failed while the item was becoming ready.
+        if status == .readyToPlay, let failure = snapshot.buffer?.failure { playbackFailed(failure) }
     }
 
     /// Tells the item's observers, and those of its player observing `currentItem?.name`.

@@ -1,0 +1,199 @@
+internal import MediaEngine
+import Foundation
+import Synchronization
+
+/// How far an item's media has been read ahead of its time: the source of `loadedTimeRanges`, of the
+/// buffer-empty, buffer-full and likely-to-keep-up flags, and of the player's stalls.
+///
+/// Jobs on the engine's threads read the played streams' packets (without decoding them) from the
+/// item's time to `forward` seconds beyond it, then end; the player's ticks start another when its time
+/// moves on (no thread waits for room). Over a network or a resource loader delegate the reading is
+/// what pulls the bytes into the asset's cache, so a read that waits for bytes is a stall; a seek
+/// outside what was read cancels the read in flight and starts over there. A read that fails (the
+/// server went away, the delegate failed) is reported once through `onFailure`.
+final class PlaybackBuffer: Sendable {
+    /// A copy of what is read so far.
+    struct Range: Sendable {
+        /// Where the reading started (the item's time when it last started over).
+        var start: CMTime
+        /// How far it reached.
+        var end: CMTime
+        /// Whether it reached the end of the media.
+        var ended: Bool
+
+        /// Whether the media at `time` has been read (so playing there does not wait).
+        func covers(_ time: CMTime) -> Bool {
+            time >= start && (ended || time < end)
+        }
+
+        /// Seconds read beyond `time` (infinite once the end is read).
+        func ahead(of time: CMTime) -> Double {
+            ended ? .infinity : max(0, (end - time).seconds)
+        }
+    }
+
+    private struct State {
+        var range: Range
+        var playhead: CMTime
+        var running = false
+        /// Bumped by each start-over; a job of an older generation stops and starts the newer one.
+        var generation = 0
+        var positioned = false
+        var token = CancellationToken()
+        var failure: (any Error)?
+        var failed: Bool { failure != nil }
+        var stopped = false
+        var waiters: [(need: Double, resume: @Sendable () -> Void)] = []
+    }
+
+    /// Seconds that must be read ahead for playing to be likely to keep up (or the rest of the item).
+    static let enough = 1.0
+
+    private let source: AssetSource
+    private let streams: [Int]
+    private let forward: @Sendable () -> Double
+    private let state: LockedState<State>
+    /// The reader, used by one job at a time (the `running` flag), kept across jobs.
+    private let reader = Mutex<UncheckedBox<ReadAheadReader>?>(nil)
+    private let onChange: @Sendable () -> Void
+    private let onFailure: @Sendable (any Error) -> Void
+
+    /// A buffer over `streams` of `source` from `time`, reading `forward()` seconds ahead of the
+    /// playhead. Nothing is read until `follow` or `waitFor` asks.
+    init(source: AssetSource, streams: [Int], from time: CMTime, forward: @escaping @Sendable () -> Double,
+         onChange: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (any Error) -> Void) {
+        self.source = source
+        self.streams = streams
+        self.forward = forward
+        self.onChange = onChange
+        self.onFailure = onFailure
+        state = LockedState(State(range: Range(start: time, end: time, ended: false), playhead: time))
+    }
+
+    deinit {
+        state.value.token.cancel()
+    }
+
+    var range: Range { state.value.range }
+    /// Why reading failed, if it did.
+    var failure: (any Error)? { state.value.failure }
+
+    /// The playhead moved on to `time` (the player's ticks): reads on when less than `forward()` is read
+    /// beyond it. Time running past what was read is a stall, not a jump: the range stays.
+    func follow(_ time: CMTime) {
+        state.change { $0.playhead = time }
+        readOn()
+    }
+
+    /// The playhead jumped to `time` (a seek, or an item taken up again): reading starts over there when
+    /// it lies outside what was read, cancelling the read in flight.
+    func jump(to time: CMTime) {
+        let stale = state.change { s -> CancellationToken? in
+            s.playhead = time
+            guard time < s.range.start || (!s.range.ended && time > s.range.end) else { return nil }
+            let stale = s.token
+            s.generation += 1
+            s.token = CancellationToken()
+            s.range = Range(start: time, end: time, ended: false)
+            s.positioned = false
+            return stale
+        }
+        stale?.cancel()
+        if stale != nil { onChange() }
+        readOn()
+    }
+
+    /// Waits (holding no thread) until `seconds` are read beyond the playhead, or the end, or a failure.
+    func waitFor(_ seconds: Double) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let now = state.change { s -> Bool in
+                if s.failed || s.stopped || s.range.ahead(of: s.playhead) >= seconds { return true }
+                s.waiters.append((seconds, { done.resume() }))
+                return false
+            }
+            if now { done.resume() }
+            readOn()
+        }
+    }
+
+    /// Stops reading for good (the item is gone or failed) and lets waiters go.
+    func stop() {
+        let (token, waiters) = state.change { s -> (CancellationToken, [@Sendable () -> Void]) in
+            s.stopped = true
+            defer { s.waiters = [] }
+            return (s.token, s.waiters.map(\.resume))
+        }
+        token.cancel()
+        for resume in waiters { resume() }
+    }
+
+    /// Starts a job reading on, unless one runs, the end was read, or enough is read.
+    private func readOn() {
+        let start = state.change { s -> Bool in
+            guard !s.running, !s.stopped, !s.failed, !s.range.ended,
+                  s.range.ahead(of: s.playhead) < max(PlaybackBuffer.enough, forward()) else { return false }
+            s.running = true
+            return true
+        }
+        if start { IOExecutor.shared.submit { [self] in read() } }
+    }
+
+    /// Reads on from where reading stands until `forward()` seconds beyond the playhead, half a second
+    /// at a time (each step reported), on an engine thread.
+    private func read() {
+        defer {
+            state.change { $0.running = false }
+            readOn()
+        }
+        while true {
+            let (generation, token, positioned, from, target) = state.change { s in
+                (s.generation, s.token, s.positioned, s.range.end, s.playhead.seconds + max(PlaybackBuffer.enough, forward()))
+            }
+            guard !token.isCancelled, from.seconds < target else { return }
+            do {
+                let reader = try openedReader(token)
+                if !positioned { try reader.seek(to: from.seconds, token) }
+                let (reached, ended) = try reader.read(through: min(target, from.seconds + 0.5), token)
+                let resumed = state.change { s -> [@Sendable () -> Void]? in
+                    guard s.generation == generation else { return nil }
+                    s.positioned = true
+                    if let reached, reached.isFinite {
+                        let time = CMTime(seconds: reached, preferredTimescale: 90_000)
+                        if time > s.range.end { s.range.end = time }
+                    }
+                    s.range.ended = ended
+                    let ahead = s.range.ahead(of: s.playhead)
+                    let ready = s.waiters.filter { ahead >= $0.need }.map(\.resume)
+                    s.waiters.removeAll { ahead >= $0.need }
+                    return ready
+                }
+                guard let resumed else { continue }
+                onChange()
+                for resume in resumed { resume() }
+                if ended { return }
+            } catch {
+                reader.withLock { $0 = nil }
+                let failure = AVError.converting(error)
+                let (current, waiters) = state.change { s -> (Bool, [@Sendable () -> Void]) in
+                    guard s.generation == generation, !token.isCancelled else { return (false, []) }
+                    s.failure = failure
+                    defer { s.waiters = [] }
+                    return (true, s.waiters.map(\.resume))
+                }
+                guard current else { continue }
+                onFailure(failure)
+                for resume in waiters { resume() }
+                return
+            }
+        }
+    }
+
+    /// The reader, opened (checking the source is unchanged) the first time.
+    private func openedReader(_ token: CancellationToken) throws -> ReadAheadReader {
+        if let box = reader.withLock({ $0 }) { return box.value }
+        let made = try ReadAheadReader(source: source.openUnchanged(cancellation: token), options: source.options,
+                                       streamIndices: streams, cancellation: token)
+        reader.withLock { $0 = UncheckedBox(made) }
+        return made
+    }
+}
