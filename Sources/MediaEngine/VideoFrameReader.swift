@@ -196,6 +196,20 @@ package final class VideoFrameReader: @unchecked Sendable {
         try withChosen(request, cancellation) { try render($0, format) }
     }
 
+    /// When the keyframe nearest `request.time` inside its window shows, from the container's index
+    /// alone (nothing is read or decoded): where a player's tolerant seek lands. Nil when the index
+    /// cannot say (a container whose index has gaps, or no keyframe in the window).
+    package func keyframeTime(for request: PictureRequest) -> MediaTimestamp? {
+        lock.lock()
+        defer { lock.unlock() }
+        refreshKeyframes()
+        let w = window(for: request)
+        // An index holding every frame of the stream (MP4's sample tables) knows its last keyframe too.
+        let whole = stream.pointee.nb_frames > 0 && Int64(indexedEntries) >= stream.pointee.nb_frames && !seekingFails
+        guard let key = nearestKeyframe(in: w, indexIsWhole: whole) else { return nil }
+        return MediaTimestamp(value: key.subtractingSaturating(origin), timeBase: Rational(timeBase.num, timeBase.den))
+    }
+
     /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
     /// size), for the engine's own consumers (an encoder scaling straight to its format). Blocking, as
     /// `picture(_:format:cancellation:)`.
@@ -264,10 +278,11 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     /// The keyframe in the window nearest the target, when the index knows keyframes on both sides of
-    /// it and has no gaps; else nil (the target's own group is then found by seeking).
-    private func nearestKeyframe(in w: Window) -> Int64? {
-        guard indexHasNoGaps, !seekingFails, keyframes.contains(where: { $0 <= w.target }),
-              keyframes.contains(where: { $0 >= w.target }) else { return nil }
+    /// it and has no gaps (or holds every frame: `indexIsWhole`); else nil (the target's own group is
+    /// then found by seeking).
+    private func nearestKeyframe(in w: Window, indexIsWhole: Bool = false) -> Int64? {
+        guard indexIsWhole || indexHasNoGaps && !seekingFails && keyframes.contains(where: { $0 <= w.target })
+                && keyframes.contains(where: { $0 >= w.target }) else { return nil }
         // The first of equally near ones: the earlier.
         return keyframes.filter { $0 >= w.low && $0 <= w.high }.min { distance($0, w.target) < distance($1, w.target) }
     }

@@ -126,7 +126,7 @@ struct PlayerTests {
         queue.sync {}
         #expect(ticks.values == [0, 0.5, 1.0], "the start, then each half second: \(ticks.values)")
         #expect(crossings.values.count == 2)
-        _ = await player.seek(to: Self.t(0.2))
+        _ = await player.seek(to: Self.t(0.2), toleranceBefore: .zero, toleranceAfter: .zero)
         queue.sync {}
         #expect(ticks.values.last == 0.2, "a jump is reported")
         #expect(crossings.values.count == 2, "a seek does not cross boundaries")
@@ -159,8 +159,18 @@ struct PlayerTests {
 
     @Test func seeksAndTheirHandlers() async throws {
         let (player, item, _) = try await Self.player()
-        #expect(await player.seek(to: Self.t(1.5)))
+        // Tolerances: wide ones (the default) land on the nearest keyframe (av.mp4's are at 0 and 1 s),
+        // zero ones exactly, narrow ones without a keyframe inside them exactly too.
+        #expect(await player.seek(to: Self.t(1.4)))
+        #expect(player.currentTime() == Self.t(1.0), "the nearest keyframe")
+        #expect(await player.seek(to: Self.t(0.4), toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity))
+        #expect(player.currentTime() == .zero)
+        #expect(await player.seek(to: Self.t(1.5), toleranceBefore: .zero, toleranceAfter: .zero))
         #expect(player.currentTime() == Self.t(1.5))
+        #expect(await player.seek(to: Self.t(1.3), toleranceBefore: Self.t(0.1), toleranceAfter: Self.t(0.1)))
+        #expect(player.currentTime() == Self.t(1.3))
+        #expect(await player.seek(to: Self.t(0.95), toleranceBefore: Self.t(0.1), toleranceAfter: Self.t(0.1)))
+        #expect(player.currentTime() == Self.t(1.0), "the keyframe inside the tolerances")
         let older = Recorder<Bool>(), newer = Recorder<Bool>()
         let both = DispatchGroup()
         both.enter(); both.enter()

@@ -1,3 +1,4 @@
+internal import MediaEngine
 import Dispatch
 import Foundation
 import Synchronization
@@ -6,11 +7,13 @@ import Synchronization
 /// (or `sourceClock`), time observers fire on their queues as the time passes marks, and
 /// `actionAtItemEnd` acts at the end.
 ///
-/// What Avocet's player does today: the timeline, with its controls, observers, seeks and
-/// notifications; pictures and sound come with the decode pipeline (a later part of this work).
-/// Seeks land on the time asked (no pictures to align to yet) and finish at once unless a newer seek
-/// interrupts them; handlers are called on a background queue. Observe `status`, `rate`,
-/// `timeControlStatus` and `currentItem` with `observe(_:options:changeHandler:)`.
+/// While it plays, the item's media is read ahead on the engine's threads (`loadedTimeRanges`); where
+/// nothing is read yet the player waits (`.waitingToPlayAtSpecifiedRate`, a stall) and goes on when it
+/// is. The sound of the item's first enabled audio track goes to the audio device from a thread of its
+/// own; pictures go to the item's `AVPlayerItemVideoOutput`s. Nothing here runs on Swift's cooperative
+/// pool or blocks the caller: time observers and seek handlers are called on their queues (seek
+/// handlers on a background queue). Observe `status`, `rate`, `timeControlStatus` and `currentItem`
+/// with `observe(_:options:changeHandler:)`.
 public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a Mutex; observers are called outside it.
     struct State {
@@ -430,25 +433,68 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     }
 
     /// Moves the current item to `time` (clamped to the item); the handler gets true on a background
-    /// queue, or false when a newer seek or `cancelPendingSeeks()` came first. Periodic observers and
-    /// `.AVPlayerItemTimeJumped` report the jump.
+    /// queue once it has landed, or false when a newer seek or `cancelPendingSeeks()` came first.
+    /// Periodic observers and `.AVPlayerItemTimeJumped` report the jump.
+    ///
+    /// Zero tolerances land on `time` exactly. Wider ones land on the keyframe nearest `time` within
+    /// them when the item's video is a file's whose index knows its keyframes (MP4, MOV, Matroska, AVI):
+    /// the picture there decodes alone, so showing it is quickest. Finding it opens the file's header
+    /// on an engine thread (nothing is decoded); until then the time reads from the time asked for.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                      completionHandler: @escaping @Sendable (Bool) -> Void) {
         guard time.isNumeric else {
             DispatchQueue.global().async { completionHandler(false) }
             return
         }
-        let (generation, item, landed, interrupted) = change { s -> (Int, AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
+        let (generation, item, interrupted) = change { s -> (Int, AVPlayerItem?, [@Sendable (Bool) -> Void]) in
             s.seekGeneration += 1
+            let interrupted = s.pendingSeeks.map(\.1)
+            s.pendingSeeks = [(s.seekGeneration, completionHandler)]
+            return (s.seekGeneration, s.item, interrupted)
+        }
+        if !interrupted.isEmpty { DispatchQueue.global().async { for handler in interrupted { handler(false) } } }
+        // A seek to the end or past it lands at the end, whatever the tolerances.
+        let atEnd = item.map { $0.endTime.isNumeric && time >= $0.endTime } ?? false
+        let exact = toleranceBefore == .zero && toleranceAfter == .zero || atEnd
+        guard !exact, let item, item.status == .readyToPlay,
+              let video = item.snapshot.tracks.lazy.compactMap(\.assetTrack).first(where: { $0.mediaType == .video && $0.file != nil }),
+              let file = video.file else {
+            return land(at: time, generation: generation)
+        }
+        let settings = { () -> ImageSettings in
+            var settings = ImageSettings()
+            (settings.toleranceBefore, settings.toleranceAfter) = (toleranceBefore, toleranceAfter)
+            return settings
+        }()
+        // Meanwhile the time reads as the time asked for (as Apple's does while seeking).
+        change { s in
+            if s.seekGeneration == generation { s.timebase.setTime(clamp(time, s.item)) }
+        }
+        IOExecutor.shared.submit { [weak self] in
+            var landing = time
+            if let request = try? PictureSource.request(at: time, settings: settings),
+               let reader = try? file.source.openFrameReader(streamIndex: file.stream.index, cancellation: CancellationToken()),
+               let key = reader.keyframeTime(for: request) {
+                let keyTime = TrackFacts.time(key.value, key.timeBase)
+                if keyTime.isNumeric { landing = keyTime }
+            }
+            guard let self else { return }
+            let landed = landing
+            self.tickQueue.async { self.land(at: landed, generation: generation) }
+        }
+    }
+
+    /// Lands the seek numbered `generation` at `time` (clamped to the item), unless a newer one came.
+    private func land(at time: CMTime, generation: Int) {
+        let landing = change { s -> (AVPlayerItem?, CMTime)? in
+            guard s.seekGeneration == generation else { return nil }
             let landed = clamp(time, s.item)
             s.timebase.setTime(landed)
             s.lastTick = landed
             s.endHandled = false
-            let interrupted = s.pendingSeeks.map(\.1)
-            s.pendingSeeks = [(s.seekGeneration, completionHandler)]
-            return (s.seekGeneration, s.item, landed, interrupted)
+            return (s.item, landed)
         }
-        if !interrupted.isEmpty { DispatchQueue.global().async { for handler in interrupted { handler(false) } } }
+        guard let (item, landed) = landing else { return }
         item?.change { $0.time = landed }
         if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
         // Reading starts over there unless it was read; playing waits until it is.
