@@ -20,6 +20,10 @@ let package = Package(
         ),
         // ALSA's libasound, the audio device the player plays to. Only MediaEngine imports this.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // SDL2, for avtool's video window only (the libraries never link it). No pkg-config: its flags
+        // carry -D_REENTRANT, which SwiftPM refuses with a warning; the headers sit in /usr/include/SDL2.
+        .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "VideoWindow", dependencies: ["CSDL2"]),
         // FFmpeg's log callback, in C (it takes a va_list); only MediaEngine uses it.
         .target(name: "CAvocetLog", dependencies: ["CFFmpeg"]),
         .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog", "CALSA"]),
@@ -28,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "avtool",
             dependencies: [
-                "AVFoundation",
+                "AVFoundation", "VideoWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,9 +3,10 @@
 # Uses sudo when not run as root. Extra package names may be passed as arguments (e.g. ffmpeg).
 set -euo pipefail
 # libasound2-dev: ALSA, the audio device the player plays to (its null and file devices need no sound card).
+# libsdl2-dev: SDL2, for the window of `avtool play --video` (avtool alone links it).
 # libcurl4 and ca-certificates: FoundationNetworking (URLSession, used for http and https assets) loads
 # libcurl at run time and checks servers against the system's certificates.
-packages=(libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libasound2-dev pkg-config libcurl4 ca-certificates "$@")
+packages=(libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libasound2-dev libsdl2-dev pkg-config libcurl4 ca-certificates "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

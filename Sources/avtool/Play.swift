@@ -8,12 +8,14 @@ import Glibc
 
 struct Play: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play a movie's or a song's sound through AVPlayer, showing its time.",
+        abstract: "Play a movie or a song through AVPlayer: its sound, its time, and with --video its pictures.",
         discussion: """
             Sound goes to ALSA's default device (or AVOCET_AUDIO_DEVICE); where there is none the time \
             still runs and the player says so. On a terminal a status line shows the time, the duration, \
-            the rate and whether it plays or waits, and keys control it: space pauses and plays, the left \
-            and right arrows seek 5 s, + and - change the rate, q quits. Ends at the item's end.
+            the rate and whether it plays or waits for media, and keys control it: space pauses and \
+            plays, the left and right arrows seek 5 s, + and - change the rate, q quits. With --video the \
+            pictures show in a window (SDL2; where there is no display it says so and plays on), which \
+            takes the same keys. Ends at the item's end.
             """)
 
     @Argument(help: "A media file, or an http or https URL.")
@@ -21,6 +23,12 @@ struct Play: AsyncParsableCommand {
 
     @Option(help: "Start at this many seconds.")
     var from: Double?
+
+    @Flag(help: "Show the pictures in a window.")
+    var video = false
+
+    @Flag(help: "Start paused (space plays).")
+    var paused = false
 
     func validate() throws {
         if let from { guard from.isFinite, from >= 0 else { throw ValidationError("--from must be a number of seconds, 0 or more") } }
@@ -45,11 +53,23 @@ struct Play: AsyncParsableCommand {
         defer { NotificationCenter.default.removeObserver(observer) }
         let keys = isatty(STDIN_FILENO) == 1 ? KeyReader() : nil
         defer { keys?.restore() }
+        let windowKeys = Mutex<[Command]>([])
+        var display: VideoDisplay?
+        if video {
+            let transform = try await item.asset.loadTracks(withMediaType: .video).first?.load(.preferredTransform) ?? .identity
+            display = VideoDisplay(item: item, title: "avtool play \(file)", degrees: VideoDisplay.degrees(transform),
+                                   command: { key in windowKeys.withLock { $0.append(key) } },
+                                   ready: { width, height in
+                                       FileHandle.standardOutput.write(Data("showing the video in a \(width)x\(height) window\n".utf8))
+                                   })
+        }
+        defer { display?.stop() }
         let showsStatus = isatty(STDERR_FILENO) == 1
-        player.play()
+        if !paused { player.play() }
         var quit = false
         while !ended.load(ordering: .relaxed) && !quit {
-            for command in keys?.take() ?? [] {
+            let commands = (keys?.take() ?? []) + windowKeys.withLock { list in defer { list = [] }; return list }
+            for command in commands {
                 switch command {
                 case .toggle: player.rate == 0 ? player.play() : player.pause()
                 case .seek(let by): _ = await player.seek(to: CMTime(seconds: max(0, player.currentTime().seconds + by), preferredTimescale: 90_000))
@@ -59,7 +79,7 @@ struct Play: AsyncParsableCommand {
                 }
             }
             if showsStatus { FileHandle.standardError.write(Data(("\r" + Self.status(player, item)).utf8)) }
-            try await Task.sleep(nanoseconds: 100_000_000)
+            try await Task.sleep(nanoseconds: display == nil ? 100_000_000 : 20_000_000)
         }
         player.pause()
         if showsStatus { FileHandle.standardError.write(Data(("\r" + Self.status(player, item) + "\n").utf8)) }

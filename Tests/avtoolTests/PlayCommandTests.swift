@@ -35,4 +35,95 @@ struct PlayCommandTests {
         #expect(result.stdout.contains("paused") && result.stdout.contains("stopped at"), "\(result.stdout)")
         #expect(result.stdout.contains("/ 2.00 s"))
     }
+
+    /// `--video` under Xvfb: the window shows the picture at the time asked for, the same as FFmpeg's own
+    /// decode of it; an X screenshot (xwd) is compared pixel for pixel. A signal closes the window and
+    /// ends the command (SDL turns it into a quit).
+    @Test func videoInAWindow() async throws {
+        let tools = ["/usr/bin/xvfb-run", "/usr/bin/xwd", "/usr/bin/ffmpeg"]
+        let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        #expect(missing.isEmpty, "scripts/test.sh installs xvfb, x11-apps and ffmpeg: \(missing)")
+        guard missing.isEmpty else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (shot, out, reference) = (directory.appendingPathComponent("shot.xwd").path, directory.appendingPathComponent("out").path,
+                                      directory.appendingPathComponent("reference.rgb").path)
+        let avtool = ChildProcess.builtProduct("avtool").path
+        let movie = Fixtures.path("av.mp4")
+        let script = """
+            '\(avtool)' play '\(movie)' --video --from 1 --paused > '\(out)' 2>&1 & pid=$!
+            for i in $(seq 200); do grep -q showing '\(out)' && break; sleep 0.05; done
+            sleep 0.2; xwd -root -silent > '\(shot)'; kill $pid; wait $pid
+            """
+        let run = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/xvfb-run"),
+                                             ["-a", "-s", "-screen 0 640x480x24", "/bin/bash", "-c", script])
+        let printed = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        #expect(run.status == 0, "\(run.stderr) \(printed)")
+        #expect(printed.contains("showing the video in a 320x240 window") && printed.contains("stopped at 1.000 s"), "\(printed)")
+
+        let decode = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+                                                ["-v", "error", "-ss", "1", "-i", movie, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-y", reference])
+        #expect(decode.status == 0, "\(decode.stderr)")
+        let screen = try XWDImage(Data(contentsOf: URL(fileURLWithPath: shot)))
+        let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reference)))
+        #expect(expected.count == 320 * 240 * 3)
+        var difference = 0
+        for y in 0..<240 {
+            for x in 0..<320 {
+                let (r, g, b) = screen.rgb(x: x, y: y)
+                let i = (y * 320 + x) * 3
+                guard i + 2 < expected.count else { continue }
+                difference += abs(Int(r) - Int(expected[i])) + abs(Int(g) - Int(expected[i + 1])) + abs(Int(b) - Int(expected[i + 2]))
+            }
+        }
+        let mean = Double(difference) / Double(320 * 240 * 3)
+        #expect(mean < 2, "the window's picture against FFmpeg's decode at 1 s: mean difference \(mean)")
+    }
+}
+
+extension PlayCommandTests {
+    /// With no display, `--video` says so in one line and the sound and time play on to the end.
+    @Test func videoWithoutADisplayPlaysOn() async throws {
+        let avtool = ChildProcess.builtProduct("avtool").path
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                                ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "SDL_VIDEODRIVER", avtool, "play",
+                                                 Fixtures.path("av.mp4"), "--video", "--from", "1.5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(Fixtures.path("av.mp4")): played to the end at 2.000 s\n")
+        #expect(result.stderr.contains("avtool: no window for --video (no display"), "\(result.stderr)")
+    }
+}
+
+/// An X window dump (`xwd`) of a TrueColor screen: its header (big-endian), then the pixels, packed at
+/// `bitsPerPixel` in the byte order the header gives, `bytesPerLine` apart.
+struct XWDImage {
+    let width: Int, height: Int
+    private let bytes: [UInt8]
+    private let pixelsStart: Int, bytesPerLine: Int, bytesPerPixel: Int, leastFirst: Bool
+
+    struct Malformed: Error {}
+
+    init(_ data: Data) throws {
+        let all = [UInt8](data)
+        func field(_ n: Int) -> Int {
+            guard all.count >= (n + 1) * 4 else { return 0 }
+            return all[(n * 4)..<(n * 4 + 4)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        bytes = all
+        let headerSize = field(0), colors = field(19)
+        (width, height) = (field(4), field(5))
+        leastFirst = field(7) == 0
+        bytesPerPixel = field(11) / 8
+        bytesPerLine = field(12)
+        pixelsStart = headerSize + colors * 12
+        guard field(1) == 7, bytesPerPixel >= 3, pixelsStart + height * bytesPerLine <= all.count else { throw Malformed() }
+    }
+
+    func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let p = pixelsStart + y * bytesPerLine + x * bytesPerPixel
+        guard x < width, y < height, p + 2 < bytes.count else { return (0, 0, 0) }
+        // A 0xRRGGBB value, least significant byte first (or last).
+        return leastFirst ? (bytes[p + 2], bytes[p + 1], bytes[p]) : (bytes[p + bytesPerPixel - 3], bytes[p + bytesPerPixel - 2], bytes[p + bytesPerPixel - 1])
+    }
 }

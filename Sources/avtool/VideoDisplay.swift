@@ -1,0 +1,84 @@
+import AVFoundation
+import Foundation
+import Synchronization
+import VideoWindow
+
+/// `avtool play --video`: shows the item's pictures in a window, as an app would, through an
+/// `AVPlayerItemVideoOutput` asked on every turn for the picture at the item's time on the host clock.
+/// The window lives on a thread of its own (SDL wants one thread; Swift's cooperative pool is never
+/// blocked), which also turns the window's keys into the player's commands. Where no window can be
+/// opened (no display) it says so once and the sound plays on.
+final class VideoDisplay: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+
+    /// Starts showing `item` (ready to play) in a window titled `title`, its pictures turned clockwise
+    /// by `degrees`. `command` gets the window's keys; `ready` is called once with the window's size,
+    /// when the first picture shows.
+    init(item: AVPlayerItem, title: String, degrees: Int, command: @escaping @Sendable (Play.Command) -> Void,
+         ready: @escaping @Sendable (Int, Int) -> Void) {
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        item.add(output)
+        let size = VideoDisplay.windowSize(item.presentationSize)
+        let thread = Thread { [self] in
+            defer { finished.store(true, ordering: .releasing) }
+            let window: VideoWindow
+            do {
+                window = try VideoWindow(title: title, width: size.width, height: size.height)
+            } catch {
+                AVTool.complain("no window for --video (\(error)); playing on without pictures")
+                return
+            }
+            var shown = false
+            while !stopped.load(ordering: .acquiring) {
+                for event in window.events() {
+                    switch event {
+                    case .quit, .key("q"): command(.quit)
+                    case .key(" "): command(.toggle)
+                    case .key("+"), .key("="): command(.faster)
+                    case .key("-"): command(.slower)
+                    case .left: command(.seek(-5))
+                    case .right: command(.seek(5))
+                    default: break
+                    }
+                }
+                let now = CMClockGetTime(CMClockGetHostTimeClock())
+                let time = output.itemTime(forHostTime: now.seconds)
+                if time.isValid, output.hasNewPixelBuffer(forItemTime: time),
+                   let buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: nil) {
+                    CVPixelBufferLockBaseAddress(buffer, .readOnly)
+                    if let base = CVPixelBufferGetBaseAddress(buffer) {
+                        window.show(bgra: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), width: CVPixelBufferGetWidth(buffer),
+                                    height: CVPixelBufferGetHeight(buffer), degrees: degrees)
+                        if !shown { ready(window.width, window.height) }
+                        shown = true
+                    }
+                    CVPixelBufferUnlockBaseAddress(buffer, .readOnly)
+                }
+                Thread.sleep(forTimeInterval: 0.004)
+            }
+        }
+        thread.name = "avtool.video"
+        thread.start()
+    }
+
+    /// Closes the window (on its thread) and waits, briefly, until it is gone.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        for _ in 0..<200 where !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// The presentation size, made to fit 1280 x 720 (never enlarged; 320 x 240 without video).
+    static func windowSize(_ size: CGSize) -> (width: Int, height: Int) {
+        guard size.width >= 1, size.height >= 1, size.width.isFinite, size.height.isFinite else { return (320, 240) }
+        let scale = min(1, 1280 / size.width, 720 / size.height)
+        return (max(1, Int((size.width * scale).rounded())), max(1, Int((size.height * scale).rounded())))
+    }
+
+    /// The turn of a video with this preferred transform, clockwise in degrees (a multiple of 90).
+    static func degrees(_ t: CGAffineTransform) -> Int {
+        let angle = atan2(Double(t.b), Double(t.a)) * 180 / .pi
+        guard angle.isFinite else { return 0 }
+        return (Int((angle / 90).rounded()) * 90 + 360) % 360
+    }
+}
