@@ -89,7 +89,7 @@ final class AudioTrackWriter: TrackWriter {
     private let encoder: StreamEncoder
     private let writer: MediaWriter
     private let index: Int32
-    private let inputs: [AudioTimeline]
+    private let mix: AudioMixReader
     private let totalFrames: Int64
     private var written: Int64 = 0
     private(set) var position = 0.0
@@ -104,7 +104,7 @@ final class AudioTrackWriter: TrackWriter {
             throw MediaEngineError(.failed, source: writer.path, operation: "encode audio", reason: "the encoder did not open")
         }
         index = try writer.addStream(encoder: ctx)
-        inputs = plan.inputs.map { AudioTimeline($0, rate: plan.sampleRate, channels: plan.channels) }
+        mix = AudioMixReader(plan.inputs, rate: plan.sampleRate, channels: plan.channels)
         let frames = plan.duration * Double(plan.sampleRate)
         totalFrames = frames.isFinite && frames > 0 ? Int64(min(frames.rounded(), 9.0e15)) : 0
     }
@@ -121,67 +121,8 @@ final class AudioTrackWriter: TrackWriter {
         }
         let size = encoder.frameSize > 0 ? encoder.frameSize : 1024
         let count = Int(min(Int64(size), totalFrames - written))
-        let channels = Int(plan.channels)
-        var mix = [Float](repeating: 0, count: count * channels)
-        for input in inputs {
-            let samples = try input.samples(from: written, count: count, token)
-            for i in 0..<min(mix.count, samples.count) { mix[i] += samples[i] }
-        }
-        for i in mix.indices { mix[i] = min(1, max(-1, mix[i])) }
-        try encoder.encode(samples: mix, pts: written, write)
+        try encoder.encode(samples: try mix.read(count, token), pts: written, write)
         written += Int64(count)
         position = Double(written) / Double(plan.sampleRate)
-    }
-}
-
-/// One input of an audio mix: its pieces read in order (each with a reader of its own), silence where
-/// none plays, scaled by the gain at each sample's time. Reads forward only.
-final class AudioTimeline {
-    private let input: ExportPlan.EncodedAudio.Input
-    private let rate: Int32
-    private let channels: Int32
-    private var reader: AudioSampleReader?
-    private var readerPiece = -1
-
-    init(_ input: ExportPlan.EncodedAudio.Input, rate: Int32, channels: Int32) {
-        self.input = input
-        self.rate = rate
-        self.channels = channels
-    }
-
-    /// `count` frames of interleaved samples starting at output frame `first`.
-    func samples(from first: Int64, count: Int, _ token: CancellationToken) throws -> [Float] {
-        let width = Int(channels)
-        var out = [Float](repeating: 0, count: count * width)
-        var done = 0
-        while done < count {
-            let frame = first + Int64(done)
-            let time = Double(frame) / Double(rate)
-            guard let (i, piece) = input.pieces.enumerated().first(where: { time >= $0.element.targetStart - 1e-9 && time < $0.element.targetEnd }) else {
-                // Silence until the next piece starts.
-                let nextStart = input.pieces.map(\.targetStart).filter { $0 > time }.min()
-                let gap = nextStart.map { Int(min(Double(count - done), max(1, (($0 - time) * Double(rate)).rounded(.up)))) } ?? (count - done)
-                done += gap
-                continue
-            }
-            let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
-            if readerPiece != i {
-                let opened = try AudioSampleReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex,
-                                                   outputRate: rate, channels: channels, cancellation: token)
-                try opened.start(at: piece.sourceStart + (time - piece.targetStart) * speed, speed: speed, token)
-                (reader, readerPiece) = (opened, i)
-            }
-            let left = min(Double(count - done), ((piece.targetEnd - time) * Double(rate)).rounded())
-            let wanted = max(1, left.isFinite ? Int(left) : count - done)
-            let got = try reader?.read(wanted, token) ?? []
-            for j in 0..<min(got.count, wanted * width) { out[done * width + j] = got[j] }
-            done += wanted
-        }
-        for f in 0..<count {
-            let gain = input.gain(Double(first + Int64(f)) / Double(rate))
-            if gain == 1 { continue }
-            for c in 0..<width { out[f * width + c] *= gain }
-        }
-        return out
     }
 }

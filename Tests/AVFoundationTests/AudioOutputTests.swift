@@ -44,4 +44,38 @@ struct AudioOutputTests {
         let samples = try await Self.play(muted: true)
         #expect(samples.count >= 24_000 * 2 && samples.allSatisfy { $0 == 0 })
     }
+
+    /// A composition's sound: av.mp4's audio from 0.5 s placed at 0, silenced by the audio mix from
+    /// 0.5 s; played to its end into the file device. Sound for the first half second, silence after.
+    @Test func aCompositionPlaysItsSegmentsAtTheMixVolumes() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let source = try #require(try await AVURLAsset(url: PlayerTests.url("av.mp4")).loadTracks(withMediaType: .audio).first)
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: 1))
+        try track.insertTimeRange(CMTimeRange(start: PlayerTests.t(0.5), duration: PlayerTests.t(1)), of: source, at: .zero)
+        let volumes = AVMutableAudioMixInputParameters(track: track)
+        volumes.setVolume(1, at: .zero)
+        volumes.setVolume(0, at: PlayerTests.t(0.5))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [volumes]
+        do {
+            let item = AVPlayerItem(asset: composition)
+            item.audioMix = mix
+            let player = AVPlayer(playerItem: item)
+            player.audioDevice = Self.fileDevice(path)
+            try await PlayerTests.ready(item)
+            player.play()
+            try await PlayerTests.eventually { player.rate == 0 }
+            #expect(player.currentTime() == PlayerTests.t(1))
+            try await PlayerTests.eventually { player.audioFramesWritten >= 47_000 }
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)   // the renderer thread lets the device go
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples.count >= 47_000 * 2, "a second of sound: \(samples.count / 2) frames")
+        func rms(_ part: ArraySlice<Float>) -> Double { (part.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, part.count))).squareRoot() }
+        let loud = rms(samples.prefix(2 * 23_000)), quiet = rms(samples.dropFirst(2 * 25_000))
+        #expect(loud > 0.01 && quiet < 0.001, "loud \(loud), then quiet \(quiet)")
+    }
 }

@@ -203,21 +203,29 @@ enum ExportPlanner {
     /// The one mixed AAC track: every enabled audio track, at its audio mix volumes, stereo at 48 kHz
     /// when the first source is, else 44.1 kHz.
     static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio {
-        var inputs: [ExportPlan.EncodedAudio.Input] = []
+        let inputs = try audioInputs(audios, in: window, audioMix: request.audioMix, sources: sources)
         var firstRate: Int?
+        for track in audios where firstRate == nil { firstRate = try pieceTracks(of: track, sources: sources).first?.file?.stream.sampleRate }
+        return ExportPlan.EncodedAudio(inputs: inputs, sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
+                                       bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
+    }
+
+    /// The inputs of the mix of `audios` within `window` (placed from zero), each at its volumes in
+    /// `audioMix`: what an export encodes and a player plays.
+    static func audioInputs(_ audios: [AVAssetTrack], in window: CMTimeRange, audioMix: AVAudioMix?,
+                            sources: SegmentSources) throws -> [ExportPlan.EncodedAudio.Input] {
+        var inputs: [ExportPlan.EncodedAudio.Input] = []
         for track in audios {
             let pieces = try self.pieces(of: track, in: window, sources: sources)
             guard !pieces.isEmpty else { continue }
-            if firstRate == nil, let first = try pieceTracks(of: track, sources: sources).first { firstRate = first.file?.stream.sampleRate }
-            let volumes = request.audioMix?.parameters(for: track.trackID)?.values.withLock { $0.volumes }
+            let volumes = audioMix?.parameters(for: track.trackID)?.values.withLock { $0.volumes }
             let start = window.start.seconds
             inputs.append(ExportPlan.EncodedAudio.Input(pieces: pieces, gain: { t in
                 guard let volumes else { return 1 }
                 return volumes.value(at: CMTime(seconds: start + t, preferredTimescale: 48_000)) { a, b, f in a + (b - a) * Float(f) }
             }))
         }
-        return ExportPlan.EncodedAudio(inputs: inputs, sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
-                                       bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
+        return inputs
     }
 
     private static func pieceTracks(of track: AVAssetTrack, sources: SegmentSources) throws -> [AVAssetTrack] {

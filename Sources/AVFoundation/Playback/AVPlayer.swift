@@ -357,13 +357,13 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// Frames of sound written to the device so far.
     package var audioFramesWritten: Int { snapshot.audio?.framesWritten.load(ordering: .relaxed) ?? 0 }
 
-    /// Starts the sound from the current time when playing an item with a file audio track; stops it
-    /// otherwise. The renderer (and the device) is made the first time.
+    /// Starts the sound from the current time when playing an item with an enabled audio track; stops
+    /// it otherwise. The renderer (and the device) is made the first time.
     private func updateSound() {
         let s = snapshot
         let playing = s.timeControlStatus == .playing
-        let track = s.item?.snapshot.tracks.first { $0.isEnabled && $0.assetTrack?.mediaType == .audio && $0.assetTrack?.file != nil }?.assetTrack
-        guard playing, let track else {
+        let audible = s.item?.snapshot.tracks.contains { $0.isEnabled && $0.assetTrack?.mediaType == .audio } ?? false
+        guard playing, audible, let item = s.item else {
             s.audio?.stop()
             return
         }
@@ -373,7 +373,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             change { $0.audio = audio; $0.audioTried = true }
         }
         audio?.setGain(s.isMuted ? 0 : s.volume)
-        audio?.play(track, from: currentTime(), rate: s.rate)
+        audio?.play(item, from: currentTime(), rate: s.rate)
     }
 
     private func updateGain() {

@@ -2,17 +2,19 @@ internal import MediaEngine
 import Foundation
 import Synchronization
 
-/// Plays a player's sound: decodes the current item's first enabled audio track (a file's) from the
-/// item's time, resampled to the device's 48 kHz stereo at the player's rate (pitch follows), scaled
-/// by the volume (0 when muted), and writes it to the audio device on a thread of its own (ALSA's
-/// writes block at the device's pace). It keeps about a fifth of a second ahead of the player's time.
+/// Plays a player's sound: the mix of the current item's enabled audio tracks (a file's, or a
+/// composition's segments, at the item's audio mix volumes) from the item's time, resampled to the
+/// device's 48 kHz stereo at the player's rate (pitch follows), scaled by the volume (0 when muted), and
+/// written to the audio device on a thread of its own (ALSA's writes block at the device's pace). It
+/// keeps about a fifth of a second ahead of the player's time. What the mix takes (the facts, the files
+/// of a composition's segments) is worked out on that thread too, once an item and mix.
 ///
 /// The device is ALSA's "default", or the one `AVOCET_AUDIO_DEVICE` names. Where none can be opened
 /// (servers, CI) the player plays on the host clock alone and says so once on standard error.
 final class AudioRenderer: Sendable {
     /// What the renderer is asked to play.
     struct Job: Sendable {
-        var track: AVAssetTrack
+        var item: AVPlayerItem
         var from: CMTime
         var rate: Float
         var generation: Int
@@ -58,11 +60,11 @@ final class AudioRenderer: Sendable {
         thread.start()
     }
 
-    /// Plays `track` from `time` at `rate` (replacing what played).
-    func play(_ track: AVAssetTrack, from time: CMTime, rate: Float) {
+    /// Plays `item`'s sound from `time` at `rate` (replacing what played).
+    func play(_ item: AVPlayerItem, from time: CMTime, rate: Float) {
         state.change { s in
             s.generation += 1
-            s.job = Job(track: track, from: time, rate: rate, generation: s.generation)
+            s.job = Job(item: item, from: time, rate: rate, generation: s.generation)
         }
         signal()
     }
@@ -98,6 +100,7 @@ final class AudioRenderer: Sendable {
     /// job is replaced or stopped (only this thread touches the device). Ends at `shutDown()`.
     private func run(on device: AudioDevice) {
         var played: Int?
+        var mix = MixInputs()
         while true {
             wake.lock()
             while state.value.job == nil && !state.value.stopped { wake.wait() }
@@ -107,24 +110,41 @@ final class AudioRenderer: Sendable {
             if played != nil && played != s.generation { device.drop() }
             guard let job = s.job else { continue }
             played = job.generation
-            play(job, on: device)
+            play(job, on: device, mix: &mix)
             if state.value.generation != job.generation { device.drop() }
         }
     }
 
+    /// The inputs of the last item's mix, kept while the item and its audio mix stay the same.
+    private struct MixInputs {
+        var item: ObjectIdentifier?
+        var audioMix: ObjectIdentifier?
+        var inputs: [ExportPlan.EncodedAudio.Input] = []
+
+        /// The inputs for `item`: its enabled audio tracks over its whole time, at its audio mix's volumes.
+        /// Blocking: reads the asset's facts and loads a composition's segment files.
+        mutating func of(_ item: AVPlayerItem) throws -> [ExportPlan.EncodedAudio.Input] {
+            let audioMix = item.audioMix
+            if self.item == ObjectIdentifier(item) && self.audioMix == audioMix.map(ObjectIdentifier.init) { return inputs }
+            let audios = item.snapshot.tracks.filter { $0.isEnabled }.compactMap(\.assetTrack).filter { $0.mediaType == .audio }
+            let sources = SegmentSources(for: item.asset)
+            sources.blockingPrepare(audios)
+            let duration = item.duration.isNumeric ? item.duration : .positiveInfinity
+            inputs = try ExportPlanner.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix, sources: sources)
+            (self.item, self.audioMix) = (ObjectIdentifier(item), audioMix.map(ObjectIdentifier.init))
+            return inputs
+        }
+    }
+
     /// Plays `job` until it ends, is replaced or stopped.
-    private func play(_ job: Job, on device: AudioDevice) {
-        guard let file = job.track.file else { return finish(job) }
+    private func play(_ job: Job, on device: AudioDevice, mix: inout MixInputs) {
         let rate = Double(job.rate)
-        guard rate > 0, rate.isFinite,
-              let reader = try? AudioSampleReader(source: file.source.openUnchanged(), options: file.source.options,
-                                                  streamIndex: file.stream.index, outputRate: AudioDevice.rate,
-                                                  channels: AudioDevice.channels, cancellation: CancellationToken()) else { return finish(job) }
+        guard rate > 0, rate.isFinite, let inputs = try? mix.of(job.item), !inputs.isEmpty else { return finish(job) }
+        let reader = AudioMixReader(inputs, rate: AudioDevice.rate, channels: AudioDevice.channels, from: job.from.seconds, speed: rate)
         let token = CancellationToken()
-        guard (try? reader.start(at: job.from.seconds, speed: rate, token)) != nil else { return finish(job) }
         var played = 0.0   // seconds of item time written
         let block = 1024
-        while state.value.generation == job.generation {
+        while state.value.generation == job.generation && !reader.isAtEnd {
             // Keep a fifth of a second ahead of the player's time, whatever the device's pace.
             let ahead = job.from.seconds + played - clock().seconds
             if ahead > 0.2 {
@@ -139,6 +159,7 @@ final class AudioRenderer: Sendable {
             framesWritten.add(samples.count / Int(AudioDevice.channels), ordering: .relaxed)
             played += Double(samples.count / Int(AudioDevice.channels)) / Double(AudioDevice.rate) * rate
         }
+        finish(job)
     }
 
     private func finish(_ job: Job) {
