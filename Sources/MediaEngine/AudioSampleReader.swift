@@ -54,7 +54,8 @@ package final class AudioSampleReader {
         let tb = packets.timeBase
         let exact = tb.num > 0 ? (seconds * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
         let ticks = exact.isFinite ? Int64(saturating: exact) : 0
-        try packets.seek(atOrBefore: max(0, ticks), token)
+        // An HLS stream's timestamps count from its start time; the item's from zero.
+        try packets.seek(atOrBefore: max(0, ticks).addingSaturating(packets.origin(in: tb)), token)
         decoder.flush()
         swr_free(&resampler)
         pending = []
@@ -122,7 +123,7 @@ package final class AudioSampleReader {
             let tb = packets.timeBase
             let pts = f.best_effort_timestamp != avocet_nopts_value() ? f.best_effort_timestamp : f.pts
             if pts != avocet_nopts_value(), tb.den > 0 {
-                let first = Double(pts) * Double(tb.num) / Double(tb.den)
+                let first = Double(pts.subtractingSaturating(packets.origin(in: tb))) * Double(tb.num) / Double(tb.den)
                 let early = (start - first) / speed * Double(outputRate)
                 guard early.isFinite else { return }
                 if early > 0 {

@@ -59,6 +59,14 @@ extension FFmpeg {
     static func seek(_ ctx: UnsafeMutablePointer<AVFormatContext>, stream: Int32, atOrBefore timestamp: Int64,
                      _ token: CancellationToken) -> Int32 {
         var rc = av_seek_frame(ctx, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        // HLS refuses a time before its first packet's (the playlist's start, where the first keyframe
+        // often shows a few hundredths later): a quarter second on lands in the first segment, whose
+        // keyframe at or before that time is its first.
+        if rc < 0 && !token.isCancelled, let name = ctx.pointee.iformat?.pointee.name, String(cString: name) == "hls",
+           stream >= 0, stream < Int32(ctx.pointee.nb_streams), let st = ctx.pointee.streams[Int(stream)] {
+            let quarter = av_rescale_q(1, AVRational(num: 1, den: 4), st.pointee.time_base)
+            rc = av_seek_frame(ctx, stream, timestamp.addingSaturating(quarter), AVSEEK_FLAG_BACKWARD)
+        }
         if rc < 0 && !token.isCancelled { rc = avformat_seek_file(ctx, stream, Int64.min, timestamp, Int64.max, 0) }
         if rc < 0 && !token.isCancelled { rc = av_seek_frame(ctx, stream, 0, AVSEEK_FLAG_BYTE) }
         return rc

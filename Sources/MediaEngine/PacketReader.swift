@@ -40,12 +40,12 @@ final class PacketReader {
         kept = keep
     }
 
-    /// Where item time zero falls on the container's timeline, in seconds: a live stream's (HLS) start
-    /// time, else zero (files count from their own zero).
-    var originSeconds: Double {
+    /// Where item time zero falls on the container's timeline, in ticks of `timeBase`: a live stream's
+    /// (HLS) start time, else zero (files count from their own zero).
+    func origin(in timeBase: AVRational) -> Int64 {
         let start = ctx.pointee.start_time
-        guard ContainerFormat(demuxer: context.demuxerName) == .hls, start != avocet_nopts_value() else { return 0 }
-        return Double(start) / Double(AV_TIME_BASE)
+        guard ContainerFormat(demuxer: context.demuxerName) == .hls, start != avocet_nopts_value(), timeBase.num > 0, timeBase.den > 0 else { return 0 }
+        return av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
     }
 
     /// The time base of the stream at `index` (one of those read).

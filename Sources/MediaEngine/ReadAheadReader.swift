@@ -8,7 +8,6 @@ import Foundation
 package final class ReadAheadReader {
     private let packets: PacketReader
     private let packet: UnsafeMutablePointer<AVPacket>
-    private let origin: Double
 
     /// A reader of the streams at `streamIndices` (the tracks being played; at least one).
     package init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], cancellation: CancellationToken) throws {
@@ -17,7 +16,6 @@ package final class ReadAheadReader {
             throw MediaEngineError(.failed, source: source.name, operation: "read ahead", reason: "out of memory")
         }
         packet = made
-        origin = packets.originSeconds
     }
 
     deinit {
@@ -28,8 +26,9 @@ package final class ReadAheadReader {
     /// Positions reading at the keyframe at or before `seconds` of item time.
     package func seek(to seconds: Double, _ token: CancellationToken) throws {
         let tb = packets.timeBase
-        let exact = tb.num > 0 ? ((seconds + origin) * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
-        try packets.seek(atOrBefore: exact.isFinite ? max(0, Int64(saturating: exact)) : 0, token)
+        let exact = tb.num > 0 ? (seconds * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
+        let ticks = exact.isFinite ? max(0, Int64(saturating: exact)) : 0
+        try packets.seek(atOrBefore: ticks.addingSaturating(packets.origin(in: tb)), token)
     }
 
     /// Reads packets until one ends at or after `seconds` of item time, or the container ends. Returns
@@ -43,7 +42,8 @@ package final class ReadAheadReader {
             let tb = packets.timeBase(of: p.stream_index)
             let start = p.pts != avocet_nopts_value() ? p.pts : p.dts
             guard start != avocet_nopts_value(), tb.num > 0, tb.den > 0 else { continue }
-            let end = Double(start.addingSaturating(max(0, p.duration))) * Double(tb.num) / Double(tb.den) - origin
+            let ticks = start.addingSaturating(max(0, p.duration)).subtractingSaturating(packets.origin(in: tb))
+            let end = Double(ticks) * Double(tb.num) / Double(tb.den)
             guard end.isFinite else { continue }
             reached = max(reached ?? end, end)
             if end >= seconds { return (reached, false) }

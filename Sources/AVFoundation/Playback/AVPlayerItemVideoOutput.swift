@@ -214,7 +214,14 @@ final class VideoOutputPipeline: Sendable {
         while true {
             let (time, generation, full) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity) }
             if full { return }
-            let outcome = Result { try reader.generate(at: time, settings: settings, tracks: tracks, cancellation: CancellationToken()) }
+            var outcome = Result { try reader.generate(at: time, settings: settings, tracks: tracks, cancellation: CancellationToken()) }
+            if case .failure = outcome {
+                // No picture shows at that time (before the first: an HLS stream's shows a little after
+                // its start; or a gap): the next one, if any.
+                var later = settings
+                later.toleranceAfter = .positiveInfinity
+                outcome = Result { try reader.generate(at: time, settings: later, tracks: tracks, cancellation: CancellationToken()) }
+            }
             guard case .success(let (image, actual)) = outcome, let buffer = makeBuffer(image) else {
                 change { s in if s.generation == generation { s.ended = true } }
                 return

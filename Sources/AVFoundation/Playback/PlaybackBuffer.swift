@@ -151,8 +151,10 @@ final class PlaybackBuffer: Sendable {
             }
             guard !token.isCancelled, from.seconds < target else { return }
             do {
-                let reader = try openedReader(token)
-                if !positioned { try reader.seek(to: from.seconds, token) }
+                let (reader, fresh) = try openedReader(token)
+                // A reader just opened stands at the start: no seek there (HLS cannot seek before it
+                // has read, and need not).
+                if !positioned && !(fresh && from.seconds <= 0) { try reader.seek(to: from.seconds, token) }
                 let (reached, ended) = try reader.read(through: min(target, from.seconds + 0.5), token)
                 let resumed = state.change { s -> [@Sendable () -> Void]? in
                     guard s.generation == generation else { return nil }
@@ -188,12 +190,12 @@ final class PlaybackBuffer: Sendable {
         }
     }
 
-    /// The reader, opened (checking the source is unchanged) the first time.
-    private func openedReader(_ token: CancellationToken) throws -> ReadAheadReader {
-        if let box = reader.withLock({ $0 }) { return box.value }
+    /// The reader, opened (checking the source is unchanged) the first time; whether it was just opened.
+    private func openedReader(_ token: CancellationToken) throws -> (ReadAheadReader, fresh: Bool) {
+        if let box = reader.withLock({ $0 }) { return (box.value, false) }
         let made = try ReadAheadReader(source: source.openUnchanged(cancellation: token), options: source.options,
                                        streamIndices: streams, cancellation: token)
         reader.withLock { $0 = UncheckedBox(made) }
-        return made
+        return (made, true)
     }
 }
