@@ -39,6 +39,7 @@ let package = Package(
         // Benchmarks (not tests): in-process loading throughput; see Benchmarks/inspect_vs_ffprobe.py.
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
         .executableTarget(name: "avocet-rl-bench", dependencies: ["AVFoundation"], path: "Benchmarks/ResourceLoader"),
+        .executableTarget(name: "avocet-play-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Playback"),
         .executableTarget(name: "avocet-probe", dependencies: ["AVFoundation"], path: "Tests/Probe"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
         .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine"], path: "Tests/Stress"),

@@ -76,7 +76,7 @@ extension _AVKeyValueObserving {
                 changeHandler(self, NSKeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? self[keyPath: keyPath] : nil,
                                                              oldValue: nil, indexes: nil, isPrior: false))
             }
-            return NSKeyValueObservation(registry: KeyValueObservers(), number: 0)
+            return NSKeyValueObservation(registry: nil, number: 0)
         }
         let registry = observable.keyValueObservers
         var number = 0

@@ -7,7 +7,9 @@ public final class NSKeyValueObservation: NSObject, @unchecked Sendable {
     private weak var registry: KeyValueObservers?
     private let number: Int
 
-    init(registry: KeyValueObservers, number: Int) {
+    /// An observation of `registry`'s handler `number`; nil for one that observes nothing (a key path
+    /// Avocet does not report: it was told its `.initial` value only).
+    init(registry: KeyValueObservers?, number: Int) {
         self.registry = registry
         self.number = number
         super.init()

@@ -473,7 +473,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         IOExecutor.shared.submit { [weak self] in
             var landing = time
             if let request = try? PictureSource.request(at: time, settings: settings),
-               let reader = try? file.source.openFrameReader(streamIndex: file.stream.index, cancellation: CancellationToken()),
+               let reader = item.keyframeIndex(file),
                let key = reader.keyframeTime(for: request) {
                 let keyTime = TrackFacts.time(key.value, key.timeBase)
                 if keyTime.isNumeric { landing = keyTime }

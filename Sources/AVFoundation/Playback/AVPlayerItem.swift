@@ -1,3 +1,4 @@
+internal import MediaEngine
 import Foundation
 import Synchronization
 
@@ -35,6 +36,8 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         var buffer: PlaybackBuffer?
         /// The buffer's flags as last reported to observers.
         var reportedBuffer = BufferFlags()
+        /// A reader of the video's container kept for its keyframe index (tolerant seeks look there).
+        var keyframeReader: UncheckedBox<VideoFrameReader>?
     }
 
     /// What observers hear of the buffer.
@@ -73,6 +76,8 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
 
     deinit {
         state.value.buffer?.stop()
+        // The seek reader is closed on an engine thread, not on whatever thread lets the item go.
+        if let reader = state.value.keyframeReader { IOExecutor.shared.submit { withExtendedLifetime(reader) {} } }
     }
 
     /// An item for `asset` that loads these properties before it is ready.
@@ -149,6 +154,15 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
                            likelyToKeepUp: ahead >= min(PlaybackBuffer.enough, remaining),
                            full: range.ended || ahead >= forwardBufferSeconds,
                            empty: !range.covers(time))
+    }
+
+    /// A reader of `file`'s container whose index tolerant seeks consult, opened the first time and
+    /// kept while the item lives (it holds the file open). Blocking: call on an engine thread.
+    func keyframeIndex(_ file: AVAssetTrack.FileTrack) -> VideoFrameReader? {
+        if let kept = snapshot.keyframeReader, kept.value.decodedStreamIndex == file.stream.index { return kept.value }
+        guard let made = try? file.source.openFrameReader(streamIndex: file.stream.index, cancellation: CancellationToken()) else { return nil }
+        change { $0.keyframeReader = UncheckedBox(made) }
+        return made
     }
 
     /// Tells observers what changed in the buffer's flags since they last heard, and the player.
