@@ -22,8 +22,7 @@ package final class AudioMixReader {
             var pieces: [ExportPlan.Piece] = []
             for var piece in input.pieces where piece.targetEnd > start && piece.targetEnd > piece.targetStart {
                 if piece.targetStart < start {
-                    let pieceSpeed = (piece.sourceEnd - piece.sourceStart) / (piece.targetEnd - piece.targetStart)
-                    piece.sourceStart += (start - piece.targetStart) * pieceSpeed
+                    piece.sourceStart += (start - piece.targetStart) * AudioTimeline.speed(of: piece)
                     piece.targetStart = start
                 }
                 piece.targetStart = (piece.targetStart - start) / speed
@@ -79,6 +78,12 @@ final class AudioTimeline {
         self.channels = channels
     }
 
+    /// Source seconds a second of `piece`: 1 for an open-ended piece (a file of unknown length).
+    static func speed(of piece: ExportPlan.Piece) -> Double {
+        let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+        return speed.isFinite && speed > 0 ? speed : 1
+    }
+
     /// `count` frames of interleaved samples starting at output frame `first`.
     func samples(from first: Int64, count: Int, _ token: CancellationToken) throws -> [Float] {
         let width = Int(channels)
@@ -94,7 +99,7 @@ final class AudioTimeline {
                 done += gap
                 continue
             }
-            let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+            let speed = AudioTimeline.speed(of: piece)
             if readerPiece != i {
                 let opened = try AudioSampleReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex,
                                                    outputRate: rate, channels: channels, cancellation: token)

@@ -63,7 +63,6 @@ struct Play: AsyncParsableCommand {
                                        FileHandle.standardOutput.write(Data("showing the video in a \(width)x\(height) window\n".utf8))
                                    })
         }
-        defer { display?.stop() }
         let showsStatus = isatty(STDERR_FILENO) == 1
         if !paused { player.play() }
         var quit = false
@@ -82,6 +81,7 @@ struct Play: AsyncParsableCommand {
             try await Task.sleep(nanoseconds: display == nil ? 100_000_000 : 20_000_000)
         }
         player.pause()
+        await display?.stop()
         if showsStatus { FileHandle.standardError.write(Data(("\r" + Self.status(player, item) + "\n").utf8)) }
         print("\(file): \(quit ? "stopped" : "played to the end") at \(String(format: "%.3f", player.currentTime().seconds)) s")
     }

@@ -62,10 +62,16 @@ final class VideoDisplay: Sendable {
         thread.start()
     }
 
-    /// Closes the window (on its thread) and waits, briefly, until it is gone.
-    func stop() {
+    /// Closes the window (on its thread) and waits, at most a second, until it is gone: the wait holds
+    /// a Dispatch thread, not the caller's.
+    func stop() async {
         stopped.store(true, ordering: .releasing)
-        for _ in 0..<200 where !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [self] in
+                for _ in 0..<200 where !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
+                done.resume()
+            }
+        }
     }
 
     /// The presentation size, made to fit 1280 x 720 (never enlarged; 320 x 240 without video).

@@ -194,6 +194,22 @@ struct PlayerTests {
         #expect(player.currentTime() < Self.t(2))
     }
 
+    /// A tolerant seek still looking for its keyframe when the item is replaced never lands on the new
+    /// item; its handler is called once.
+    @Test func aSeekOnItsWayDoesNotLandOnTheNextItem() async throws {
+        let (player, _, _) = try await Self.player()
+        let next = AVPlayerItem(url: Self.url("av.mp4"))
+        let results = Recorder<Bool>()
+        let done = DispatchGroup()
+        done.enter()
+        player.seek(to: Self.t(1.4)) { results.add($0); done.leave() }
+        player.replaceCurrentItem(with: next)
+        await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(results.values.count == 1)
+        #expect(player.currentItem === next && player.currentTime() == .zero)
+    }
+
     @Test func theRealClock() async throws {
         let item = AVPlayerItem(url: Self.url("av.mp4"))
         let player = AVPlayer(playerItem: item)

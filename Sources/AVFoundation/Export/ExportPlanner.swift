@@ -91,7 +91,8 @@ enum ExportPlanner {
 
     /// The spans of files `track` plays within `window`, placed from zero: a file's track plays itself;
     /// a composition's track, its media segments (empty time is left out).
-    static func pieces(of track: AVAssetTrack, in window: CMTimeRange, sources: SegmentSources) throws -> [ExportPlan.Piece] {
+    static func pieces(of track: AVAssetTrack, in window: CMTimeRange, sources: SegmentSources,
+                       fromFileStart: Bool = true) throws -> [ExportPlan.Piece] {
         func piece(_ file: AVAssetTrack, source: CMTimeRange, target: CMTimeRange) throws -> ExportPlan.Piece {
             guard let f = file.file else { throw AVError(.noSourceTrack, userInfo: [NSLocalizedDescriptionKey: "A track has no media of its own."]) }
             let bytes = f.source
@@ -102,7 +103,7 @@ enum ExportPlanner {
         guard let composed = track as? AVCompositionTrack else {
             // A file's timeline starts where its first stream does (an MPEG-TS recording's at 1.4 s or
             // at hours): the window counts from there.
-            let origin = fileOrigin(of: track)
+            let origin = fromFileStart ? fileOrigin(of: track) : .zero
             return [try piece(track, source: CMTimeRange(start: window.start + origin, duration: window.duration), target: window)]
         }
         var result: [ExportPlan.Piece] = []
@@ -211,12 +212,13 @@ enum ExportPlanner {
     }
 
     /// The inputs of the mix of `audios` within `window` (placed from zero), each at its volumes in
-    /// `audioMix`: what an export encodes and a player plays.
+    /// `audioMix`: what an export encodes and a player plays. An export counts a file's time from where
+    /// its first stream starts (`fromFileStart`); a player from the file's zero, as its pictures do.
     static func audioInputs(_ audios: [AVAssetTrack], in window: CMTimeRange, audioMix: AVAudioMix?,
-                            sources: SegmentSources) throws -> [ExportPlan.EncodedAudio.Input] {
+                            sources: SegmentSources, fromFileStart: Bool = true) throws -> [ExportPlan.EncodedAudio.Input] {
         var inputs: [ExportPlan.EncodedAudio.Input] = []
         for track in audios {
-            let pieces = try self.pieces(of: track, in: window, sources: sources)
+            let pieces = try self.pieces(of: track, in: window, sources: sources, fromFileStart: fromFileStart)
             guard !pieces.isEmpty else { continue }
             let volumes = audioMix?.parameters(for: track.trackID)?.values.withLock { $0.volumes }
             let start = window.start.seconds

@@ -94,6 +94,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     deinit {
         let s = state.value
+        // Seeks still on their way (a keyframe lookup) are reported unfinished.
+        let pending = s.pendingSeeks.map(\.1)
+        if !pending.isEmpty { DispatchQueue.global().async { for handler in pending { handler(false) } } }
         s.audio?.shutDown()
         s.timer?.cancel()
         if let listener = s.clockListener { s.clock.stopListening(listener) }
@@ -202,15 +205,23 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// Makes `item` the current item (it starts loading), at its own time, keeping the rate.
     public func replaceCurrentItem(with item: AVPlayerItem?) {
-        let (old, oldTime) = change { s -> (AVPlayerItem?, CMTime) in
+        let (old, oldTime, unfinished) = change { s -> (AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
             let old = s.item
             let oldTime = clamp(s.timebase.time, old)
             s.item = item
             s.endHandled = false
             s.timebase.setTime(item?.snapshot.time ?? .zero)
             s.lastTick = item?.snapshot.time ?? .zero
-            return (old, oldTime)
+            // Seeks on their way were for the old item: they never land on the new one.
+            var unfinished: [@Sendable (Bool) -> Void] = []
+            if old !== item {
+                s.seekGeneration += 1
+                unfinished = s.pendingSeeks.map(\.1)
+                s.pendingSeeks = []
+            }
+            return (old, oldTime, unfinished)
         }
+        if !unfinished.isEmpty { DispatchQueue.global().async { for handler in unfinished { handler(false) } } }
         if old !== item {
             // The item keeps its time for when it is played again.
             old?.change { $0.time = oldTime }
@@ -289,7 +300,8 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// dry (a stall: `.AVPlayerItemPlaybackStalled` is posted) or, before starting, holds less than a
     /// second is `.toMinimizeStalls` (unless `automaticallyWaitsToMinimizeStalling` is false or
     /// `playImmediately(atRate:)` started it).
-    func refreshPlayback() {
+    /// After a seek (`jumped`), waiting for media there is not a stall: nothing is posted.
+    func refreshPlayback(jumped: Bool = false) {
         let (oldStatus, newStatus, oldReason, newReason, started, stalled) = change { s -> (TimeControlStatus, TimeControlStatus, WaitingReason?, WaitingReason?, Bool, AVPlayerItem?) in
             let before = (s.timeControlStatus, s.waitingReason)
             let ready = s.item?.status == .readyToPlay
@@ -305,7 +317,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
                 (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
             } else if let flags, flags.empty
                         || before.0 != .playing && s.automaticallyWaitsToMinimizeStalling && !s.immediately && !flags.likelyToKeepUp {
-                if before.0 == .playing { stalled = s.item }
+                if before.0 == .playing && !jumped { stalled = s.item }
                 (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
             } else {
                 (s.timeControlStatus, s.waitingReason) = (.playing, nil)
@@ -466,10 +478,16 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             (settings.toleranceBefore, settings.toleranceAfter) = (toleranceBefore, toleranceAfter)
             return settings
         }()
-        // Meanwhile the time reads as the time asked for (as Apple's does while seeking).
-        change { s in
-            if s.seekGeneration == generation { s.timebase.setTime(clamp(time, s.item)) }
+        // Meanwhile the time reads as the time asked for (as Apple's does while seeking), without
+        // crossing boundaries on the way, and reading ahead starts there.
+        let interim = change { s -> CMTime? in
+            guard s.seekGeneration == generation else { return nil }
+            let interim = clamp(time, s.item)
+            s.timebase.setTime(interim)
+            s.lastTick = interim
+            return interim
         }
+        if let interim { item.snapshot.buffer?.jump(to: interim) }
         IOExecutor.shared.submit { [weak self] in
             var landing = time
             if let request = try? PictureSource.request(at: time, settings: settings),
@@ -499,7 +517,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
         // Reading starts over there unless it was read; playing waits until it is.
         item?.snapshot.buffer?.jump(to: landed)
-        refreshPlayback()
+        refreshPlayback(jumped: true)
         if snapshot.timeControlStatus == .playing { updateSound() }
         firePeriodicObservers(at: landed, all: true)
         // Reported from the tick queue, unless a newer seek reports it false first.

@@ -117,21 +117,25 @@ final class AudioRenderer: Sendable {
 
     /// The inputs of the last item's mix, kept while the item and its audio mix stay the same.
     private struct MixInputs {
-        var item: ObjectIdentifier?
-        var audioMix: ObjectIdentifier?
+        var item: WeakBox<AVPlayerItem>?
+        var audioMix: AVAudioMix?
+        var tracks: [CMPersistentTrackID] = []
         var inputs: [ExportPlan.EncodedAudio.Input] = []
 
-        /// The inputs for `item`: its enabled audio tracks over its whole time, at its audio mix's volumes.
-        /// Blocking: reads the asset's facts and loads a composition's segment files.
+        /// The inputs for `item`: its enabled audio tracks over its whole time, at its audio mix's volumes
+        /// (the item keeps its own copy of the mix, so the same copy means the same volumes). Blocking:
+        /// reads the asset's facts and loads a composition's segment files.
         mutating func of(_ item: AVPlayerItem) throws -> [ExportPlan.EncodedAudio.Input] {
             let audioMix = item.audioMix
-            if self.item == ObjectIdentifier(item) && self.audioMix == audioMix.map(ObjectIdentifier.init) { return inputs }
             let audios = item.snapshot.tracks.filter { $0.isEnabled }.compactMap(\.assetTrack).filter { $0.mediaType == .audio }
+            let ids = audios.map(\.trackID)
+            if self.item?.value === item && self.audioMix === audioMix && tracks == ids { return inputs }
             let sources = SegmentSources(for: item.asset)
             sources.blockingPrepare(audios)
             let duration = item.duration.isNumeric ? item.duration : .positiveInfinity
-            inputs = try ExportPlanner.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix, sources: sources)
-            (self.item, self.audioMix) = (ObjectIdentifier(item), audioMix.map(ObjectIdentifier.init))
+            inputs = try ExportPlanner.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix,
+                                                   sources: sources, fromFileStart: false)
+            (self.item, self.audioMix, tracks) = (WeakBox(item), audioMix, ids)
             return inputs
         }
     }

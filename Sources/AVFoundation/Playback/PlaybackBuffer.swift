@@ -72,6 +72,13 @@ final class PlaybackBuffer: Sendable {
 
     deinit {
         state.value.token.cancel()
+        closeReader()
+    }
+
+    /// Lets the reader go on an engine thread (closing a source may wait on a network).
+    private func closeReader() {
+        guard let kept = reader.withLock({ box -> UncheckedBox<ReadAheadReader>? in defer { box = nil }; return box }) else { return }
+        IOExecutor.shared.submit { withExtendedLifetime(kept) {} }
     }
 
     var range: Range { state.value.range }
@@ -81,7 +88,8 @@ final class PlaybackBuffer: Sendable {
     /// The playhead moved on to `time` (the player's ticks): reads on when less than `forward()` is read
     /// beyond it. Time running past what was read is a stall, not a jump: the range stays.
     func follow(_ time: CMTime) {
-        state.change { $0.playhead = time }
+        // A time before where reading starts is a tick that read the clock before a seek moved it.
+        state.change { s in if time >= s.range.start { s.playhead = time } }
         readOn()
     }
 
@@ -125,13 +133,16 @@ final class PlaybackBuffer: Sendable {
         }
         token.cancel()
         for resume in waiters { resume() }
+        if !state.value.running { closeReader() }
     }
 
     /// Starts a job reading on, unless one runs, the end was read, or enough is read.
     private func readOn() {
+        // Asked outside the lock: it reads the item, whose release (and deinit) must not happen inside it.
+        let target = max(PlaybackBuffer.enough, forward())
         let start = state.change { s -> Bool in
             guard !s.running, !s.stopped, !s.failed, !s.range.ended,
-                  s.range.ahead(of: s.playhead) < max(PlaybackBuffer.enough, forward()) else { return false }
+                  s.range.ahead(of: s.playhead) < target else { return false }
             s.running = true
             return true
         }
@@ -142,12 +153,16 @@ final class PlaybackBuffer: Sendable {
     /// at a time (each step reported), on an engine thread.
     private func read() {
         defer {
-            state.change { $0.running = false }
-            readOn()
+            let stopped = state.change { s -> Bool in
+                s.running = false
+                return s.stopped
+            }
+            if stopped { closeReader() } else { readOn() }
         }
         while true {
+            let forward = max(PlaybackBuffer.enough, self.forward())
             let (generation, token, positioned, from, target) = state.change { s in
-                (s.generation, s.token, s.positioned, s.range.end, s.playhead.seconds + max(PlaybackBuffer.enough, forward()))
+                (s.generation, s.token, s.positioned, s.range.end, s.playhead.seconds + forward)
             }
             guard !token.isCancelled, from.seconds < target else { return }
             do {
