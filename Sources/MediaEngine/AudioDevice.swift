@@ -4,10 +4,14 @@ import Foundation
 /// The one owner of an ALSA playback device (`snd_pcm_t`): 32-bit float stereo at 48 kHz, interleaved,
 /// about a fifth of a second of buffer. `write` blocks until the device takes the samples (a real
 /// device takes them at its pace; the null and file devices at once), so call it on a thread of the
-/// engine's own, never on Swift's cooperative pool. One caller at a time.
+/// engine's own, never on Swift's cooperative pool. One caller at a time. Opening blocks every signal on
+/// the calling thread (see `init`): open it on a thread of its own.
 package final class AudioDevice {
     private var pcm: OpaquePointer?
     package let name: String
+    /// Whether the device plays at a pace of its own (a sound card, PulseAudio), so that what it has
+    /// played is a clock; ALSA's null and file devices take samples as fast as they come.
+    package private(set) var keepsTime = false
     package static let rate: Int32 = 48_000
     package static let channels: Int32 = 2
 
@@ -16,6 +20,12 @@ package final class AudioDevice {
     package init(name: String, configuration: String? = nil) throws {
         self.name = name
         avocet_alsa_silence()
+        // Threads a plugin starts (PulseAudio's client starts one) inherit this thread's signal mask.
+        // With every signal blocked they never take one meant for the program: a SIGCHLD taken by
+        // such a thread is lost to Foundation's `Process`, whose children then are never reaped.
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
         var device: OpaquePointer?
         var rc: Int32
         if let configuration {
@@ -38,6 +48,16 @@ package final class AudioDevice {
         rc = snd_pcm_set_params(device, SND_PCM_FORMAT_FLOAT_LE, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(AudioDevice.channels),
                                 UInt32(AudioDevice.rate), 1, 200_000)
         guard rc >= 0 else { throw AudioDevice.failure(rc, "set up", name) }
+        let type = snd_pcm_type(device)
+        keepsTime = type != SND_PCM_TYPE_NULL && type != SND_PCM_TYPE_FILE
+    }
+
+    /// Frames written but not yet played (0 when the device cannot say).
+    package func pendingFrames() -> Int {
+        guard let pcm else { return 0 }
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) >= 0 else { return 0 }
+        return max(0, Int(delay))
     }
 
     deinit {

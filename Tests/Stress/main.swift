@@ -4,6 +4,7 @@
 //   avocet-stress fds COUNT FILE...     keeps COUNT loaded assets alive, then loads more keys
 //   avocet-stress leaks COUNT FILE...   opens truncated/broken files COUNT times, half of them cancelled
 //   avocet-stress silent COUNT FILE     COUNT assets whose delegates never answer, then FILE's load
+//   avocet-stress audioclock PID SOCKET FILE   the player's time against a PulseAudio server's sink
 //
 // Prints `key value` lines the test reads; exits 1 on a failure it can name.
 import AVFoundation
@@ -180,6 +181,52 @@ func silent(count: Int, file: URL) async {
     print("allCancelled \(requests.allSatisfy { $0.isCancelled && !$0.isFinished })")
 }
 
+/// The player on a PulseAudio server's null sink (a device that keeps time), in a process of its own
+/// (PulseAudio's client library in a process stops Foundation's `Process` from reaping children, which
+/// the test process needs). First how far the player's time strays from the sound heard; then, with
+/// the server stopped (SIGSTOP: its sink takes nothing), whether the time holds, and moves on after
+/// SIGCONT.
+func audioClock(serverPID: Int32, socket: String, file: URL) async {
+    let device = ("avocetpulse", #"pcm.avocetpulse { type pulse server "unix:\#(socket)" }"#)
+    func started() async -> AVPlayer {
+        let item = AVPlayerItem(url: file)
+        let player = AVPlayer(playerItem: item)
+        player.audioDevice = device
+        while item.status == .unknown { try? await Task.sleep(for: .milliseconds(5)) }
+        guard item.status == .readyToPlay else { fail("\(file.lastPathComponent): \(String(describing: item.error))") }
+        player.play()
+        return player
+    }
+    let player = await started()
+    var gaps: [Double] = [], reports = 0
+    let deadline = ContinuousClock.now + .seconds(10)
+    while player.rate != 0 && ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(20))
+        guard let heard = player.audioHeardTime else { continue }
+        reports += 1
+        let now = player.currentTime().seconds
+        if now > 0.3 && now < 1.7 { gaps.append(abs(now - heard.seconds)) }
+    }
+    gaps.sort()
+    print("heardReports \(reports)")
+    print("followMedianMs \(Int(((gaps.isEmpty ? 9 : gaps[gaps.count / 2]) * 1000).rounded()))")
+    print("followWorstMs \(Int(((gaps.last ?? 9) * 1000).rounded()))")
+    print("followEndedAt \(Int((player.currentTime().seconds * 1000).rounded()))")
+
+    let held = await started()
+    while held.currentTime().seconds < 0.5 && ContinuousClock.now < deadline + .seconds(5) { try? await Task.sleep(for: .milliseconds(10)) }
+    kill(serverPID, SIGSTOP)
+    try? await Task.sleep(for: .milliseconds(400))
+    let before = held.currentTime().seconds
+    try? await Task.sleep(for: .milliseconds(600))
+    print("holdMovedMs \(Int(((held.currentTime().seconds - before) * 1000).rounded()))")
+    print("holdStatusPlaying \(held.timeControlStatus == .playing ? 1 : 0)")
+    kill(serverPID, SIGCONT)
+    let resumed = ContinuousClock.now
+    while held.currentTime().seconds < before + 0.3 && ContinuousClock.now < resumed + .seconds(5) { try? await Task.sleep(for: .milliseconds(10)) }
+    print("resumedMovedMs \(Int(((held.currentTime().seconds - before) * 1000).rounded()))")
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 3, let count = Int(arguments[arguments.startIndex + 1]) else {
     fail("usage: avocet-stress fds|leaks COUNT FILE...")
@@ -189,5 +236,7 @@ switch arguments[arguments.startIndex] {
 case "fds": await descriptors(count: count, files: files)
 case "leaks": await leaks(count: count, files: files)
 case "silent": await silent(count: count, file: files[0])
+// avocet-stress audioclock SERVERPID SOCKET FILE
+case "audioclock": await audioClock(serverPID: Int32(clamping: count), socket: files[0].path, file: files[1])
 default: fail("unknown mode \(arguments[arguments.startIndex])")
 }

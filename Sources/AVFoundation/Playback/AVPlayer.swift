@@ -33,6 +33,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         var isMuted = false
         var clock = CMClock.hostTimeClock
         var timebase = CMTimebase(sourceClock: .hostTimeClock)
+        /// The rate the player runs its timebase at (0 unless playing). While sound plays on a device
+        /// that keeps time, the timebase itself may stand still until the sound catches up.
+        var runningRate: Float64 = 0
         var periodic: [PeriodicObserver] = []
         var boundary: [BoundaryObserver] = []
         /// The item time at the last tick, for crossing marks.
@@ -323,8 +326,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
                 (s.timeControlStatus, s.waitingReason) = (.playing, nil)
             }
             let rate = s.timeControlStatus == .playing ? Float64(s.rate) : 0
-            let started = rate != s.timebase.rate
+            let started = rate != s.runningRate
             if started {
+                s.runningRate = rate
                 // Re-anchored at the item's time, so time spent past the end (or before the start)
                 // does not carry over; a stall stops where the media read ends.
                 var anchor = itemNow
@@ -364,6 +368,11 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     package var audioDevice: (name: String, configuration: String?)? {
         get { snapshot.audioDevice }
         set { change { $0.audioDevice = newValue } }
+    }
+
+    /// The item time being heard now, on a device that keeps time (nil otherwise, or when not playing).
+    package var audioHeardTime: CMTime? {
+        snapshot.audio?.heardTime(atHost: CMClock.hostTimeClock.time.seconds).map { CMTime(seconds: $0, preferredTimescale: 90_000) }
     }
 
     /// Frames of sound written to the device so far.
@@ -637,7 +646,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     private func updateTicking() {
         // Decided and swapped under the lock; timers are started and stopped outside it.
         let (start, stop, listenTo) = change { s -> (DispatchSourceTimer?, DispatchSourceTimer?, CMClock?) in
-            let running = s.timebase.rate != 0
+            let running = s.runningRate != 0
             if s.clock.isManual {
                 let stale = s.timer
                 s.timer = nil
@@ -690,8 +699,13 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             var boundary: [BoundaryObserver] = []
             var end: (AVPlayerItem, ActionAtItemEnd, Int)?
         }
+        let host = CMClock.hostTimeClock.time
+        let heard = snapshot.audio?.heardTime(atHost: host.seconds)
         let step = change { s -> Step? in
-            guard s.timebase.rate != 0 else { return nil }
+            guard s.runningRate != 0 else { return nil }
+            if let heard, s.clock === CMClock.hostTimeClock, s.timeControlStatus == .playing {
+                AVPlayer.follow(heard: heard, at: host, &s)
+            }
             let raw = s.timebase.time
             var step = Step()
             step.now = clamp(raw, s.item)
@@ -720,6 +734,22 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }
         for observer in step.boundary { deliver(observer.token, on: observer.queue, observer.block) }
         if let (item, action, generation) = step.end { reachedEnd(of: item, action: action, generation: generation) }
+    }
+
+    /// Keeps the time on the audio device's clock (`heard`: the item time being heard at `host`): more
+    /// than 40 ms ahead of the sound, the time stands still until the sound catches up (never going
+    /// back); more than 40 ms behind it, the time moves on to it. A device that stops taking samples
+    /// (suspended, unplugged) so holds the time, as it does on Apple's platforms.
+    private static func follow(heard: Double, at host: CMTime, _ s: inout State) {
+        let predicted = s.timebase.time(atSourceTime: host)
+        let error = heard - predicted.seconds
+        guard error.isFinite else { return }
+        let heardTime = CMTime(seconds: heard, preferredTimescale: 90_000)
+        if s.timebase.rate == 0 ? error >= 0 : error > 0.04 {
+            s.timebase.setRateAndAnchorTime(rate: s.runningRate, anchorTime: max(heardTime, predicted), immediateSourceTime: host)
+        } else if s.timebase.rate != 0 && error < -0.04 {
+            s.timebase.setRateAndAnchorTime(rate: 0, anchorTime: predicted, immediateSourceTime: host)
+        }
     }
 
     private func reachedEnd(of item: AVPlayerItem, action: ActionAtItemEnd, generation: Int) {

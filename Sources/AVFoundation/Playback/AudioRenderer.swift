@@ -10,7 +10,9 @@ import Synchronization
 /// of a composition's segments) is worked out on that thread too, once an item and mix.
 ///
 /// The device is ALSA's "default", or the one `AVOCET_AUDIO_DEVICE` names. Where none can be opened
-/// (servers, CI) the player plays on the host clock alone and says so once on standard error.
+/// (servers, CI) the player plays on the host clock alone and says so once on standard error. A device
+/// that keeps time (a sound card, PulseAudio; not ALSA's null or file devices) reports what it has
+/// played (`heardTime(atHost:)`), which the player's time follows.
 final class AudioRenderer: Sendable {
     /// What the renderer is asked to play.
     struct Job: Sendable {
@@ -25,6 +27,23 @@ final class AudioRenderer: Sendable {
         var generation = 0
         var gain: Float = 1
         var stopped = false
+        var heard: Heard?
+    }
+
+    /// What a device that keeps time has played of the current job: the item time being heard when the
+    /// host clock read `host`.
+    struct Heard: Sendable {
+        var itemTime: Double
+        var host: Double
+        var rate: Double
+    }
+
+    /// The item time being heard now, from the device's last report (at most a fifth of a second old:
+    /// a device that stopped taking samples stops this clock); nil without a device that keeps time,
+    /// or before it has played anything of the current job.
+    func heardTime(atHost host: Double) -> Double? {
+        guard let heard = state.value.heard else { return nil }
+        return heard.itemTime + min(max(0, host - heard.host), 0.2) * heard.rate
     }
 
     private let state = LockedState(State())
@@ -65,6 +84,7 @@ final class AudioRenderer: Sendable {
         state.change { s in
             s.generation += 1
             s.job = Job(item: item, from: time, rate: rate, generation: s.generation)
+            s.heard = nil
         }
         signal()
     }
@@ -74,6 +94,7 @@ final class AudioRenderer: Sendable {
         state.change { s in
             s.generation += 1
             s.job = nil
+            s.heard = nil
         }
         signal()
     }
@@ -162,11 +183,19 @@ final class AudioRenderer: Sendable {
             do { try device.write(scaled) } catch { return finish(job) }
             framesWritten.add(samples.count / Int(AudioDevice.channels), ordering: .relaxed)
             played += Double(samples.count / Int(AudioDevice.channels)) / Double(AudioDevice.rate) * rate
+            if device.keepsTime {
+                // What is heard now: what was written, less what the device still holds.
+                let heard = Heard(itemTime: job.from.seconds + played - Double(device.pendingFrames()) / Double(AudioDevice.rate) * rate,
+                                  host: CMClock.hostTimeClock.time.seconds, rate: rate)
+                state.change { s in if s.generation == job.generation { s.heard = heard } }
+            }
         }
         finish(job)
     }
 
     private func finish(_ job: Job) {
-        state.change { s in if s.generation == job.generation { s.job = nil } }
+        // The sound has all been written: the host clock takes over (an audio track that ends before
+        // the pictures must not hold the time).
+        state.change { s in if s.generation == job.generation { (s.job, s.heard) = (nil, nil) } }
     }
 }
