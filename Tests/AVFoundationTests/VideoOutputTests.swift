@@ -65,6 +65,28 @@ struct VideoOutputTests {
         #expect(player.currentItem === item)
     }
 
+    /// A composition played with its video composition: the output hands out the composed pictures
+    /// (the cross-fade of the image tests: half red, half the mirrored green at 1.5 s).
+    @Test func aVideoCompositionIsPlayed() async throws {
+        let (composition, video) = try await CompositionImageTests.crossFade(background: CGColor(red: 1, green: 1, blue: 1, alpha: 1), end: 3)
+        let item = AVPlayerItem(asset: composition)
+        item.videoComposition = video
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item)
+        let (buffer, shown) = try #require(try await Self.picture(output, at: Self.t(1.5)))
+        #expect(CVPixelBufferGetWidth(buffer) == 320 && CVPixelBufferGetHeight(buffer) == 240 && shown == Self.t(1.5))
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        let base = try #require(CVPixelBufferGetBaseAddress(buffer)).assumingMemoryBound(to: UInt8.self)
+        let pixel = 60 * CVPixelBufferGetBytesPerRow(buffer) + 80 * 4
+        let (b, g, r) = (Int(base[pixel]), Int(base[pixel + 1]), Int(base[pixel + 2]))
+        #expect(abs(r - 128) < 30 && abs(g - 128) < 30 && b < 30, "half red, half green: \(r), \(g), \(b)")
+        #expect(player.currentItem === item)
+    }
+
     @Test func biPlanarPictures() async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         let output = AVPlayerItemVideoOutput(outputSettings: [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)])
