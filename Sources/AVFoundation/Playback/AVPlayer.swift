@@ -705,6 +705,10 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             guard s.runningRate != 0 else { return nil }
             if let heard, s.clock === CMClock.hostTimeClock, s.timeControlStatus == .playing {
                 AVPlayer.follow(heard: heard, at: host, &s)
+            } else if s.timebase.rate == 0 {
+                // Held for a sound that is gone (all written, or stopped): the clock drives again.
+                s.timebase.setRateAndAnchorTime(rate: s.runningRate, anchorTime: s.timebase.time(atSourceTime: s.clock.time),
+                                                immediateSourceTime: s.clock.time)
             }
             let raw = s.timebase.time
             var step = Step()
