@@ -23,8 +23,13 @@ case "$kind" in
 esac
 bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-plugins
 # Stop at the first report, with the stacks that matter; the suite's child processes inherit these.
+# The suite's time bounds and timeouts are scaled by 4 (FixtureSupport's TestTiming): a sanitizer
+# slows everything. AVOCET_SANITIZER tells the memory-growth test that resident memory is the
+# sanitizer allocator's.
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="halt_on_error=1:${ASAN_OPTIONS:-}"
+export AVOCET_SANITIZER="$kind"
+export AVOCET_TEST_TIME_SCALE="${AVOCET_TEST_TIME_SCALE:-4}"
 dir=".build-$kind"
 [ "$kind" = leak ] && dir=".build-address"
 swift build --build-tests "${flags[@]}" --build-path "$dir"

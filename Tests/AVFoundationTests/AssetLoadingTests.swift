@@ -79,7 +79,7 @@ struct AssetLoadingTests {
     }
 
     @Test func statusOfWalksThroughTheStates() async throws {
-        let (asset, source) = try slowAsset("tone.wav", delay: 1)
+        let (asset, source) = try slowAsset("tone.wav", delay: TestTiming.scale)
         guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("not yet loaded"); return }
         let load = Task { try await asset.load(.duration) }
         // Wait (bounded) for the load to sit in its first slow read, however busy the machine is.
@@ -128,7 +128,7 @@ struct AssetLoadingTests {
     @Test func aSharedLoadSurvivesOneCancelledWaiter() async throws {
         // Each read takes a second, so the load is surely still in flight when the impatient caller leaves,
         // however late a busy machine wakes this task.
-        let (asset, source) = try slowAsset("tone.wav", delay: 1)
+        let (asset, source) = try slowAsset("tone.wav", delay: TestTiming.scale)
         let patient = Task { try await asset.load(.duration) }
         let impatient = Task { try await asset.load(.duration) }
         for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }

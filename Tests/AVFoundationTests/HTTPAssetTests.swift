@@ -7,9 +7,9 @@ import Testing
 /// fails, each ending in a clear error within a bounded time.
 @Suite("HTTP assets")
 struct HTTPAssetTests {
-    static var quick: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 1.0, AvocetURLAssetHTTPReadTimeoutKey: 1.0] }
+    static var quick: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: TestTiming.scale, AvocetURLAssetHTTPReadTimeoutKey: TestTiming.scale] }
     /// For tests of what a server answers (not of timeouts): room for a loaded two-core machine.
-    static var patient: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 4.0, AvocetURLAssetHTTPReadTimeoutKey: 4.0] }
+    static var patient: [String: Any] { [AvocetURLAssetHTTPConnectTimeoutKey: 4 * TestTiming.scale, AvocetURLAssetHTTPReadTimeoutKey: 4 * TestTiming.scale] }
 
     func file(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
 
@@ -71,7 +71,7 @@ struct HTTPAssetTests {
         #expect(error.localizedDescription.contains("\(status)"))
         #expect(error.localizedDescription.contains(server.url("/x.mp4").absoluteString))
         #expect(underlying(error)?.domain == NSURLErrorDomain)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < TestTiming.seconds(5))
     }
 
     @Test func aRefusedConnectionFailsClearly() async throws {
@@ -81,7 +81,7 @@ struct HTTPAssetTests {
         let (error, elapsed) = try await failure(url)
         #expect(error.code == .failedToLoadMediaData)
         #expect(error.localizedDescription.contains("refused") || underlying(error)?.code == NSURLErrorCannotConnectToHost)
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < TestTiming.seconds(5))
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
@@ -148,6 +148,6 @@ struct HTTPAssetTests {
         let (error, elapsed) = try #require(outcome)
         #expect(error.code == .failedToLoadMediaData)
         #expect(error.localizedDescription.lowercased().contains("certificate"), "\(error.localizedDescription)")
-        #expect(elapsed < .seconds(5))
+        #expect(elapsed < TestTiming.seconds(5))
     }
 }

@@ -26,7 +26,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < .seconds(5), "ended promptly, not after the 30 s read")
+        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "ended promptly, not after the 30 s read")
         #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
@@ -69,7 +69,7 @@ struct EngineConcurrencyTests {
         #expect(ticks.load(ordering: .relaxed) == 10)
         // A blocked pool would hold these 200 ms of ticks for the 30 s reads; 5 s leaves room for a
         // busy machine running the whole suite at once (Swift Testing's start-up alone takes a while).
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < TestTiming.seconds(5))
         // A real open still completes while eight others are blocked.
         let info = try await Demuxer.open(path: Fixtures.path("tone.wav")).info
         #expect(info.streams.count == 1)
@@ -141,7 +141,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < .seconds(5), "returned while both threads were still blocked (for 30 s)")
+        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "returned while both threads were still blocked (for 30 s)")
         #expect(counters.blockersStarted.load(ordering: .relaxed) == 2 && !release.isCancelled)
 
         release.cancel()
@@ -191,7 +191,7 @@ struct AVIOBridgeTests {
             Thread { continuation.resume(returning: token.wait(seconds: 10)) }.start()
         }
         #expect(cancelled)
-        #expect(ContinuousClock.now - start < .seconds(5), "woken by the cancel, long before the 10 s wait ends")
+        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "woken by the cancel, long before the 10 s wait ends")
         #expect(!CancellationToken().wait(seconds: 0.01), "times out when nobody cancels")
     }
 }
