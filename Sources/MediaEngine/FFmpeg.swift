@@ -71,4 +71,12 @@ extension FFmpeg {
         if rc < 0 && !token.isCancelled { rc = av_seek_frame(ctx, stream, 0, AVSEEK_FLAG_BYTE) }
         return rc
     }
+
+    /// Where item time zero falls on the container's timeline, in AV_TIME_BASE units: an HLS stream's
+    /// start time (its segments keep the timestamps they were cut with), else zero (files count from
+    /// their own zero).
+    static func itemOrigin(_ ctx: UnsafeMutablePointer<AVFormatContext>, format: ContainerFormat) -> Int64 {
+        let start = ctx.pointee.start_time
+        return format == .hls && start != avocet_nopts_value() ? start : 0
+    }
 }

@@ -13,6 +13,8 @@ final class PacketReader {
     let streamIndex: Int32
     /// The streams whose packets `next` hands out.
     private let kept: Set<Int32>
+    /// Item time zero on the container's timeline, read once (packets are many).
+    private let originMicroseconds: Int64
     let name: String
 
     convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
@@ -38,14 +40,14 @@ final class PacketReader {
         stream = st
         streamIndex = Int32(first)
         kept = keep
+        originMicroseconds = FFmpeg.itemOrigin(ctx, format: ContainerFormat(demuxer: context.demuxerName))
     }
 
-    /// Where item time zero falls on the container's timeline, in ticks of `timeBase`: a live stream's
-    /// (HLS) start time, else zero (files count from their own zero).
+    /// Where item time zero falls on the container's timeline, in ticks of `timeBase` (see
+    /// `FFmpeg.itemOrigin`).
     func origin(in timeBase: AVRational) -> Int64 {
-        let start = ctx.pointee.start_time
-        guard ContainerFormat(demuxer: context.demuxerName) == .hls, start != avocet_nopts_value(), timeBase.num > 0, timeBase.den > 0 else { return 0 }
-        return av_rescale_q(start, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        guard originMicroseconds != 0, timeBase.num > 0, timeBase.den > 0 else { return 0 }
+        return av_rescale_q(originMicroseconds, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
     }
 
     /// The time base of the stream at `index` (one of those read).

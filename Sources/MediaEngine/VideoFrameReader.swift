@@ -132,12 +132,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
         }
-        let nopts = avocet_nopts_value()
-        if format == .hls, ctx.pointee.start_time != nopts {
-            origin = av_rescale_q(ctx.pointee.start_time, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
-        } else {
-            origin = 0
-        }
+        origin = av_rescale_q(FFmpeg.itemOrigin(ctx, format: format), AVRational(num: 1, den: AV_TIME_BASE), timeBase)
         let rate = st.pointee.avg_frame_rate.num > 0 && st.pointee.avg_frame_rate.den > 0 ? st.pointee.avg_frame_rate : st.pointee.r_frame_rate
         if rate.num > 0, rate.den > 0 {
             nominalDuration = max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase))
