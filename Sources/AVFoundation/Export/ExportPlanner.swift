@@ -204,10 +204,9 @@ enum ExportPlanner {
     /// The one mixed AAC track: every enabled audio track, at its audio mix volumes, stereo at 48 kHz
     /// when the first source is, else 44.1 kHz.
     static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio {
-        let inputs = try audioInputs(audios, in: window, audioMix: request.audioMix, sources: sources)
-        var firstRate: Int?
-        for track in audios where firstRate == nil { firstRate = try pieceTracks(of: track, sources: sources).first?.file?.stream.sampleRate }
-        return ExportPlan.EncodedAudio(inputs: inputs, sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
+        let mixed = try mixInputs(audios, in: window, audioMix: request.audioMix, sources: sources, fromFileStart: true)
+        let firstRate = try mixed.first.flatMap { try pieceTracks(of: $0.track, sources: sources).first?.file?.stream.sampleRate }
+        return ExportPlan.EncodedAudio(inputs: mixed.map(\.input), sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
                                        bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
     }
 
@@ -216,16 +215,22 @@ enum ExportPlanner {
     /// its first stream starts (`fromFileStart`); a player from the file's zero, as its pictures do.
     static func audioInputs(_ audios: [AVAssetTrack], in window: CMTimeRange, audioMix: AVAudioMix?,
                             sources: SegmentSources, fromFileStart: Bool = true) throws -> [ExportPlan.EncodedAudio.Input] {
-        var inputs: [ExportPlan.EncodedAudio.Input] = []
+        try mixInputs(audios, in: window, audioMix: audioMix, sources: sources, fromFileStart: fromFileStart).map(\.input)
+    }
+
+    /// The same, each with its track (tracks with nothing in the window are left out).
+    private static func mixInputs(_ audios: [AVAssetTrack], in window: CMTimeRange, audioMix: AVAudioMix?, sources: SegmentSources,
+                                  fromFileStart: Bool) throws -> [(track: AVAssetTrack, input: ExportPlan.EncodedAudio.Input)] {
+        var inputs: [(track: AVAssetTrack, input: ExportPlan.EncodedAudio.Input)] = []
         for track in audios {
             let pieces = try self.pieces(of: track, in: window, sources: sources, fromFileStart: fromFileStart)
             guard !pieces.isEmpty else { continue }
             let volumes = audioMix?.parameters(for: track.trackID)?.values.withLock { $0.volumes }
             let start = window.start.seconds
-            inputs.append(ExportPlan.EncodedAudio.Input(pieces: pieces, gain: { t in
+            inputs.append((track, ExportPlan.EncodedAudio.Input(pieces: pieces, gain: { t in
                 guard let volumes else { return 1 }
                 return volumes.value(at: CMTime(seconds: start + t, preferredTimescale: 48_000)) { a, b, f in a + (b - a) * Float(f) }
-            }))
+            })))
         }
         return inputs
     }
