@@ -99,7 +99,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         let s = state.value
         // Seeks still on their way (a keyframe lookup) are reported unfinished.
         let pending = s.pendingSeeks.map(\.1)
-        if !pending.isEmpty { DispatchQueue.global().async { for handler in pending { handler(false) } } }
+        AVPlayer.unfinished(pending)
         s.audio?.shutDown()
         s.timer?.cancel()
         if let listener = s.clockListener { s.clock.stopListening(listener) }
@@ -224,7 +224,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             }
             return (old, oldTime, unfinished)
         }
-        if !unfinished.isEmpty { DispatchQueue.global().async { for handler in unfinished { handler(false) } } }
+        AVPlayer.unfinished(unfinished)
         if old !== item {
             // The item keeps its time for when it is played again.
             old?.change { $0.time = oldTime }
@@ -464,7 +464,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                      completionHandler: @escaping @Sendable (Bool) -> Void) {
         guard time.isNumeric else {
-            DispatchQueue.global().async { completionHandler(false) }
+            AVPlayer.unfinished([completionHandler])
             return
         }
         let (generation, item, interrupted) = change { s -> (Int, AVPlayerItem?, [@Sendable (Bool) -> Void]) in
@@ -473,7 +473,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             s.pendingSeeks = [(s.seekGeneration, completionHandler)]
             return (s.seekGeneration, s.item, interrupted)
         }
-        if !interrupted.isEmpty { DispatchQueue.global().async { for handler in interrupted { handler(false) } } }
+        AVPlayer.unfinished(interrupted)
         // A seek to the end or past it lands at the end, whatever the tolerances.
         let atEnd = item.map { $0.endTime.isNumeric && time >= $0.endTime } ?? false
         let exact = toleranceBefore == .zero && toleranceAfter == .zero || atEnd
@@ -482,11 +482,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
               let file = video.file else {
             return land(at: time, generation: generation)
         }
-        let settings = { () -> ImageSettings in
-            var settings = ImageSettings()
-            (settings.toleranceBefore, settings.toleranceAfter) = (toleranceBefore, toleranceAfter)
-            return settings
-        }()
+        var settings = ImageSettings()
+        (settings.toleranceBefore, settings.toleranceAfter) = (toleranceBefore, toleranceAfter)
+        let request = try? PictureSource.request(at: time, settings: settings)
         // Meanwhile the time reads as the time asked for (as Apple's does while seeking), without
         // crossing boundaries on the way, and reading ahead starts there.
         let interim = change { s -> CMTime? in
@@ -499,8 +497,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         if let interim { item.snapshot.buffer?.jump(to: interim) }
         IOExecutor.shared.submit { [weak self] in
             var landing = time
-            if let request = try? PictureSource.request(at: time, settings: settings),
-               let reader = item.keyframeIndex(file),
+            if let request, let reader = item.keyframeIndex(file),
                let key = reader.keyframeTime(for: request) {
                 let keyTime = TrackFacts.time(key.value, key.timeBase)
                 if keyTime.isNumeric { landing = keyTime }
@@ -540,11 +537,17 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         }
     }
 
+    /// Tells seek handlers, on a background queue, that their seeks did not finish.
+    private static func unfinished(_ handlers: [@Sendable (Bool) -> Void]) {
+        guard !handlers.isEmpty else { return }
+        DispatchQueue.global().async { for handler in handlers { handler(false) } }
+    }
+
     /// Seeks to where `date` falls in the item (items without dates: nothing happens; false).
     public func seek(to date: Date) {}
 
     public func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
-        DispatchQueue.global().async { completionHandler(false) }
+        AVPlayer.unfinished([completionHandler])
     }
 
     func cancelPendingSeeks() {
@@ -553,7 +556,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             defer { s.pendingSeeks = [] }
             return s.pendingSeeks.map(\.1)
         }
-        if !pending.isEmpty { DispatchQueue.global().async { for handler in pending { handler(false) } } }
+        AVPlayer.unfinished(pending)
     }
 
     /// Gets ready to play at `rate`: true on a background queue once the item is ready.

@@ -36,6 +36,9 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         var buffer: PlaybackBuffer?
         /// The buffer's flags as last reported to observers.
         var reportedBuffer = BufferFlags()
+
+        /// Where the item ends for a player: the forward end time when set, else the duration.
+        var endTime: CMTime { forwardPlaybackEndTime.isNumeric ? forwardPlaybackEndTime : duration }
         /// A reader of the video's container kept for its keyframe index (tolerant seeks look there).
         var keyframeReader: UncheckedBox<VideoFrameReader>?
     }
@@ -142,7 +145,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     func bufferFlags(at time: CMTime) -> BufferFlags {
         let s = snapshot
         guard s.status == .readyToPlay else { return BufferFlags() }
-        let end = s.forwardPlaybackEndTime.isNumeric ? s.forwardPlaybackEndTime : s.duration
+        let end = s.endTime
         guard let range = s.buffer?.range else {
             let all = s.duration.isNumeric ? [CMTimeRange(start: .zero, duration: s.duration)] : []
             return BufferFlags(loaded: all, likelyToKeepUp: true, full: true, empty: false)
@@ -222,10 +225,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// Where the item ends for a player: the forward end time when set, else the duration.
-    var endTime: CMTime {
-        let s = snapshot
-        return s.forwardPlaybackEndTime.isNumeric ? s.forwardPlaybackEndTime : s.duration
-    }
+    var endTime: CMTime { snapshot.endTime }
 
     // MARK: - Outputs
 
