@@ -27,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import prepare  # noqa: E402
+from processes import prepare, usage  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out")
@@ -46,13 +46,8 @@ def make_movie():
 
 def cpu(cmd, env):
     """CPU seconds (user + system) and wall seconds of one process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode(errors='replace')}")
-    return usage.ru_utime + usage.ru_stime, wall
+    wall, used = usage(cmd, env)
+    return used.ru_utime + used.ru_stime, wall
 
 
 def values(output):

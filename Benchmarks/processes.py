@@ -6,15 +6,22 @@ import sys
 import time
 
 
-def run(cmd):
-    """Wall seconds and peak RSS (KiB) of one process, output discarded; exits when it fails."""
+def usage(cmd, env=None):
+    """Wall seconds and the resource usage (wait4's: CPU time, peak RSS) of one process, output
+    discarded; exits when it fails."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, used = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode(errors='replace')}")
-    return elapsed, usage.ru_maxrss
+    return elapsed, used
+
+
+def run(cmd):
+    """Wall seconds and peak RSS (KiB) of one process, output discarded; exits when it fails."""
+    elapsed, used = usage(cmd)
+    return elapsed, used.ru_maxrss
 
 
 def measure(commands, runs):

@@ -51,13 +51,8 @@ struct AudioClockTests {
         let server = try await PulseServer()
         defer { server.stop() }
         #expect(server.pid > 0)
-        let stress = ChildProcess.builtProduct("avocet-stress")
-        let run = try await ChildProcess.run(stress, ["audioclock", "\(server.pid)", server.socket, Fixtures.path("av.mp4")])
-        var values: [String: Int] = [:]
-        for line in run.stdout.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
-        }
+        let run = try await stress("exec STRESS audioclock \(server.pid) '\(server.socket)' '\(Fixtures.path("av.mp4"))'")
+        let values = run.values
         #expect(run.status == 0, "\(run.stderr)")
         #expect((values["heardReports"] ?? 0) > 20, "the device keeps time and reports what it played: \(values)")
         // The player lets the time stray 40 ms before it corrects it, and on a loaded machine its 10 ms

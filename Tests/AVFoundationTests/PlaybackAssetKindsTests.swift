@@ -29,18 +29,7 @@ struct PlaybackAssetKindsTests {
             server = started
             asset = AVURLAsset(url: started.url("/av.mp4"))
         case .hls:
-            let root = Fixtures.directory.appendingPathComponent(Fixtures.facts.hls.directory)
-            var routes: [String: LoopbackHTTPServer.Route] = [:]
-            for name in ["master.m3u8", "high/index.m3u8", "low/index.m3u8"] {
-                routes["/hls/" + name] = .file(root.appendingPathComponent(name), contentType: "application/vnd.apple.mpegurl")
-            }
-            for variant in ["high", "low"] {
-                let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(variant).path)
-                for file in files where file.hasSuffix(".ts") {
-                    routes["/hls/\(variant)/\(file)"] = .file(root.appendingPathComponent(variant).appendingPathComponent(file), contentType: "video/mp2t")
-                }
-            }
-            let started = try LoopbackHTTPServer(routes: routes)
+            let started = try HLSAssetTests().server()
             server = started
             asset = AVURLAsset(url: started.url("/hls/master.m3u8"))
         case .composition:

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Runs `avocet-stress` (built beside this test bundle) in a shell, and returns its `key value` lines.
-private func stress(_ shell: String) async throws -> (status: Int32, values: [String: Int], stderr: String, stdout: String) {
+func stress(_ shell: String) async throws -> (status: Int32, values: [String: Int], stderr: String, stdout: String) {
     let executable = ChildProcess.builtProduct("avocet-stress")
     let command = shell.replacingOccurrences(of: "STRESS", with: "'\(executable.path)'")
     let run = try await ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command])
