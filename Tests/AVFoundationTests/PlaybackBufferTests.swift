@@ -126,6 +126,28 @@ struct PlaybackBufferTests {
         #expect(other.loadedTimeRanges.map(\.timeRangeValue) == [CMTimeRange(start: PlayerTests.t(1.9), end: other.duration)])
     }
 
+    /// A browser recording that states no duration ends where its media does (what reading ahead
+    /// found), with the end notification, instead of playing on past it.
+    @Test func mediaWithoutADurationEndsWhereItsMediaDoes() async throws {
+        let item = AVPlayerItem(url: PlayerTests.url("no-duration.webm"))
+        let ends = PlayerTests.Recorder<Bool>()
+        let token = NotificationCenter.default.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: nil) { _ in
+            ends.add(true)
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        let (player, clock) = try await Self.player(item)
+        #expect(!item.duration.isNumeric)
+        // Reading ahead has reached the end of the media (the buffer is full only once it has).
+        try await PlayerTests.eventually { item.isPlaybackBufferFull }
+        player.play()
+        for _ in 0..<30 { clock.advance(by: PlayerTests.t(0.1)) }
+        try await PlayerTests.eventually { player.rate == 0 }
+        let end = player.currentTime().seconds
+        #expect(player.rate == 0 && end > 0.99 && end < 1.05, "stopped at the media's end (the last picture ends at 1.014 s): \(end)")
+        #expect(ends.values == [true])
+        #expect(item.loadedTimeRanges.last?.timeRangeValue.end == player.currentTime())
+    }
+
     /// Bytes that do not come: playing stops where the read media ends, waits `.toMinimizeStalls` with
     /// the stall posted, and goes on from there when the bytes arrive.
     @Test func aSlowSourceStallsThenResumes() async throws {

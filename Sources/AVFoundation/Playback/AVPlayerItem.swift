@@ -37,8 +37,13 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         /// The buffer's flags as last reported to observers.
         var reportedBuffer = BufferFlags()
 
-        /// Where the item ends for a player: the forward end time when set, else the duration.
-        var endTime: CMTime { forwardPlaybackEndTime.isNumeric ? forwardPlaybackEndTime : duration }
+        /// Where the item ends for a player: the forward end time when set, else the duration; for media
+        /// that states no duration (a browser recording), where reading ahead found the media to end.
+        var endTime: CMTime {
+            if forwardPlaybackEndTime.isNumeric { return forwardPlaybackEndTime }
+            if !duration.isNumeric, let read = buffer?.range, read.ended { return read.end }
+            return duration
+        }
         /// A reader of the video's container kept for its keyframe index (tolerant seeks look there).
         var keyframeReader: UncheckedBox<VideoFrameReader>?
     }
@@ -224,7 +229,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         set { change { $0.audioMix = newValue.flatMap { $0.copy() as? AVAudioMix } } }
     }
 
-    /// Where the item ends for a player: the forward end time when set, else the duration.
+    /// Where the item ends for a player (see `State.endTime`).
     var endTime: CMTime { snapshot.endTime }
 
     // MARK: - Outputs
