@@ -26,13 +26,15 @@ let package = Package(
         .target(name: "VideoWindow", dependencies: ["CSDL2"]),
         // FFmpeg's log callback, in C (it takes a va_list); only MediaEngine uses it.
         .target(name: "CAvocetLog", dependencies: ["CFFmpeg"]),
-        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog", "CALSA"]),
-        .target(name: "CoreMedia"),
-        .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine"]),
+        // The package's lock (Synchronization.Mutex that ThreadSanitizer can follow); every module uses it.
+        .target(name: "Locking"),
+        .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog", "CALSA", "Locking"]),
+        .target(name: "CoreMedia", dependencies: ["Locking"]),
+        .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine", "Locking"]),
         .executableTarget(
             name: "avtool",
             dependencies: [
-                "AVFoundation", "VideoWindow",
+                "AVFoundation", "VideoWindow", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,14 +44,14 @@ let package = Package(
         .executableTarget(name: "avocet-play-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Playback"),
         .executableTarget(name: "avocet-probe", dependencies: ["AVFoundation"], path: "Tests/Probe"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
-        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine"], path: "Tests/Stress"),
+        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "Locking"], path: "Tests/Stress"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
-        .target(name: "FixtureSupport", dependencies: ["MediaEngine"], path: "Tests/FixtureSupport"),
+        .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
-        .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe"]),
+        .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,20 +4,20 @@
 # (ThreadSanitizer). Each builds into a build directory of its own (.build-SANITIZER), so the normal
 # build stays as it is.
 #
-# What to expect (Swift 6.x on Linux): `leak` reports what XCTest, Foundation and the runtime keep
-# until exit, and a child process that reports exits non-zero, failing the tests that check exit
-# codes; read its reports for Avocet's own frames. `thread` reports races inside
-# Synchronization.Mutex critical sections: Swift's Mutex on Linux takes a contended lock through the
-# kernel's priority-inheritance futex, a hand-over ThreadSanitizer cannot see.
+# `thread` runs the tests one at a time (--no-parallel): under ThreadSanitizer the suite's many
+# loopback servers and engine threads in parallel slow it so far that network timeouts fire. The
+# package's lock (Sources/Locking) tells ThreadSanitizer of every hand-over; Swift's own Mutex on Linux
+# waits through a futex it cannot see.
 #
 #     bash scripts/sanitizers.sh thread [swift test arguments, e.g. --filter PlayerTests]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind="${1:-address}"
+serial=()
 shift || true
 case "$kind" in
   address) flags=(--sanitize=address); export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" ;;
-  thread) flags=(--sanitize=thread) ;;
+  thread) flags=(--sanitize=thread); serial=(--no-parallel) ;;
   leak) flags=(--sanitize=address); export ASAN_OPTIONS="detect_leaks=1:${ASAN_OPTIONS:-}" ;;
   *) echo "usage: $0 address|thread|leak [swift test arguments]" >&2; exit 2 ;;
 esac
@@ -33,4 +33,4 @@ export AVOCET_TEST_TIME_SCALE="${AVOCET_TEST_TIME_SCALE:-4}"
 dir=".build-$kind"
 [ "$kind" = leak ] && dir=".build-address"
 swift build --build-tests "${flags[@]}" --build-path "$dir"
-swift test --skip-build "${flags[@]}" --build-path "$dir" "$@"
+swift test --skip-build "${serial[@]}" "${flags[@]}" --build-path "$dir" "$@"

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -9,14 +10,14 @@ import Glibc
 public final class CMClock: Sendable {
     /// Whether the clock moves only when told (its time is then `manualTime`).
     package let isManual: Bool
-    private let manualTime: Mutex<CMTime>
+    private let manualTime: Locked<CMTime>
     /// Handlers told when a manual clock moves.
-    private let listeners = Mutex<[Int: @Sendable () -> Void]>([:])
+    private let listeners = Locked<[Int: @Sendable () -> Void]>([:])
     private let counter = Atomic<Int>(0)
 
     private init(manualTime: CMTime?) {
         isManual = manualTime != nil
-        self.manualTime = Mutex(manualTime ?? .zero)
+        self.manualTime = Locked(manualTime ?? .zero)
     }
 
     /// The host clock: monotonic, unaffected by changes of the wall clock.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import Locking
 
 /// A timeline that runs against a clock at a rate: its time is the anchor time plus the clock's time
 /// since the anchor, times the rate. What a player's item time is.
@@ -11,12 +11,12 @@ public final class CMTimebase: Sendable {
     }
 
     public let sourceClock: CMClock
-    private let anchor: Mutex<Anchor>
+    private let anchor: Locked<Anchor>
 
     /// A timebase at time zero, stopped (rate 0), against `sourceClock`.
     public init(sourceClock: CMClock) {
         self.sourceClock = sourceClock
-        anchor = Mutex(Anchor(time: .zero, clockTime: sourceClock.time, rate: 0))
+        anchor = Locked(Anchor(time: .zero, clockTime: sourceClock.time, rate: 0))
     }
 
     /// The timebase's time now.

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// A one-way cancellation flag shared by an async caller and the engine thread doing its work.
@@ -27,7 +28,7 @@ package final class CancellationToken: Sendable {
     private let policy: Atomic<UInt8>
     /// The first offset a `.giveUp` read could not serve, or -1.
     private let missed = Atomic<Int64>(-1)
-    private let callbacks = Mutex<(next: Int, pending: [Int: @Sendable () -> Void])>((0, [:]))
+    private let callbacks = Locked<(next: Int, pending: [Int: @Sendable () -> Void])>((0, [:]))
     /// Bytes the operation may still move from a slow source (asked of its feeder, or read); -1: no limit.
     private let budget: Atomic<Int64>
     private let overspent = Atomic<Bool>(false)

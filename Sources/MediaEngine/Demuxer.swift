@@ -1,6 +1,6 @@
 internal import CFFmpeg
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Options for opening a container.
 package struct DemuxerOptions: Sendable, Equatable {
@@ -522,7 +522,7 @@ package final class Demuxer: @unchecked Sendable {
         return found
     }
 
-    private static let decoders = Mutex<[UInt32: Bool]>([:])
+    private static let decoders = Locked<[UInt32: Bool]>([:])
 
     private static func tags(_ dict: OpaquePointer?) -> [Tag] {
         var result: [Tag] = []

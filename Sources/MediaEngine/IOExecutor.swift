@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import Locking
 
 /// The engine's own threads: every blocking FFmpeg call runs here, never on Swift's cooperative pool.
 ///
@@ -32,7 +32,7 @@ package final class IOExecutor: Sendable {
     }
 
     private let maxThreads: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Signals idle workers that work has arrived.
     private let wakeup = NSCondition()
 
@@ -244,7 +244,7 @@ private final class PendingJob<T: Sendable>: Sendable {
         case done
     }
 
-    private let phase = Mutex(Phase.waiting)
+    private let phase = Locked(Phase.waiting)
 
     private static var cancelled: MediaEngineError {
         MediaEngineError(.cancelled, source: "", operation: "run", reason: "the operation was cancelled")

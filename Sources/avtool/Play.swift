@@ -1,6 +1,7 @@
 import ArgumentParser
 import AVFoundation
 import Foundation
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +54,7 @@ struct Play: AsyncParsableCommand {
         defer { NotificationCenter.default.removeObserver(observer) }
         let keys = isatty(STDIN_FILENO) == 1 ? KeyReader() : nil
         defer { keys?.restore() }
-        let windowKeys = Mutex<[Command]>([])
+        let windowKeys = Locked<[Command]>([])
         var display: VideoDisplay?
         if video {
             let transform = try await item.asset.loadTracks(withMediaType: .video).first?.load(.preferredTransform) ?? .identity
@@ -102,8 +103,8 @@ struct Play: AsyncParsableCommand {
 /// Reads keys from a terminal put in raw mode (no echo, a key at a time) on a thread of its own, and
 /// restores the terminal.
 final class KeyReader: @unchecked Sendable {
-    // @unchecked Sendable: the pending commands sit behind a Mutex; the saved settings never change.
-    private let pending = Mutex<[Play.Command]>([])
+    // @unchecked Sendable: the pending commands sit behind a lock; the saved settings never change.
+    private let pending = Locked<[Play.Command]>([])
     private var saved = termios()
 
     init() {

@@ -5,13 +5,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// A resource loader delegate that serves a file's bytes under a custom scheme, the way an app serves
 /// media kept in its own storage; with switches for every way a delegate can behave or misbehave.
 /// Records what it was asked, on which queue, and what was cancelled.
 final class FileServingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
-    // @unchecked Sendable: configuration is immutable; records sit behind Mutexes.
+    // @unchecked Sendable: configuration is immutable; records sit behind locks.
     enum Behaviour {
         /// Answers each request at once, in `chunk`-byte `respond(with:)` calls, then finishes.
         case serve
@@ -44,9 +44,9 @@ final class FileServingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unche
     let byteRanges: Bool
     let lengthKnown: Bool
     let contentType: String
-    private let seenRequests = Mutex<[Seen]>([])
-    private let cancelledRequests = Mutex<[(offset: Int64, onDelegateQueue: Bool, isCancelled: Bool)]>([])
-    private let kept = Mutex<[AVAssetResourceLoadingRequest]>([])
+    private let seenRequests = Locked<[Seen]>([])
+    private let cancelledRequests = Locked<[(offset: Int64, onDelegateQueue: Bool, isCancelled: Bool)]>([])
+    private let kept = Locked<[AVAssetResourceLoadingRequest]>([])
 
     init(file: String, behaviour: Behaviour = .serve, chunk: Int = 64 << 10, onDemand: Bool = false,
          byteRanges: Bool = true, lengthKnown: Bool = true) throws {
@@ -135,7 +135,7 @@ final class FileServingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unche
 /// Keeps delegates alive for as long as the test process runs: a resource loader holds its delegate
 /// weakly, as Apple's does.
 enum DelegateKeeper {
-    private static let delegates = Mutex<[FileServingDelegate]>([])
+    private static let delegates = Locked<[FileServingDelegate]>([])
 
     static func keep(_ delegate: FileServingDelegate) -> FileServingDelegate {
         delegates.withLock { $0.append(delegate) }

@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
@@ -85,7 +86,7 @@ struct ImageGeneratorAPITests {
         let generator = Self.generator()
         let frames = [5, 30, 31, 70]
         let times = frames.map { NSValue(time: Self.time(frame: $0)) }
-        let reports = Mutex<[(CMTime, Int?, AVAssetImageGenerator.Result, Bool)]>([])
+        let reports = Locked<[(CMTime, Int?, AVAssetImageGenerator.Result, Bool)]>([])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, error in
                 let count = reports.withLock { r -> Int in
@@ -105,7 +106,7 @@ struct ImageGeneratorAPITests {
     func cancelAll() async throws {
         let generator = Self.generator()
         let times = (0..<300).map { NSValue(time: Self.time(frame: ($0 * 37) % 100)) }
-        let reports = Mutex<[(CMTime, AVAssetImageGenerator.Result)]>([])
+        let reports = Locked<[(CMTime, AVAssetImageGenerator.Result)]>([])
         generator.generateCGImagesAsynchronously(forTimes: times) { requested, _, _, result, _ in
             reports.withLock { $0.append((requested, result)) }
         }

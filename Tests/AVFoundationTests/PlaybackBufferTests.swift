@@ -2,17 +2,18 @@ import AVFoundation
 import CoreMedia
 import FixtureSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
 /// A resource loader delegate that serves a file's bytes below `gate` at once and holds the rest until
 /// `open()` (a slow network) or fails them at `fail(with:)` (a connection lost midway).
 final class GatedDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
-    // @unchecked Sendable: the held requests sit behind a Mutex; the rest is immutable.
+    // @unchecked Sendable: the held requests sit behind a lock; the rest is immutable.
     let queue = DispatchQueue(label: "test.gated-delegate")
     let bytes: Data
     let gate: Int
-    private let held = Mutex<(open: Bool, requests: [(request: AVAssetResourceLoadingRequest, from: Int, stop: Int)])>((false, []))
+    private let held = Locked<(open: Bool, requests: [(request: AVAssetResourceLoadingRequest, from: Int, stop: Int)])>((false, []))
 
     init(file: String, gate: Int) throws {
         bytes = try Data(contentsOf: URL(fileURLWithPath: file))

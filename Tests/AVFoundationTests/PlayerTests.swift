@@ -2,7 +2,7 @@ import AVFoundation
 import CoreMedia
 import FixtureSupport
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// The player's timeline: item loading and status, key-value observation, rate and time against a
@@ -36,7 +36,7 @@ struct PlayerTests {
     }
 
     final class Recorder<T: Sendable>: @unchecked Sendable {
-        private let list = Mutex<[T]>([])
+        private let list = Locked<[T]>([])
         func add(_ value: T) { list.withLock { $0.append(value) } }
         var values: [T] { list.withLock { $0 } }
     }

@@ -4,6 +4,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import Synchronization
 import Testing
 
@@ -360,10 +361,10 @@ final class AssetKeepingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unch
 
 /// Redirects every request to `target`, without giving any bytes itself.
 final class RedirectingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
-    // @unchecked Sendable: immutable but for `asked`, behind its Mutex.
+    // @unchecked Sendable: immutable but for `asked`, behind its lock.
     let queue = DispatchQueue(label: "test.redirecting")
     let target: URL
-    let asked = Mutex(0)
+    let asked = Locked(0)
 
     init(target: URL) {
         self.target = target

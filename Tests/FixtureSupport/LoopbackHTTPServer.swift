@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -143,7 +143,7 @@ extension LoopbackHTTPServer {
 
         let listenFD: Int32
         let routes: [String: Route]
-        let state = Mutex(State())
+        let state = Locked(State())
 
         init(listenFD: Int32, routes: [String: Route]) {
             self.listenFD = listenFD

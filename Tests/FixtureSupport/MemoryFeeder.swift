@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import MediaEngine
-import Synchronization
+import Locking
 
 /// A feeder that serves bytes it holds (or a file's), answering on a queue of its own in chunks, as a
 /// resource loader delegate or a server would; or never answering, or failing. For tests of
@@ -22,7 +22,7 @@ package final class MemoryFeeder: ByteFeeder {
     private let info: ContentInfo
     private let behaviour: Behaviour
     private let queue = DispatchQueue(label: "avocet.test.feeder")
-    private let log = Mutex<(started: [FeedRequest], cancelled: [Int])>(([], []))
+    private let log = Locked<(started: [FeedRequest], cancelled: [Int])>(([], []))
 
     package init(name: String = "memory://test", bytes: Data, onDemand: Bool = false, lengthKnown: Bool = true,
                  behaviour: Behaviour = .serve(chunk: 64 << 10), stallTimeout: Double? = nil) {

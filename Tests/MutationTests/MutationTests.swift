@@ -1,6 +1,6 @@
 import FixtureSupport
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 // Damaged media must never crash or hang a program that reads it through the public API: every load
@@ -170,7 +170,7 @@ enum ProbeRunner {
 
     /// What the runner threads share: the next batch to run, and the verdicts so far.
     final class Results: Sendable {
-        let state = Mutex<(next: Int, verdicts: [String: Verdict], notes: [String])>((0, [:], []))
+        let state = Locked<(next: Int, verdicts: [String: Verdict], notes: [String])>((0, [:], []))
     }
 }
 

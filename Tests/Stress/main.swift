@@ -11,6 +11,7 @@ import AVFoundation
 import Dispatch
 import Foundation
 internal import MediaEngine
+import Locking
 import Synchronization
 
 func openDescriptors() -> Int {
@@ -112,9 +113,9 @@ func leaks(count: Int, files: [URL]) async {
 
 /// A delegate that accepts every request and never answers; counts requests and cancellations.
 final class SilentDelegate: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
-    // @unchecked Sendable: state behind a Mutex.
+    // @unchecked Sendable: state behind a lock.
     let queue = DispatchQueue(label: "silent")
-    let counts = Mutex<(requests: [AVAssetResourceLoadingRequest], cancelled: Int)>(([], 0))
+    let counts = Locked<(requests: [AVAssetResourceLoadingRequest], cancelled: Int)>(([], 0))
 
     func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
                         shouldWaitForLoadingOfRequestedResource loadingRequest: AVAssetResourceLoadingRequest) -> Bool {

@@ -1,6 +1,6 @@
 internal import MediaEngine
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Where an asset's bytes come from, and the one packet scan of them that the asset and its tracks
 /// share. Holds no open file: each piece of work opens the source afresh and closes it when done, so
@@ -14,7 +14,7 @@ final class AssetSource: Sendable {
     /// The packet scan: one pass over the file's packets, shared by every key that needs it.
     let scan = SharedLoad<[PacketStatistics]>()
     /// What the header parse saw (size, streams): the scan, which opens the source again, checks it.
-    private let header = Mutex<(byteSize: Int64?, streams: Int)?>(nil)
+    private let header = Locked<(byteSize: Int64?, streams: Int)?>(nil)
 
     init(options: DemuxerOptions = DemuxerOptions(), open: @escaping @Sendable () throws -> any ByteSource) {
         self.options = options

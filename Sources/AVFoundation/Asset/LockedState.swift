@@ -1,14 +1,15 @@
+internal import Locking
 import Synchronization
 
 /// State of a non-Sendable type (it holds closures, app objects, errors) behind a lock: read whole,
 /// or changed in place under the lock. The owner keeps the state's values consistent; nothing in it
 /// escapes the lock but copies.
 final class LockedState<State>: @unchecked Sendable {
-    // @unchecked Sendable: every access goes through the Mutex.
-    private let mutex: Mutex<UncheckedBox<State>>
+    // @unchecked Sendable: every access goes through the lock.
+    private let mutex: Locked<UncheckedBox<State>>
 
     init(_ state: State) {
-        mutex = Mutex(UncheckedBox(state))
+        mutex = Locked(UncheckedBox(state))
     }
 
     /// A copy of the state.

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 internal import MediaEngine
-import Synchronization
+internal import Locking
 
 /// One shared load (an asset's header parse, or its packet scan): its state machine behind a lock, the
 /// work on the engine's threads, and the callers' continuations resumed outside the lock.
@@ -27,7 +27,7 @@ final class SharedLoad<Value: Sendable>: Sendable {
         case deliver(Result<Value, any Error>)
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let executor: IOExecutor
     /// The slow source the operation reads, if any: the operation then holds an engine thread only
     /// while bytes are there to parse (see `IOExecutor.submitRestarting`).
@@ -69,7 +69,7 @@ final class SharedLoad<Value: Sendable>: Sendable {
             return s.nextID
         }
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let outcome = Locked<Result<Value, any Error>?>(nil)
         let waiter: Waiter = { result in
             outcome.withLock { $0 = result }
             done.signal()

@@ -1,19 +1,20 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// How the audio tracks of an asset are mixed: input parameters per track (tracks without any play
 /// at their own volume). Immutable; `AVMutableAudioMix` is the form an app builds.
 public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: the array sits behind a Mutex; parameters guard themselves.
-    let parameters: Mutex<[AVAudioMixInputParameters]>
+    // @unchecked Sendable: the array sits behind a lock; parameters guard themselves.
+    let parameters: Locked<[AVAudioMixInputParameters]>
 
     public override init() {
-        parameters = Mutex([])
+        parameters = Locked([])
         super.init()
     }
 
     init(_ inputParameters: [AVAudioMixInputParameters]) {
-        parameters = Mutex(inputParameters)
+        parameters = Locked(inputParameters)
         super.init()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// How one audio track is mixed: its volume over time, fixed from a time on or ramped across a time
@@ -7,22 +8,22 @@ import Synchronization
 /// after it, as Apple's does (a fixed volume counts as a ramp from the value to itself lasting until
 /// the next one).
 public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: the values sit behind a Mutex.
+    // @unchecked Sendable: the values sit behind a lock.
     struct Values: Sendable, Equatable {
         var trackID = kCMPersistentTrackID_Invalid
         var volumes = RampTimeline<Float>(defaultValue: 1)
         var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm?
     }
 
-    let values: Mutex<Values>
+    let values: Locked<Values>
 
     override init() {
-        values = Mutex(Values())
+        values = Locked(Values())
         super.init()
     }
 
     init(_ values: Values) {
-        self.values = Mutex(values)
+        self.values = Locked(values)
         super.init()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// An asset put together from other assets' tracks: composition tracks of segments, in memory.
@@ -8,7 +9,7 @@ import Synchronization
 /// and `load(_:)` returns without I/O; both read the same values. Immutable; `AVMutableComposition`
 /// is the form an app builds, and its `copy()` is one of these.
 public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: the state sits behind a Mutex; the options are never changed.
+    // @unchecked Sendable: the state sits behind a lock; the options are never changed.
     struct State {
         var tracks: [AVCompositionTrack] = []
         /// `.zero`: the first video track's natural size.
@@ -17,7 +18,7 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
         var usedTrackIDs = Set<CMPersistentTrackID>()
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// The options for the `AVURLAsset`s the composition makes for segments given by URL alone.
     public let urlAssetInitializationOptions: [String: Any]
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// A track of a composition: segments of other assets' tracks laid end to end, held in memory.
@@ -9,11 +10,11 @@ import Synchronization
 /// the segments were inserted from; a segment made from a URL alone adds nothing to them.
 /// `AVMutableCompositionTrack` is the form an app edits.
 public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
-    // @unchecked Sendable: the state sits behind a Mutex.
-    let state: Mutex<CompositionTrackState>
+    // @unchecked Sendable: the state sits behind a lock.
+    let state: Locked<CompositionTrackState>
 
     init(composition: AVComposition, trackID: CMPersistentTrackID, mediaType: AVMediaType, state: CompositionTrackState) {
-        self.state = Mutex(state)
+        self.state = Locked(state)
         super.init(asset: composition, trackID: trackID, mediaType: mediaType, facts: state.facts(mediaType: mediaType))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// How the video tracks of an asset are put together into pictures: the size and rate of the output
@@ -8,7 +9,7 @@ import Synchronization
 /// sessions given one render through it: pass-through instructions, and Avocet's built-in
 /// instructions with their layer instructions (custom compositors are not supported).
 public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: the values sit behind a Mutex; instructions are the app's objects, which
+    // @unchecked Sendable: the values sit behind a lock; instructions are the app's objects, which
     // Apple's composition holds the same way.
     struct Values: @unchecked Sendable {
         var frameDuration = CMTime.invalid
@@ -18,16 +19,16 @@ public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @uncheck
         var sourceTrackIDForFrameTiming = kCMPersistentTrackID_Invalid
     }
 
-    let values: Mutex<Values>
+    let values: Locked<Values>
 
     /// An empty composition: no instructions, no frame duration, a zero render size.
     public override init() {
-        values = Mutex(Values())
+        values = Locked(Values())
         super.init()
     }
 
     required init(_ values: Values) {
-        self.values = Mutex(values)
+        self.values = Locked(values)
         super.init()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// What a video composition does during one time range: which layer instructions place which tracks'
@@ -7,7 +8,7 @@ import Synchronization
 /// processing enabled.
 public class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstructionProtocol, NSCopying, NSMutableCopying,
     @unchecked Sendable {
-    // @unchecked Sendable: the values sit behind a Mutex; layer instructions guard themselves.
+    // @unchecked Sendable: the values sit behind a lock; layer instructions guard themselves.
     struct Values: Sendable {
         var timeRange = CMTimeRange.invalid
         var backgroundColor: CGColor?
@@ -15,15 +16,15 @@ public class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstruct
         var enablePostProcessing = true
     }
 
-    let values: Mutex<Values>
+    let values: Locked<Values>
 
     override init() {
-        values = Mutex(Values())
+        values = Locked(Values())
         super.init()
     }
 
     init(_ values: Values) {
-        self.values = Mutex(values)
+        self.values = Locked(values)
         super.init()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// How one source track's pictures are placed in a video composition's output over time: a transform,
@@ -9,7 +10,7 @@ import Synchronization
 /// report the ramp in effect at a time, or else the first one after it, as Apple's do; a fixed value
 /// counts as a ramp from the value to itself that lasts until the next one is set.
 public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: the values sit behind a Mutex.
+    // @unchecked Sendable: the values sit behind a lock.
     struct Values: Sendable, Equatable {
         var trackID = kCMPersistentTrackID_Invalid
         var transforms = RampTimeline<CGAffineTransform>(defaultValue: .identity)
@@ -17,15 +18,15 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
         var crops = RampTimeline<CGRect>(defaultValue: .null)
     }
 
-    let values: Mutex<Values>
+    let values: Locked<Values>
 
     override init() {
-        values = Mutex(Values())
+        values = Locked(Values())
         super.init()
     }
 
     init(_ values: Values) {
-        self.values = Mutex(values)
+        self.values = Locked(values)
         super.init()
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import Locking
 
 /// Where a track's media is at a time: the file track that holds it, the time in that track, and the
 /// span of the file track the segment plays (nil for a file's own track, which plays all of itself).
@@ -27,7 +27,7 @@ final class SegmentSources: Sendable {
     private struct Key: Hashable { let url: URL; let trackID: CMPersistentTrackID }
     private let options: UncheckedBox<[String: Any]>
     /// A loaded track, or why it could not be.
-    private let resolved = Mutex<[Key: Result<AVAssetTrack, any Error>]>([:])
+    private let resolved = Locked<[Key: Result<AVAssetTrack, any Error>]>([:])
 
     init(for asset: AVAsset) {
         options = UncheckedBox((asset as? AVComposition)?.urlAssetInitializationOptions ?? [:])

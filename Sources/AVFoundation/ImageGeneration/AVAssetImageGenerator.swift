@@ -1,6 +1,7 @@
 internal import MediaEngine
 import Dispatch
 import Foundation
+internal import Locking
 import Synchronization
 
 /// Makes still images of an asset's video at times of its timeline, independently of playback.
@@ -19,10 +20,10 @@ import Synchronization
 /// `AVError.operationNotSupportedForAsset`. The generator keeps up to two picture readers (open
 /// files) between requests, until it is deallocated.
 public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: the settings sit behind a Mutex; the rest is immutable or guards itself.
+    // @unchecked Sendable: the settings sit behind a lock; the rest is immutable or guards itself.
     public let asset: AVAsset
     private let source: PictureSource
-    private let settingsState = Mutex(ImageSettings())
+    private let settingsState = Locked(ImageSettings())
     /// A video composition to render images through, copied when set. When one is set,
     /// `appliesPreferredTrackTransform` is ignored and images are `renderSize` (shrunk to fit
     /// `maximumSize`): a pass-through instruction shows its track's picture; an
@@ -39,7 +40,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     }
 
     /// The legacy batches still reporting, which `cancelAllCGImageGeneration()` ends.
-    private let batches = Mutex<[ObjectIdentifier: LegacyBatch]>([:])
+    private let batches = Locked<[ObjectIdentifier: LegacyBatch]>([:])
 
     /// A generator for `asset`. Does no I/O; succeeds for assets without video (generation then fails).
     public init(asset: AVAsset) {
@@ -160,7 +161,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     public func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
         let (source, settings) = (self.source, self.settings)
         let tracks = try source.blockingTracks()
-        let outcome = Mutex<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)
+        let outcome = Locked<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         IOExecutor.shared.submit {
             var reader: PictureSource.HeldReader?
@@ -209,7 +210,7 @@ private final class LegacyBatch: Sendable {
     private let times: [CMTime]
     private let handler: AVAssetImageGeneratorCompletionHandler
     private let queue = DispatchQueue(label: "avocet.image-generator.callbacks")
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(times: [CMTime], handler: @escaping AVAssetImageGeneratorCompletionHandler) {
         self.times = times

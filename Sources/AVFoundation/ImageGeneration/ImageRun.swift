@@ -1,6 +1,6 @@
 internal import MediaEngine
 import Foundation
-import Synchronization
+internal import Locking
 
 /// One run of image generation over a list of times, with one picture reader for all of them: what
 /// `images(for:)` iterates and the legacy batch call reports. Each `next()` claims the next time and
@@ -16,7 +16,7 @@ final class ImageRun: Sendable {
     private let source: PictureSource
     private let times: [CMTime]
     private let settings: ImageSettings
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(source: PictureSource, times: [CMTime], settings: ImageSettings) {
         self.source = source

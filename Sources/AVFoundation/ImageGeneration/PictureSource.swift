@@ -1,6 +1,6 @@
 internal import MediaEngine
 import Foundation
-import Synchronization
+internal import Locking
 
 /// A generator's settings as they stood when a request was made.
 struct ImageSettings: Sendable {
@@ -29,7 +29,7 @@ final class PictureSource: Sendable {
         let reader: VideoFrameReader
     }
 
-    private let idle = Mutex<[HeldReader]>([])
+    private let idle = Locked<[HeldReader]>([])
     private static let maxIdle = 4
     /// The file tracks behind a composition's segments.
     private let sources: SegmentSources
@@ -101,7 +101,7 @@ final class PictureSource: Sendable {
     /// and returned to the source at the end.
     final class KeptReader: Sendable {
         private let source: PictureSource
-        private let held = Mutex<HeldReader?>(nil)
+        private let held = Locked<HeldReader?>(nil)
 
         init(_ source: PictureSource) {
             self.source = source

@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// The observers of one object's observable properties, by property name. The object calls
@@ -10,7 +11,7 @@ final class KeyValueObservers: Sendable {
         let handler: @Sendable (_ old: Any, _ new: Any) -> Void
     }
 
-    private let entries = Mutex<[(Int, Entry)]>([])
+    private let entries = Locked<[(Int, Entry)]>([])
     private let counter = Atomic<Int>(0)
 
     func add(name: String, handler: @escaping @Sendable (_ old: Any, _ new: Any) -> Void) -> Int {

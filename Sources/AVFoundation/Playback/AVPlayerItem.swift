@@ -1,5 +1,6 @@
 internal import MediaEngine
 import Foundation
+internal import Locking
 import Synchronization
 
 /// The presentation state of an asset being played: its status, timing and the tracks presented.
@@ -10,7 +11,7 @@ import Synchronization
 /// Observe `status` with `observe(\.status, options:changeHandler:)`; changes are reported on the
 /// thread that loaded them.
 public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
-    // @unchecked Sendable: the state sits behind a Mutex.
+    // @unchecked Sendable: the state sits behind a lock.
     public enum Status: Int, Sendable {
         case unknown = 0, readyToPlay = 1, failed = 2
     }
@@ -62,7 +63,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     let state = LockedState(State())
     let keyValueObservers = KeyValueObservers()
     /// The player running the item, if any.
-    private let owner = Mutex<WeakBox<AVPlayer>?>(nil)
+    private let owner = Locked<WeakBox<AVPlayer>?>(nil)
 
     /// An item for the asset at `URL`.
     public convenience init(url URL: URL) {

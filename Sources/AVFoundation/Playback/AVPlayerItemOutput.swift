@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// Seconds of the host clock (CoreFoundation's type on Apple's platforms).
@@ -7,8 +8,8 @@ public typealias CFTimeInterval = Double
 /// The base of the outputs a player item hands media to (`AVPlayerItemVideoOutput`): it converts the
 /// host clock's times to the item's.
 public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: the item reference sits behind a Mutex.
-    private let owner = Mutex<WeakBox<AVPlayerItem>?>(nil)
+    // @unchecked Sendable: the item reference sits behind a lock.
+    private let owner = Locked<WeakBox<AVPlayerItem>?>(nil)
     private let suppresses = Atomic<Bool>(false)
 
     override init() {

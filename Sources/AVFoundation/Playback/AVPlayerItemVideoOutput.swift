@@ -1,5 +1,6 @@
 internal import MediaEngine
 import Foundation
+internal import Locking
 import Synchronization
 
 /// Hands out the pictures of the item it is added to as `CVPixelBuffer`s, for the app to show: BGRA
@@ -12,10 +13,10 @@ import Synchronization
 /// there; the pull delegate hears `outputSequenceWasFlushed`. Pictures are the item's video as stored
 /// (apply the track's preferred transform to show it upright), or its video composition's output.
 public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
-    // @unchecked Sendable: the pipeline and delegate sit behind Mutexes.
+    // @unchecked Sendable: the pipeline and delegate sit behind locks.
     let pixelFormat: OSType
-    private let pipeline = Mutex<VideoOutputPipeline?>(nil)
-    private let delegateState = Mutex<(WeakBox<AnyObject>?, DispatchQueue?)>((nil, nil))
+    private let pipeline = Locked<VideoOutputPipeline?>(nil)
+    private let delegateState = Locked<(WeakBox<AnyObject>?, DispatchQueue?)>((nil, nil))
     /// Whether the delegate asked to hear when media arrives (kept across pipelines).
     private let wantsMediaNotice = Atomic<Bool>(false)
 
@@ -120,7 +121,7 @@ final class VideoOutputPipeline: Sendable {
     private let pixelFormat: OSType
     private let reader: PictureSource.KeptReader
     private let state = LockedState(State())
-    private let converter = Mutex(UncheckedBox(PixelConverter()))
+    private let converter = Locked(UncheckedBox(PixelConverter()))
 
     init(item: AVPlayerItem, pixelFormat: OSType) {
         self.item = WeakBox(item)

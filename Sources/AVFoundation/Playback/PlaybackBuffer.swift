@@ -1,6 +1,6 @@
 internal import MediaEngine
 import Foundation
-import Synchronization
+internal import Locking
 
 /// How far an item's media has been read ahead of its time: the source of `loadedTimeRanges`, of the
 /// buffer-empty, buffer-full and likely-to-keep-up flags, and of the player's stalls.
@@ -54,7 +54,7 @@ final class PlaybackBuffer: Sendable {
     private let forward: @Sendable () -> Double
     private let state: LockedState<State>
     /// The reader, used by one job at a time (the `running` flag), kept across jobs.
-    private let reader = Mutex<UncheckedBox<ReadAheadReader>?>(nil)
+    private let reader = Locked<UncheckedBox<ReadAheadReader>?>(nil)
     private let onChange: @Sendable () -> Void
     private let onFailure: @Sendable (any Error) -> Void
 

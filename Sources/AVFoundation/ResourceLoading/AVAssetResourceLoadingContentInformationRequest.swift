@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 import Synchronization
 
 /// What the delegate tells about the whole resource, on the first request of an asset: its type, its
@@ -7,7 +8,7 @@ import Synchronization
 /// Set the properties before the first `respond(with:)` or `finishLoading()` of the request that
 /// carries this one; they are read then, once.
 public class AVAssetResourceLoadingContentInformationRequest: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: the settable fields sit behind `state`'s Mutex.
+    // @unchecked Sendable: the settable fields sit behind `state`'s lock.
     private struct State {
         var contentType: String?
         var contentLength: Int64 = 0
@@ -16,7 +17,7 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
         var isEntireLengthAvailableOnDemand = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The content types Avocet reads (`AVFileType` raw values, which are UTIs).
     public let allowedContentTypes: [String]?

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 internal import MediaEngine
+internal import Locking
 import Synchronization
 
 /// One request from an asset to its resource loader's delegate: content information about the
@@ -14,7 +15,7 @@ import Synchronization
 /// delegate's `resourceLoader(_:didCancel:)`). Anything after the end is ignored. Safe to use from any
 /// thread.
 public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: `response` and `redirect` sit behind a Mutex; the rest is immutable or the
+    // @unchecked Sendable: `response` and `redirect` sit behind a lock; the rest is immutable or the
     // channel's (behind its own locks).
     /// The request for the resource: its URL, and a `Range` header for the bytes asked for.
     public let request: URLRequest
@@ -25,7 +26,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// Who is asking.
     public let requestor = AVAssetResourceLoadingRequestor()
     let channel: ResourceRequestChannel
-    private let extras = Mutex<(response: URLResponse?, redirect: URLRequest?)>((nil, nil))
+    private let extras = Locked<(response: URLResponse?, redirect: URLRequest?)>((nil, nil))
 
     init(request: URLRequest, contentInformationRequest: AVAssetResourceLoadingContentInformationRequest?,
          dataRequest: AVAssetResourceLoadingDataRequest?, channel: ResourceRequestChannel) {

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 internal import MediaEngine
+internal import Locking
 import Synchronization
 
 /// Feeds an `http`/`https` asset's buffered source with range requests, through Foundation's
@@ -162,7 +163,7 @@ final class HTTPTransfer: @unchecked Sendable {
 
 /// The process's one `URLSession` for assets, and the routing of its delegate callbacks to transfers.
 final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked Sendable: the routing tables sit behind a Mutex; the session is thread-safe.
+    // @unchecked Sendable: the routing tables sit behind a lock; the session is thread-safe.
     static let shared = HTTPSession()
 
     private struct Routes {
@@ -174,7 +175,7 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var cancelledEarly: Set<TransferKey> = []
     }
 
-    private let routes = Mutex(Routes())
+    private let routes = Locked(Routes())
     private let queue: OperationQueue
     private let starter = DispatchQueue(label: "avocet.http.start")
     private var session: URLSession?

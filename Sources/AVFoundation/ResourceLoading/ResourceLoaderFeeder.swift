@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 internal import MediaEngine
+internal import Locking
 import Synchronization
 
 /// Feeds an asset's buffered source from its resource loader's delegate: each range the source wants
@@ -49,7 +50,7 @@ final class ResourceLoaderFeeder: ByteFeeder {
         var redirected: (any ByteFeeder)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(url: URL, loader: AVAssetResourceLoader, redirectFeeder: @escaping @Sendable (URL) -> (any ByteFeeder)?) {
         self.url = url

@@ -1,6 +1,6 @@
 import Foundation
 internal import MediaEngine
-import Synchronization
+internal import Locking
 
 /// The path from one loading request (and its data request) to the buffered source that wants its
 /// answers, and the request's state: open, finished or cancelled, each reached once. Answers after the
@@ -17,7 +17,7 @@ final class ResourceRequestChannel: Sendable {
 
     let id: Int
     let name: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Held while answers pass to the source, so that answers from several threads reach it in the
     /// order they advanced `bytesDelivered`. `state` is only held briefly inside it: the source may
     /// cancel this very request while taking its bytes (a newer request replacing it), which takes
@@ -34,7 +34,7 @@ final class ResourceRequestChannel: Sendable {
         self.name = name
         self.contentInformation = contentInformation
         self.onRedirect = onRedirect
-        state = Mutex(State(sink: sink))
+        state = Locked(State(sink: sink))
     }
 
     var phase: Phase { state.withLock { $0.phase } }
