@@ -70,7 +70,7 @@ final class FileServingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unche
 
     var seen: [Seen] { seenRequests.withLock { $0 } }
     var cancelled: [(offset: Int64, onDelegateQueue: Bool, isCancelled: Bool)] { cancelledRequests.withLock { $0 } }
-    /// Requests kept unanswered (`.silent`).
+    /// Requests kept unanswered (`.silent`) or unfinished (`.respondWithoutFinishing`).
     var pending: [AVAssetResourceLoadingRequest] { kept.withLock { $0 } }
 
     func resourceLoader(_ resourceLoader: AVAssetResourceLoader,
@@ -98,6 +98,7 @@ final class FileServingDelegate: NSObject, AVAssetResourceLoaderDelegate, @unche
             answer(loadingRequest, finish: true)
             return true
         case .respondWithoutFinishing:
+            kept.withLock { $0.append(loadingRequest) }
             answer(loadingRequest, finish: false)
             return true
         }

@@ -83,6 +83,23 @@ struct ResourceLoaderTests {
         #expect(abs(duration.seconds - (Fixtures.fixture("multi.mkv").duration ?? 0)) < 0.05)
     }
 
+    /// A delegate that keeps requests it answered but never finishes keeps neither the asset nor its
+    /// buffered source alive (found by avocet-fuzz's loader target: a request's redirect path held the
+    /// source): once the asset is gone, every such request is cancelled, and the delegate hears it.
+    @Test func requestsKeptUnfinishedAreCancelledWhenTheAssetGoes() async throws {
+        let server = try delegate("frames-live.webm", .respondWithoutFinishing)
+        var asset: AVURLAsset? = server.asset("frames-live.webm")
+        _ = try await asset?.load(.duration, .tracks)
+        #expect(!server.pending.isEmpty)
+        weak let weakAsset = asset
+        asset = nil
+        try await eventually { weakAsset == nil && server.pending.allSatisfy(\.isCancelled) }
+        #expect(weakAsset == nil)
+        #expect(server.pending.allSatisfy { $0.isCancelled }, "cancelled once the asset is gone")
+        try await eventually { server.cancelled.count == server.pending.count }
+        #expect(server.cancelled.count == server.pending.count, "didCancel for each")
+    }
+
     @Test func finishingWithFewerBytesEndsTheResourceThere() async throws {
         // The delegate says the file is whole but gives only its first 2,000 bytes: a truncated file.
         let server = try TruncatingDelegate(file: Fixtures.path("av.mp4"), keep: 2000)

@@ -77,7 +77,11 @@ final class ResourceLoaderFeeder: ByteFeeder {
             contentInformation: range.wantsContentInfo
                 ? AVAssetResourceLoadingContentInformationRequest(allowedContentTypes: AVURLAsset.audiovisualTypes().map(\.rawValue))
                 : nil,
-            onRedirect: { [weak self] target in self?.follow(target, range: range, sink: sink) ?? false })
+            // Weakly, as the channel holds the source: a delegate that keeps the request keeps neither.
+            onRedirect: { [weak self, weak sink] target in
+                guard let self, let sink else { return false }
+                return self.follow(target, range: range, sink: sink)
+            })
         let length = range.length.map { Int(clamping: $0) } ?? Int.max
         let data = AVAssetResourceLoadingDataRequest(requestedOffset: range.offset, requestedLength: length,
                                                      requestsAllDataToEndOfResource: range.length == nil, channel: channel)
@@ -138,10 +142,21 @@ final class ResourceLoaderFeeder: ByteFeeder {
             return (nil, s.redirected)
         }
         redirected?.cancel(requestID)
-        guard let entry = found, entry.request.channel.cancel() else { return }
-        let loader = self.loader
-        // After the request's own delivery on the same serial queue: a request the delegate never saw
-        // (cancelled first) is not reported.
+        if let found { Self.cancelAtDelegate(found, loader: loader) }
+    }
+
+    /// Requests the delegate still holds open when the asset's source goes (one it answered in full but
+    /// never finished, which the source no longer counts as in flight) are cancelled too: the delegate
+    /// hears `didCancel` and can let go of what it keeps for them.
+    deinit {
+        let open = state.withLock { $0.requests.values.filter { $0.request.channel.phase == .open } }
+        for entry in open { Self.cancelAtDelegate(entry, loader: loader) }
+    }
+
+    /// Marks the request cancelled and, after its own delivery on the same serial queue, reports it to
+    /// the delegate if the delegate saw it (a request cancelled first is not reported).
+    private static func cancelAtDelegate(_ entry: Entry, loader: AVAssetResourceLoader) {
+        guard entry.request.channel.cancel() else { return }
         entry.queue.async {
             if entry.presented.isSet {
                 entry.route.delegate?.resourceLoader(loader, didCancel: entry.request)
