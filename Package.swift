@@ -42,7 +42,11 @@ let package = Package(
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
         .executableTarget(name: "avocet-rl-bench", dependencies: ["AVFoundation"], path: "Benchmarks/ResourceLoader"),
         .executableTarget(name: "avocet-play-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Playback"),
-        .executableTarget(name: "avocet-probe", dependencies: ["AVFoundation"], path: "Tests/Probe"),
+        // Loads everything the public API offers about a file: avocet-probe and avocet-fuzz use it.
+        .target(name: "AssetProbe", dependencies: ["AVFoundation"], path: "Tests/AssetProbe"),
+        .executableTarget(name: "avocet-probe", dependencies: ["AssetProbe"], path: "Tests/Probe"),
+        // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally, a replayer.
+        .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tests/Fuzz"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
         .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "Locking"], path: "Tests/Stress"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
@@ -51,7 +55,7 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
-        .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "Locking"]),
+        .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "avocet-fuzz", "Locking"]),
     ],
     swiftLanguageModes: [.v6]
 )

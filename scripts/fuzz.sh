@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Fuzzes Avocet's public API with libFuzzer: the targets of Tests/Fuzz (avocet-fuzz), built with
+# `-sanitize=fuzzer,address` into .build-fuzz.
+#
+#     bash scripts/fuzz.sh open|thumbnail|loader [SECONDS]   one target, 1800 s unless told
+#     bash scripts/fuzz.sh all [SECONDS]                      each target in turn
+#     bash scripts/fuzz.sh --ci                               the brief form CI runs: each target 60 s
+#
+# Every run first replays the committed regression inputs (Fixtures/fuzz/TARGET), then fuzzes from a
+# corpus kept in .build-fuzz/corpus/TARGET, seeded from the fixtures. An input that crashes or hangs
+# (over 30 s) is written to .build-fuzz/artifacts/TARGET/ and the script fails; commit it under
+# Fixtures/fuzz/TARGET/ with the fix, so that the test suite (FuzzRegressionTests) replays it.
+#
+# libFuzzer's runtime brings a `main` of its own, and SwiftPM defines the executable's `main` too, hence
+# --allow-multiple-definition; either one runs libFuzzer's driver (Tests/Fuzz/main.swift). Leak checking is LeakSanitizer's
+# job (scripts/sanitizers.sh leak): here it would report the Swift runtime's caches.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-all}"
+seconds="${2:-1800}"
+targets=(open thumbnail loader)
+case "$mode" in
+  --ci) seconds=60 ;;
+  all) ;;
+  open|thumbnail|loader) targets=("$mode") ;;
+  *) echo "usage: $0 open|thumbnail|loader|all [SECONDS] | --ci" >&2; exit 2 ;;
+esac
+bash scripts/install-deps.sh ffmpeg
+swift build --product avocet-fuzz --build-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAVOCET_FUZZ \
+  -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" || true
+fuzzer=".build-fuzz/debug/avocet-fuzz"
+[ -x "$fuzzer" ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
+export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+
+# Seeds: the media fixtures as they are (open); behind a header of settings (thumbnail: exact and
+# default tolerances, a size limit, several times); a few delegate programs (loader).
+seed() {
+  local target="$1" dir=".build-fuzz/corpus/$1"
+  mkdir -p "$dir"
+  [ -n "$(ls -A "$dir")" ] && return 0
+  python3 - "$target" "$dir" <<'PY'
+import os, sys
+target, out = sys.argv[1], sys.argv[2]
+media = [os.path.join("Fixtures", n) for n in sorted(os.listdir("Fixtures"))
+         if n.rsplit(".", 1)[-1] in ("mp4", "mov", "mkv", "webm", "m4a", "mp3", "flac", "opus", "avi", "wav", "3gp")]
+def write(name, data):
+    with open(os.path.join(out, name), "wb") as f: f.write(data)
+if target == "open":
+    for path in media: write(os.path.basename(path), open(path, "rb").read())
+elif target == "thumbnail":
+    headers = [bytes([0, 0, 0, 0, 0, 0, 0]), bytes([1, 1, 40, 30, 2, 0, 0, 3, 232, 7, 208]),
+               bytes([2 | 4, 5, 0, 0, 3, 0, 100, 1, 0, 0xFF, 0xFF, 0xFF, 0xFE]), bytes([3 | 8, 0, 16, 16, 1, 0, 50, 0, 0])]
+    for i, path in enumerate(media):
+        header = headers[i % len(headers)].ljust(16, b"\0")
+        write(os.path.basename(path), header + open(path, "rb").read())
+else:
+    programs = [b"", b"\x00\x05", b"\x01\x02\x01\x00\x10\x20", b"\x02\x04\x00\x02\x01\x01", b"\x03\x00\x0a\x00\x0a",
+                b"\x04\x01\x00\x01\x07\x09", b"\x05\x03\x05\x00\x0b", b"\x06\x04\x00\x00\x06\x08", b"\x07\x00\x00\x01\x02\x03\x04",
+                b"\x08\x10\x00\x00\x0c\x0c\x0c", b"\x09\x00\x00\x02\x05"]
+    for i, program in enumerate(programs): write("program-%02d" % i, bytes([i % 10]) + program)
+PY
+}
+
+status=0
+for target in "${targets[@]}"; do
+  seed "$target"
+  mkdir -p ".build-fuzz/artifacts/$target"
+  regressions=(Fixtures/fuzz/"$target"/*)
+  if [ -e "${regressions[0]}" ]; then
+    echo "== $target: replaying ${#regressions[@]} regression input(s)"
+    AVOCET_FUZZ_TARGET="$target" "$fuzzer" -timeout=30 "${regressions[@]}" > ".build-fuzz/$target-regressions.log" 2>&1 || {
+      echo "== $target: a regression input fails again (log: .build-fuzz/$target-regressions.log)"; status=1; }
+  fi
+  echo "== $target: fuzzing for $seconds s"
+  if ! AVOCET_FUZZ_TARGET="$target" "$fuzzer" ".build-fuzz/corpus/$target" \
+      -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=160000 -print_final_stats=1 \
+      -artifact_prefix=".build-fuzz/artifacts/$target/" 2>&1 | tee ".build-fuzz/$target.log" | grep -E "^#[0-9]+.*(DONE|pulse)|ERROR|SUMMARY|Fatal error|stat::|ALARM" ; then
+    :
+  fi
+  if grep -qE "ERROR: libFuzzer|SUMMARY: AddressSanitizer|Fatal error|ALARM:|deadly signal" ".build-fuzz/$target.log"; then
+    echo "== $target: FOUND a crash or a hang; the input is in .build-fuzz/artifacts/$target/ (log: .build-fuzz/$target.log)"
+    status=1
+  else
+    echo "== $target: no crash or hang in $seconds s ($(grep -E '^stat::number_of_executed_units' ".build-fuzz/$target.log" | awk '{print $2}') inputs)"
+  fi
+done
+exit $status
