@@ -42,8 +42,9 @@ let package = Package(
         .executableTarget(name: "avocet-bench", dependencies: ["AVFoundation"], path: "Benchmarks/LoadThroughput"),
         .executableTarget(name: "avocet-rl-bench", dependencies: ["AVFoundation"], path: "Benchmarks/ResourceLoader"),
         .executableTarget(name: "avocet-play-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Playback"),
-        // Loads everything the public API offers about a file: avocet-probe and avocet-fuzz use it.
-        .target(name: "AssetProbe", dependencies: ["AVFoundation"], path: "Tests/AssetProbe"),
+        // Drives the public API for the test tools: loads everything about a file (avocet-probe,
+        // avocet-fuzz), a resource loader delegate that follows a program of faults (avocet-fuzz, avocet-soak).
+        .target(name: "AssetProbe", dependencies: ["AVFoundation", "Locking"], path: "Tests/AssetProbe"),
         .executableTarget(name: "avocet-probe", dependencies: ["AssetProbe"], path: "Tests/Probe"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally, a replayer.
         .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tests/Fuzz"),

@@ -31,6 +31,8 @@ swift build --product avocet-fuzz --build-path .build-fuzz -Xswiftc -sanitize=fu
 fuzzer=".build-fuzz/debug/avocet-fuzz"
 [ -x "$fuzzer" ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
+# libFuzzer reports crashes itself; Swift's backtracer, which reads memory ASan guards, would only add noise.
+export SWIFT_BACKTRACE="enable=no"
 
 # Seeds: the media fixtures as they are (open); behind a header of settings (thumbnail: exact and
 # default tolerances, a size limit, several times); a few delegate programs (loader).

@@ -26,7 +26,9 @@ bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-pl
 # The suite's time bounds and timeouts are scaled by 4 (FixtureSupport's TestTiming): a sanitizer
 # slows everything. AVOCET_SANITIZER tells the memory-growth test that resident memory is the
 # sanitizer allocator's.
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
+# scripts/tsan-suppressions.txt names the one report ThreadSanitizer cannot judge (a Swift runtime
+# hand-over), with its reason.
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt:${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="halt_on_error=1:${ASAN_OPTIONS:-}"
 export AVOCET_SANITIZER="$kind"
 export AVOCET_TEST_TIME_SCALE="${AVOCET_TEST_TIME_SCALE:-4}"
