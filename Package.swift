@@ -50,6 +50,8 @@ let package = Package(
         .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tests/Fuzz"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
         .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "Locking"], path: "Tests/Stress"),
+        // The soak (scripts/soak.sh): loads, thumbnails and exports at once under faults, for a set time.
+        .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking"], path: "Tests/Soak"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

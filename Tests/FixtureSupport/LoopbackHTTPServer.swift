@@ -37,6 +37,9 @@ package final class LoopbackHTTPServer: Sendable {
         case slow(URL, bytesPerChunk: Int, delay: Double)
         /// 403 unless the request has the header (name in any case) with exactly this value; then the route.
         indirect case requireHeader(String, String, Route)
+        /// Each request takes one of these routes, chosen at random: a flaky server (list a route
+        /// several times to weight it).
+        indirect case flaky([Route])
     }
 
     /// A request as the server read it, for assertions.
@@ -241,6 +244,8 @@ extension LoopbackHTTPServer {
             case .hang:
                 socket.drain()
                 return false
+            case .flaky(let routes):
+                return respond(to: request, with: routes.randomElement(), on: socket)
             case .requireHeader(let name, let value, let then):
                 guard request.headers[name.lowercased()] == value else {
                     return socket.send(Response.text(403, head: request.isHead, keepAlive: keepAlive))
