@@ -1,11 +1,15 @@
 import Foundation
 
+/// A format description of audio; the same type as `CMFormatDescription`.
 public typealias CMAudioFormatDescription = CMFormatDescription
+/// A format description of video; the same type as `CMFormatDescription`.
 public typealias CMVideoFormatDescription = CMFormatDescription
 
 /// Errors of CoreMedia's format-description calls (`OSStatus` codes as Apple defines them).
 public struct CMFormatDescriptionError: Error, Hashable, Sendable {
+    /// The `OSStatus` code.
     public let status: Int32
+    /// A parameter was out of range (`kCMFormatDescriptionError_InvalidParameter`, -12710).
     public static let invalidParameter = CMFormatDescriptionError(status: -12710)
 }
 
@@ -17,8 +21,11 @@ public struct CMFormatDescriptionError: Error, Hashable, Sendable {
 // @unchecked Sendable: every stored property is immutable after init; `asbdPointer` is written once
 // in init and freed in deinit.
 public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStringConvertible {
+    /// The media type, such as `.audio` or `.video`.
     public let mediaType: MediaType
+    /// The codec, such as `.h264` or `.mpeg4AAC`.
     public let mediaSubType: MediaSubType
+    /// The extensions: codec name, pixel aspect ratio, colour properties and the like.
     public let extensions: Extensions
     /// The audio stream's basic description; nil for non-audio media.
     public let audioStreamBasicDescription: AudioStreamBasicDescription?
@@ -89,12 +96,14 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
         return CGSize(width: width, height: CGFloat(d.height))
     }
 
+    /// Whether both describe the same media: type, subtype, extensions, stream description, dimensions and magic cookie.
     public static func == (lhs: CMFormatDescription, rhs: CMFormatDescription) -> Bool {
         lhs === rhs || (lhs.mediaType == rhs.mediaType && lhs.mediaSubType == rhs.mediaSubType
             && lhs.extensions == rhs.extensions && lhs.audioStreamBasicDescription == rhs.audioStreamBasicDescription
             && lhs.videoDimensions == rhs.videoDimensions && lhs.magicCookie == rhs.magicCookie)
     }
 
+    /// Hashes the same contents that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(mediaType)
         hasher.combine(mediaSubType)
@@ -104,6 +113,7 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
         hasher.combine(magicCookie)
     }
 
+    /// The media type, subtype and, where there are any, sample rate and channels or dimensions.
     public var description: String {
         var parts = ["mediaType:'\(mediaType)'", "mediaSubType:'\(mediaSubType)'"]
         if let asbd = audioStreamBasicDescription {
@@ -114,11 +124,15 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
     }
 }
 
+/// The media type's four-character code.
 public func CMFormatDescriptionGetMediaType(_ desc: CMFormatDescription) -> CMMediaType { desc.mediaType.rawValue }
+/// The media subtype's four-character code.
 public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> FourCharCode { desc.mediaSubType.rawValue }
+/// The encoded width and height; zero for non-video media.
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
     videoDesc.dimensions
 }
+/// The displayed size, as `presentationDimensions(usePixelAspectRatio:useCleanAperture:)` gives it.
 public func CMVideoFormatDescriptionGetPresentationDimensions(
     _ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool, useCleanAperture: Bool
 ) -> CGSize {

@@ -91,14 +91,14 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
     }
 }
 
-/// `time * multiplier`. The timescale is doubled until it is at least 65536, then halved while the
-/// value overflows; default rounding. A NaN multiplier gives an invalid time, an infinite one ±infinity.
 /// The older, unlabeled spelling of `CMTimeMultiplyByFloat64(_:multiplier:)`, as Swift 3 code (and the
 /// AVKit guide's samples) call it.
 public func CMTimeMultiplyByFloat64(_ time: CMTime, _ multiplier: Float64) -> CMTime {
     CMTimeMultiplyByFloat64(time, multiplier: multiplier)
 }
 
+/// `time * multiplier`. The timescale is doubled until it is at least 65536, then halved while the
+/// value overflows; default rounding. A NaN multiplier gives an invalid time, an infinite one ±infinity.
 public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTime {
     switch TimeKind(time) {
     case .invalid: return .invalid
@@ -197,25 +197,37 @@ public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {
     }
 }
 
+/// Whether `time` is valid (`time.isValid`).
 public func CMTIME_IS_VALID(_ time: CMTime) -> Bool { time.isValid }
+/// Whether `time` is invalid.
 public func CMTIME_IS_INVALID(_ time: CMTime) -> Bool { !time.isValid }
+/// Whether `time` is +infinity.
 public func CMTIME_IS_POSITIVE_INFINITY(_ time: CMTime) -> Bool { time.isPositiveInfinity }
+/// Whether `time` is -infinity.
 public func CMTIME_IS_NEGATIVE_INFINITY(_ time: CMTime) -> Bool { time.isNegativeInfinity }
+/// Whether `time` is indefinite.
 public func CMTIME_IS_INDEFINITE(_ time: CMTime) -> Bool { time.isIndefinite }
+/// Whether `time` is a real number of seconds (valid, not infinite, not indefinite).
 public func CMTIME_IS_NUMERIC(_ time: CMTime) -> Bool { time.isNumeric }
+/// Whether `time` is numeric and has been rounded.
 public func CMTIME_HAS_BEEN_ROUNDED(_ time: CMTime) -> Bool { time.hasBeenRounded }
 
 /// Prints `time` as `{value/timescale = seconds}`.
 public func CMTimeShow(_ time: CMTime) { print(time.description) }
 
 // The C constant names: Swift code on Apple's platforms spells these `CMTime.zero` and so on.
+/// The C name of `CMTime.zero`.
 @available(*, deprecated, renamed: "CMTime.zero")
 public var kCMTimeZero: CMTime { .zero }
+/// The C name of `CMTime.invalid`.
 @available(*, deprecated, renamed: "CMTime.invalid")
 public var kCMTimeInvalid: CMTime { .invalid }
+/// The C name of `CMTime.indefinite`.
 @available(*, deprecated, renamed: "CMTime.indefinite")
 public var kCMTimeIndefinite: CMTime { .indefinite }
+/// The C name of `CMTime.positiveInfinity`.
 @available(*, deprecated, renamed: "CMTime.positiveInfinity")
 public var kCMTimePositiveInfinity: CMTime { .positiveInfinity }
+/// The C name of `CMTime.negativeInfinity`.
 @available(*, deprecated, renamed: "CMTime.negativeInfinity")
 public var kCMTimeNegativeInfinity: CMTime { .negativeInfinity }

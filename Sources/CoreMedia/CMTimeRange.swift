@@ -2,7 +2,9 @@ import Foundation
 
 /// A half-open range of time: `start` up to but not including `start + duration`. Pure value type.
 public struct CMTimeRange: Sendable {
+    /// The first time in the range.
     public var start: CMTime
+    /// How long the range lasts; the range ends just before `start + duration`.
     public var duration: CMTime
 
     /// An invalid range (every field zero).
@@ -26,6 +28,7 @@ public struct CMTimeRange: Sendable {
 
     /// The empty range at zero.
     public static let zero = CMTimeRange(start: .zero, duration: .zero)
+    /// The invalid range (every field zero).
     public static let invalid = CMTimeRange()
 
     /// Start and duration valid, duration in epoch 0 and not negative.
@@ -70,6 +73,7 @@ extension CMTimeRange: Hashable {
         range1.start == range2.start && range1.duration == range2.duration
     }
 
+    /// Hashes the start and the duration, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(start)
         hasher.combine(duration)
@@ -79,21 +83,26 @@ extension CMTimeRange: Hashable {
 extension CMTimeRange: Codable {}
 
 extension CMTimeRange: CustomStringConvertible {
+    /// `{start, duration}`, each as `CMTime` prints itself.
     public var description: String { "{\(start), \(duration)}" }
 }
 
+/// A range from `start` lasting `duration`; invalid when `duration` is not in epoch 0.
 public func CMTimeRangeMake(start: CMTime, duration: CMTime) -> CMTimeRange {
     CMTimeRange(start: start, duration: duration)
 }
 
+/// A range from `start` to `end`: its duration is `end - start`.
 public func CMTimeRangeFromTimeToTime(start: CMTime, end: CMTime) -> CMTimeRange {
     CMTimeRange(start: start, end: end)
 }
 
+/// `range.start + range.duration`, which the range does not contain; invalid for an invalid range.
 public func CMTimeRangeGetEnd(_ range: CMTimeRange) -> CMTime {
     range.isValid ? range.start + range.duration : .invalid
 }
 
+/// The smallest range that holds every time of both ranges; invalid if either is invalid.
 public func CMTimeRangeGetUnion(_ range: CMTimeRange, otherRange: CMTimeRange) -> CMTimeRange {
     guard range.isValid, otherRange.isValid else { return .invalid }
     return CMTimeRange(
@@ -101,6 +110,7 @@ public func CMTimeRangeGetUnion(_ range: CMTimeRange, otherRange: CMTimeRange) -
         end: CMTimeMaximum(range.end, otherRange.end))
 }
 
+/// The largest range held by both; `CMTimeRange.zero` when they do not overlap, invalid if either is invalid.
 public func CMTimeRangeGetIntersection(_ range: CMTimeRange, otherRange: CMTimeRange) -> CMTimeRange {
     guard range.isValid, otherRange.isValid else { return .invalid }
     let start = CMTimeMaximum(range.start, otherRange.start)
@@ -109,14 +119,17 @@ public func CMTimeRangeGetIntersection(_ range: CMTimeRange, otherRange: CMTimeR
     return CMTimeRange(start: start, end: end)
 }
 
+/// Whether the starts and the durations compare equal.
 public func CMTimeRangeEqual(_ range1: CMTimeRange, _ range2: CMTimeRange) -> Bool {
     range1 == range2
 }
 
+/// Whether `range` is valid and `range.start <= time < range.end`.
 public func CMTimeRangeContainsTime(_ range: CMTimeRange, time: CMTime) -> Bool {
     range.isValid && time >= range.start && time < range.end
 }
 
+/// Whether both ranges are valid and every time of `otherRange` lies in `range`.
 public func CMTimeRangeContainsTimeRange(_ range: CMTimeRange, otherRange: CMTimeRange) -> Bool {
     range.isValid && otherRange.isValid && otherRange.start >= range.start && otherRange.end <= range.end
 }
@@ -150,13 +163,19 @@ public func CMTimeClampToRange(_ time: CMTime, range: CMTimeRange) -> CMTime {
     return time
 }
 
+/// Whether `range` is valid (`range.isValid`).
 public func CMTIMERANGE_IS_VALID(_ range: CMTimeRange) -> Bool { range.isValid }
+/// Whether `range` is invalid.
 public func CMTIMERANGE_IS_INVALID(_ range: CMTimeRange) -> Bool { !range.isValid }
+/// Whether `range` is valid with an indefinite start or duration.
 public func CMTIMERANGE_IS_INDEFINITE(_ range: CMTimeRange) -> Bool { range.isIndefinite }
+/// Whether `range` is valid with a zero duration.
 public func CMTIMERANGE_IS_EMPTY(_ range: CMTimeRange) -> Bool { range.isEmpty }
 
+/// The C name of `CMTimeRange.zero`.
 @available(*, deprecated, renamed: "CMTimeRange.zero")
 public var kCMTimeRangeZero: CMTimeRange { .zero }
+/// The C name of `CMTimeRange.invalid`.
 @available(*, deprecated, renamed: "CMTimeRange.invalid")
 public var kCMTimeRangeInvalid: CMTimeRange { .invalid }
 

@@ -10,6 +10,7 @@ public final class CMTimebase: Sendable {
         var rate: Float64
     }
 
+    /// The clock the timebase runs against.
     public let sourceClock: CMClock
     private let anchor: Locked<Anchor>
 
@@ -70,21 +71,27 @@ public func CMTimebaseCreateWithSourceClock(allocator: AnyObject?, sourceClock: 
     return 0
 }
 
+/// The timebase's time now (`timebase.time`).
 public func CMTimebaseGetTime(_ timebase: CMTimebase) -> CMTime { timebase.time }
+/// The timebase's rate (`timebase.rate`).
 public func CMTimebaseGetRate(_ timebase: CMTimebase) -> Float64 { timebase.rate }
 
+/// Moves the timebase to `time`, keeping its rate; returns `noErr` (0).
 @discardableResult
 public func CMTimebaseSetTime(_ timebase: CMTimebase, time: CMTime) -> OSStatus {
     timebase.setTime(time)
     return 0
 }
 
+/// Sets the rate from now on, keeping the time; returns `noErr` (0).
 @discardableResult
 public func CMTimebaseSetRate(_ timebase: CMTimebase, rate: Float64) -> OSStatus {
     timebase.setRate(rate)
     return 0
 }
 
+/// Sets the rate, and that the timebase is at `anchorTime` when its clock is at `immediateSourceTime`;
+/// returns `noErr` (0).
 @discardableResult
 public func CMTimebaseSetRateAndAnchorTime(_ timebase: CMTimebase, rate: Float64, anchorTime: CMTime, immediateSourceTime: CMTime) -> OSStatus {
     timebase.setRateAndAnchorTime(rate: rate, anchorTime: anchorTime, immediateSourceTime: immediateSourceTime)

@@ -2,12 +2,18 @@ import Foundation
 
 /// Four ASCII characters packed big-endian into 32 bits (`'soun'` is 0x736F756E).
 public typealias FourCharCode = UInt32
+/// A four-character code used as a type identifier.
 public typealias OSType = FourCharCode
+/// A four-character media type code such as `kCMMediaType_Audio`.
 public typealias CMMediaType = FourCharCode
+/// A four-character video codec code such as `kCMVideoCodecType_H264`.
 public typealias CMVideoCodecType = FourCharCode
+/// A four-character audio format code such as `kAudioFormatMPEG4AAC`.
 public typealias AudioFormatID = UInt32
+/// Flag bits of an `AudioStreamBasicDescription`, whose meaning depends on its format.
 public typealias AudioFormatFlags = UInt32
 
+/// Avocet's helpers for writing and reading four-character codes as text.
 extension FourCharCode {
     /// Packs up to four characters big-endian (Avocet's helper; Apple's C code writes `'soun'`).
     /// Characters beyond the fourth are ignored, missing ones are spaces, non-ASCII become `?`.

@@ -22,7 +22,7 @@ extension _AVAssetURLInitializable {
 /// header-level property at once; later loads return at once. Loads never block the calling thread.
 /// Once loaded, an asset keeps its facts, not the file: it holds no file descriptor while nothing loads.
 public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAssetURLInitializable, _AVAssetAccessors, @unchecked Sendable {
-    // @unchecked Sendable: state lives in the shared loads (behind their Mutexes) and in atomics.
+    // @unchecked Sendable: state lives in the shared loads (behind their locks) and in atomics.
     /// Where the bytes come from, and the packet scan the asset and its tracks share.
     let source: AssetSource
     /// The header parse: every header-level property comes from its one result.
@@ -59,6 +59,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
         super.init()
     }
 
+    /// The asset itself: assets are immutable.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// Whether `duration` and timing must be exact even where the header only estimates them.

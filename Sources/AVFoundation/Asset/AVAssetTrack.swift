@@ -10,7 +10,9 @@ import Foundation
 public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAccessors, @unchecked Sendable {
     // @unchecked Sendable: immutable after init; the shared scan guards itself (a composition's track
     // keeps its state behind a lock of its own).
+    /// The track's ID: the container's, or its position from 1 where the container has none or repeats them.
     public let trackID: CMPersistentTrackID
+    /// The kind of media the track holds.
     public let mediaType: AVMediaType
     /// The asset that owns this track (not retained).
     public private(set) weak var asset: AVAsset?
@@ -69,6 +71,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
         return file.source.scan.status()
     }
 
+    /// The track's ID and media type.
     public override var description: String {
         "<AVAssetTrack trackID=\(trackID) mediaType=\(mediaType.rawValue)>"
     }

@@ -41,23 +41,31 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     /// The duration: the header's (an estimate for some files, see `providesPreciseDurationAndTiming`),
     /// or exact after a packet scan when the asset was created with `AVURLAssetPreferPreciseDurationAndTimingKey`.
     public static var duration: AVAsyncProperty<Root, CMTime> { timing("duration", \.duration) }
+    /// Whether `duration` and timing are exact: false where the header only estimates them (a VBR MP3
+    /// without a Xing header), true after a packet scan.
     public static var providesPreciseDurationAndTiming: AVAsyncProperty<Root, Bool> { timing("providesPreciseDurationAndTiming", \.providesPreciseDurationAndTiming) }
     /// Every track but cover art and attachments.
     public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> { fact("tracks", \.tracks) }
+    /// Groups of alternative tracks: always empty (FFmpeg does not read them).
     public static var trackGroups: AVAsyncProperty<Root, [AVAssetTrackGroup]> { fact("trackGroups", \.trackGroups) }
     /// The container's metadata in its own key space (iTunes, QuickTime, ID3, Vorbis comments, Matroska
     /// tags), cover art included.
     public static var metadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("metadata", \.metadata) }
     /// The metadata that maps onto the common key space, as items in it ("common/title", ...).
     public static var commonMetadata: AVAsyncProperty<Root, [AVMetadataItem]> { fact("commonMetadata", \.commonMetadata) }
+    /// The formats of the asset's metadata items.
     public static var availableMetadataFormats: AVAsyncProperty<Root, [AVMetadataFormat]> { fact("availableMetadataFormats", \.availableMetadataFormats) }
     /// The creation date: a date tag, else the movie header's creation time.
     public static var creationDate: AVAsyncProperty<Root, AVMetadataItem?> { fact("creationDate", \.creationDate) }
+    /// The text of a tag whose key starts with "lyrics", on the container or a stream; nil when there is none.
     public static var lyrics: AVAsyncProperty<Root, String?> { fact("lyrics", \.lyrics) }
     /// True when a decoder exists for at least one audio or video track.
     public static var isPlayable: AVAsyncProperty<Root, Bool> { fact("playable", \.isPlayable) }
+    /// True when the asset has an audio or video track.
     public static var isExportable: AVAsyncProperty<Root, Bool> { fact("exportable", \.isExportable) }
+    /// True when the asset has an audio or video track.
     public static var isReadable: AVAsyncProperty<Root, Bool> { fact("readable", \.isReadable) }
+    /// True when the asset has an audio or video track.
     public static var isComposable: AVAsyncProperty<Root, Bool> { fact("composable", \.isComposable) }
     /// 1: FFmpeg does not read the movie header's preferred rate.
     public static var preferredRate: AVAsyncProperty<Root, Float> { fact("preferredRate", \.preferredRate) }
@@ -65,6 +73,7 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     public static var preferredVolume: AVAsyncProperty<Root, Float> { fact("preferredVolume", \.preferredVolume) }
     /// Identity: FFmpeg folds the movie matrix into each track's, so see the tracks' transforms.
     public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> { fact("preferredTransform", \.preferredTransform) }
+    /// True when a stream is encrypted.
     public static var hasProtectedContent: AVAsyncProperty<Root, Bool> { fact("hasProtectedContent", \.hasProtectedContent) }
     /// An MP4 movie header that declares fragments (`mvex`).
     public static var canContainFragments: AVAsyncProperty<Root, Bool> { fact("canContainFragments", \.canContainFragments) }

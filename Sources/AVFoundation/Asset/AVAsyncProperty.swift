@@ -11,6 +11,7 @@ public class AVAnyAsyncProperty: CustomStringConvertible, @unchecked Sendable {
         self.key = key
     }
 
+    /// The property's key, as the legacy string API names it ("duration", "playable").
     public var description: String { key }
 
     /// Loads through the legacy, string-keyed API: `root` is the object loading.

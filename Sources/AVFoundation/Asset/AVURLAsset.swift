@@ -8,14 +8,22 @@ import FoundationNetworking
 /// estimates them (a VBR MP3 without a Xing header). Costs one pass over the file's packets, only for
 /// such files.
 public let AVURLAssetPreferPreciseDurationAndTimingKey = "AVURLAssetPreferPreciseDurationAndTimingKey"
-/// Option key: a Bool; recorded, meaningful for network assets only.
+/// Option key: a Bool; accepted and ignored.
 public let AVURLAssetAllowsCellularAccessKey = "AVURLAssetAllowsCellularAccessKey"
+/// Option key: a Bool; accepted and ignored.
 public let AVURLAssetAllowsExpensiveNetworkAccessKey = "AVURLAssetAllowsExpensiveNetworkAccessKey"
+/// Option key: a Bool; accepted and ignored.
 public let AVURLAssetAllowsConstrainedNetworkAccessKey = "AVURLAssetAllowsConstrainedNetworkAccessKey"
+/// Option key: `[HTTPCookie]` sent in a `Cookie` header with every HTTP request of the asset.
 public let AVURLAssetHTTPCookiesKey = "AVURLAssetHTTPCookiesKey"
+/// Option key: a String sent as the `User-Agent` header of every HTTP request of the asset.
 public let AVURLAssetHTTPUserAgentKey = "AVURLAssetHTTPUserAgentKey"
+/// Option key: a MIME type String; an HLS playlist type (`application/vnd.apple.mpegurl` and the like)
+/// makes an http(s) asset read as HTTP Live Streaming whatever its path.
 public let AVURLAssetOverrideMIMETypeKey = "AVURLAssetOverrideMIMETypeKey"
+/// Option key: accepted and ignored.
 public let AVURLAssetPrimarySessionIdentifierKey = "AVURLAssetPrimarySessionIdentifierKey"
+/// Option key: accepted and ignored (Avocet never follows references to other files).
 public let AVURLAssetReferenceRestrictionsKey = "AVURLAssetReferenceRestrictionsKey"
 /// Option key: a `[String: String]` of header fields sent with every HTTP request of the asset (the
 /// key apps use for authorization headers on Apple's platforms).
@@ -36,6 +44,7 @@ public let AvocetURLAssetHTTPReadTimeoutKey = "AvocetURLAssetHTTPReadTimeoutKey"
 /// Avocet's two timeout keys. URLs of any other scheme (a custom one such as `archive://clip.mp4`)
 /// are served by the delegate of `resourceLoader`: set it before loading.
 public class AVURLAsset: AVAsset, @unchecked Sendable {
+    /// The URL the asset reads.
     public let url: URL
     /// Serves the asset's bytes for URLs Avocet does not load itself. Set its delegate before loading.
     public let resourceLoader: AVAssetResourceLoader
@@ -132,6 +141,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
 
     override var prefersPreciseDurationAndTiming: Bool { preciseTiming }
 
+    /// The asset's URL.
     public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
     override func immediateFailure() -> AVError? {

@@ -8,6 +8,7 @@ public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Senda
     // @unchecked Sendable: the array sits behind a lock; parameters guard themselves.
     let parameters: Locked<[AVAudioMixInputParameters]>
 
+    /// A mix with no input parameters: every track plays at its own volume.
     public override init() {
         parameters = Locked([])
         super.init()
@@ -26,10 +27,12 @@ public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Senda
         inputParameters.first { $0.trackID == trackID }
     }
 
+    /// An immutable mix with the same input parameters (shared, not copied).
     public func copy(with zone: NSZone? = nil) -> Any {
         AVAudioMix(inputParameters)
     }
 
+    /// A mutable mix with the same input parameters (shared, not copied).
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableAudioMix(inputParameters)
     }

@@ -43,10 +43,12 @@ public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @
         values.withLock { $0.volumes.value(at: time) { a, b, f in a + (b - a) * Float(f) } }
     }
 
+    /// An immutable copy of the parameters.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVAudioMixInputParameters(values.withLock { $0 })
     }
 
+    /// A mutable copy of the parameters.
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableAudioMixInputParameters(values.withLock { $0 })
     }

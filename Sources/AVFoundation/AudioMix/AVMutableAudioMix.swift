@@ -3,6 +3,7 @@ import Foundation
 /// An audio mix an app builds: its input parameters settable. The array is copied when set, its
 /// parameters are not (as Apple's `copy` property): mutable parameters changed later change the mix.
 public class AVMutableAudioMix: AVAudioMix, @unchecked Sendable {
+    /// A mix with no input parameters.
     public override init() {
         super.init()
     }

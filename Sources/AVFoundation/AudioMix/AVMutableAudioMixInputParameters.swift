@@ -3,6 +3,7 @@ import Foundation
 /// Mixing parameters an app builds for one audio track: its ID and volumes over time. Setting a
 /// volume or ramp at a start time that already has one replaces it.
 public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unchecked Sendable {
+    /// Parameters for no track (`kCMPersistentTrackID_Invalid`) with no volumes set (volume 1).
     public override init() {
         super.init()
     }

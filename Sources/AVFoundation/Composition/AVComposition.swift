@@ -51,6 +51,7 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
         AssetFacts(composition: currentTracks)
     }
 
+    /// The composition's class, track count and duration.
     public override var description: String {
         "<\(type(of: self)) tracks=\(currentTracks.count) duration=\(duration.seconds)>"
     }
@@ -70,27 +71,46 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
         if set != .zero { return set }
         return tracks.first { $0.mediaType == .video }?.naturalSize ?? .zero
     }
+    /// True: a composition's timing is its segment tables'.
     public var providesPreciseDurationAndTiming: Bool { true }
+    /// Always 1.
     public var preferredRate: Float { 1 }
+    /// Always 1.
     public var preferredVolume: Float { 1 }
+    /// Identity.
     public var preferredTransform: CGAffineTransform { .identity }
+    /// Empty.
     public var trackGroups: [AVAssetTrackGroup] { [] }
     /// Empty: insertion does not copy metadata.
     public var metadata: [AVMetadataItem] { [] }
+    /// Empty: insertion does not copy metadata.
     public var commonMetadata: [AVMetadataItem] { [] }
+    /// Empty.
     public var availableMetadataFormats: [AVMetadataFormat] { [] }
+    /// Nil.
     public var creationDate: AVMetadataItem? { nil }
+    /// Nil.
     public var lyrics: String? { nil }
+    /// Whether every track can be played.
     public var isPlayable: Bool { compositionFacts().isPlayable }
+    /// True.
     public var isExportable: Bool { true }
+    /// True.
     public var isReadable: Bool { true }
+    /// True.
     public var isComposable: Bool { true }
+    /// False.
     public var hasProtectedContent: Bool { false }
+    /// False.
     public var canContainFragments: Bool { false }
+    /// False.
     public var containsFragments: Bool { false }
+    /// `.invalid`: a composition has no fragments.
     public var overallDurationHint: CMTime { .invalid }
+    /// Empty: a composition has no chapters.
     public var availableChapterLocales: [Locale] { [] }
 
+    /// Empty: a composition has no metadata.
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// An ID no track of the composition has had.
@@ -109,6 +129,7 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     /// The composition itself: it is immutable.
     public override func copy(with zone: NSZone? = nil) -> Any { self }
 
+    /// A mutable composition with copies of this one's tracks (same IDs, segments and settings).
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableComposition(copying: self, mutable: true)
     }
@@ -119,26 +140,32 @@ extension _AVAssetAccessors where Self: AVComposition {
     /// The composition's tracks, synchronously.
     public var tracks: [AVCompositionTrack] { currentTracks }
 
+    /// The track with `trackID`, or nil; in memory.
     public func track(withTrackID trackID: CMPersistentTrackID) -> AVCompositionTrack? {
         currentTracks.first { $0.trackID == trackID }
     }
 
+    /// The tracks of `mediaType`; in memory.
     public func tracks(withMediaType mediaType: AVMediaType) -> [AVCompositionTrack] {
         currentTracks.filter { $0.mediaType == mediaType }
     }
 
+    /// The tracks that have `mediaCharacteristic`; in memory.
     public func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVCompositionTrack] {
         currentTracks.filter { $0.mediaCharacteristics.contains(mediaCharacteristic) }
     }
 
+    /// The track with `trackID`, or nil; returns at once.
     public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVCompositionTrack? {
         track(withTrackID: trackID)
     }
 
+    /// The tracks of `mediaType`; returns at once.
     public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVCompositionTrack] {
         tracks(withMediaType: mediaType)
     }
 
+    /// The tracks that have `mediaCharacteristic`; returns at once.
     public func loadTracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) async throws -> [AVCompositionTrack] {
         tracks(withMediaCharacteristic: mediaCharacteristic)
     }

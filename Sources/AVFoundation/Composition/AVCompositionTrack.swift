@@ -23,6 +23,7 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
 
     var snapshot: CompositionTrackState { state.withLock { $0 } }
 
+    /// The track's class, ID, media type and segment count.
     public override var description: String {
         "<\(type(of: self)) trackID=\(trackID) mediaType=\(mediaType.rawValue) segments=\(snapshot.table.segments.count)>"
     }
@@ -39,7 +40,9 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
 
     /// The format descriptions of the source tracks, typed `[Any]` as Apple's (each a `CMFormatDescription`).
     public var formatDescriptions: [Any] { facts.formatDescriptions }
+    /// Whether every source track can be played.
     public var isPlayable: Bool { facts.isPlayable }
+    /// Whether a decoder exists for every source track's codec.
     public var isDecodable: Bool { facts.isDecodable }
     /// Default true.
     public var isEnabled: Bool { snapshot.isEnabled }
@@ -47,11 +50,15 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     public var isSelfContained: Bool { false }
     /// An estimate: each source track's bytes in proportion to the part of it the segments play.
     public var totalSampleDataLength: Int64 { facts.totalSampleDataLength ?? 0 }
+    /// The characteristics every track of its media type has: visual and frame-based for video, audible
+    /// for audio, legible for text.
     public var mediaCharacteristics: [AVMediaCharacteristic] { facts.mediaCharacteristics }
     /// From zero to the end of the last segment.
     public var timeRange: CMTimeRange { CMTimeRange(start: .zero, duration: snapshot.table.duration) }
     /// The value set, else the first source track's, else 600.
     public var naturalTimeScale: CMTimeScale { facts.naturalTimeScale }
+    /// Bits per second of composition time, from the source tracks' bytes in proportion to what the
+    /// segments play; 0 when unknown.
     public var estimatedDataRate: Float { facts.estimatedDataRate ?? 0 }
     /// Nil unless set.
     public var languageCode: String? { snapshot.languageCode }
@@ -66,18 +73,25 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     public var preferredVolume: Float { snapshot.preferredVolume }
     /// Frames a second of composition time (scaled segments count at the rate they play).
     public var nominalFrameRate: Float { facts.nominalFrameRate ?? 0 }
+    /// The shortest frame duration among the source tracks; `.invalid` when none is known.
     public var minFrameDuration: CMTime { facts.minFrameDuration }
+    /// Whether a source track's decoder reorders frames (B-frames).
     public var requiresFrameReordering: Bool { facts.requiresFrameReordering }
+    /// Whether a source track's audio samples depend on others.
     public var hasAudioSampleDependencies: Bool { facts.hasAudioSampleDependencies }
     /// Empty: insertion does not copy metadata.
     public var metadata: [AVMetadataItem] { [] }
+    /// Empty: insertion does not copy metadata.
     public var commonMetadata: [AVMetadataItem] { [] }
+    /// Empty.
     public var availableMetadataFormats: [AVMetadataFormat] { [] }
 
+    /// Whether `mediaCharacteristics` holds `mediaCharacteristic`.
     public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         mediaCharacteristics.contains(mediaCharacteristic)
     }
 
+    /// Empty: a composition track has no metadata.
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// A copy of this track (same ID, same segments and settings) belonging to `composition`, as an

@@ -46,6 +46,7 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
                                     target: mapping.target)
     }
 
+    /// The source file, track and range, and the target range; or that the segment is empty.
     public override var description: String {
         isEmpty ? "<AVCompositionTrackSegment empty \(timeMapping.target)>"
             : "<AVCompositionTrackSegment \(sourceURL?.lastPathComponent ?? "?")#\(sourceTrackID) \(timeMapping.source) -> \(timeMapping.target)>"

@@ -2,6 +2,8 @@ import Foundation
 
 /// A video composition instruction an app builds: every property settable.
 public class AVMutableVideoCompositionInstruction: AVVideoCompositionInstruction, @unchecked Sendable {
+    /// An instruction with an invalid time range, no background colour, no layer instructions and post
+    /// processing enabled.
     public override init() {
         super.init()
     }

@@ -4,6 +4,7 @@ import Foundation
 /// from a time on or ramped across a time range (see `AVVideoCompositionLayerInstruction`). Setting a
 /// value or ramp at a start time that already has one replaces it.
 public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerInstruction, @unchecked Sendable {
+    /// A layer instruction for no track (`kCMPersistentTrackID_Invalid`), with no transforms, opacities or crops set.
     public override init() {
         super.init()
     }

@@ -43,10 +43,12 @@ public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @uncheck
     /// The track whose picture times set the output's (`kCMPersistentTrackID_Invalid`: `frameDuration`).
     public var sourceTrackIDForFrameTiming: CMPersistentTrackID { values.withLock { $0.sourceTrackIDForFrameTiming } }
 
+    /// An immutable copy of the composition's values; the instructions are shared, not copied.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVVideoComposition(values.withLock { $0 })
     }
 
+    /// A mutable copy of the composition's values; the instructions are shared, not copied.
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableVideoComposition(values.withLock { $0 })
     }

@@ -43,10 +43,12 @@ public class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstruct
     /// `kCMPersistentTrackID_Invalid`: Apple's built-in instructions render their layers.
     public var passthroughTrackID: CMPersistentTrackID { kCMPersistentTrackID_Invalid }
 
+    /// An immutable copy of the instruction; the layer instructions are shared, not copied.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVVideoCompositionInstruction(values.withLock { $0 })
     }
 
+    /// A mutable copy of the instruction; the layer instructions are shared, not copied.
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableVideoCompositionInstruction(values.withLock { $0 })
     }

@@ -33,26 +33,35 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     /// The track of the source whose pictures this instruction places.
     public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
 
+    /// The transform ramp in effect at `time`, or else the first one after it, written through the
+    /// pointers given (a fixed transform is a ramp from the value to itself until the next one); false
+    /// when there is none.
     public func getTransformRamp(for time: CMTime, start startTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  end endTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.transforms.ramp(at: time) }, startTransform, endTransform, timeRange)
     }
 
+    /// The opacity ramp in effect at `time`, or else the first one after it, written through the pointers
+    /// given; false when there is none.
     public func getOpacityRamp(for time: CMTime, startOpacity: UnsafeMutablePointer<Float>?,
                                endOpacity: UnsafeMutablePointer<Float>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.opacities.ramp(at: time) }, startOpacity, endOpacity, timeRange)
     }
 
+    /// The crop rectangle ramp in effect at `time`, or else the first one after it, written through the
+    /// pointers given; false when there is none.
     public func getCropRectangleRamp(for time: CMTime, startCropRectangle: UnsafeMutablePointer<CGRect>?,
                                      endCropRectangle: UnsafeMutablePointer<CGRect>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.crops.ramp(at: time) }, startCropRectangle, endCropRectangle, timeRange)
     }
 
+    /// An immutable copy of the layer instruction.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVVideoCompositionLayerInstruction(values.withLock { $0 })
     }
 
+    /// A mutable copy of the layer instruction.
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableVideoCompositionLayerInstruction(values.withLock { $0 })
     }

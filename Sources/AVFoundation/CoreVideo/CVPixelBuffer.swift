@@ -3,8 +3,11 @@ import Synchronization
 
 /// CoreVideo's result codes.
 public typealias CVReturn = Int32
+/// No error.
 public let kCVReturnSuccess: CVReturn = 0
+/// An argument was not valid, such as unlocking a buffer that is not locked.
 public let kCVReturnInvalidArgument: CVReturn = -6661
+/// The operation is not supported.
 public let kCVReturnUnsupported: CVReturn = -6663
 
 /// 8-bit blue, green, red, alpha ('BGRA').
@@ -15,13 +18,18 @@ public let kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: OSType = 0x3432_3076
 public let kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: OSType = 0x3432_3066
 /// The pixel-buffer attribute naming the pixel format (an `OSType`, as a number).
 public let kCVPixelBufferPixelFormatTypeKey = "PixelFormatType"
+/// The pixel-buffer attribute for the width in pixels (a number).
 public let kCVPixelBufferWidthKey = "Width"
+/// The pixel-buffer attribute for the height in pixels (a number).
 public let kCVPixelBufferHeightKey = "Height"
 
 /// How a base address is locked.
 public struct CVPixelBufferLockFlags: OptionSet, Sendable {
+    /// The flag bits.
     public let rawValue: UInt64
+    /// Flags from their bits.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// The caller only reads the memory while it is locked.
     public static let readOnly = CVPixelBufferLockFlags(rawValue: 1)
 }
 
@@ -74,12 +82,17 @@ public final class CVPixelBuffer: @unchecked Sendable {
     var isPlanar: Bool { planes.count > 1 }
 }
 
+/// The width in pixels.
 public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.width }
+/// The height in pixels.
 public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.height }
+/// The pixel format, such as `kCVPixelFormatType_32BGRA`.
 public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { pixelBuffer.pixelFormat }
+/// Whether the buffer has more than one plane (the 4:2:0 bi-planar formats).
 public func CVPixelBufferIsPlanar(_ pixelBuffer: CVPixelBuffer) -> Bool { pixelBuffer.isPlanar }
 /// 0 for a single-plane buffer, as Apple's.
 public func CVPixelBufferGetPlaneCount(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.isPlanar ? pixelBuffer.planes.count : 0 }
+/// The bytes of the buffer's memory, every plane included.
 public func CVPixelBufferGetDataSize(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.byteCount }
 
 /// The first plane's row length in bytes (a planar buffer's Y plane).
@@ -88,19 +101,23 @@ public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { p
 /// The pixels (for a planar buffer, the first plane's).
 public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? { pixelBuffer.memory }
 
+/// The first byte of plane `planeIndex`; nil for a plane the buffer does not have.
 public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
     guard pixelBuffer.planes.indices.contains(planeIndex) else { return nil }
     return pixelBuffer.memory + pixelBuffer.planes[planeIndex].offset
 }
 
+/// The row length in bytes of plane `planeIndex`; 0 for a plane the buffer does not have.
 public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].bytesPerRow : 0
 }
 
+/// The width in samples of plane `planeIndex` (half the picture's, rounded up, for CbCr); 0 for a plane the buffer does not have.
 public func CVPixelBufferGetWidthOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].width : 0
 }
 
+/// The height in rows of plane `planeIndex` (half the picture's, rounded up, for CbCr); 0 for a plane the buffer does not have.
 public func CVPixelBufferGetHeightOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
     pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].height : 0
 }

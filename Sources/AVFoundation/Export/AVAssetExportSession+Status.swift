@@ -3,6 +3,8 @@ import Foundation
 extension AVAssetExportSession {
     /// Where an export stands.
     public enum Status: Int, Sendable {
+        /// `unknown`: not started; `waiting`: started, loading what it needs; `exporting`: writing;
+        /// `completed`: the file is written; `failed`: see `error`; `cancelled`: the export was cancelled.
         case unknown = 0, waiting = 1, exporting = 2, completed = 3, failed = 4, cancelled = 5
     }
 

@@ -17,8 +17,10 @@ import Synchronization
 ///
 /// Avocet's additions, clearly not Apple's: Matroska output (`AVFileType.mkv`) for passthrough.
 public class AVAssetExportSession: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: settings and run state sit behind Mutexes.
+    // @unchecked Sendable: settings and run state sit behind locks.
+    /// The preset the session exports with.
     public let presetName: String
+    /// The asset the session exports.
     public let asset: AVAsset
     let preset: ExportPreset
 
@@ -138,9 +140,11 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     // MARK: - Status
 
+    /// Where the export stands.
     @available(*, deprecated, message: "Use states(updateInterval:) instead")
     public var status: Status { state { $0.status } }
 
+    /// Why the export failed (an `AVError`); nil unless `status` is `.failed` or `.cancelled`.
     @available(*, deprecated, message: "Use export(to:as:) instead, which throws")
     public var error: (any Error)? { state { $0.error } }
 

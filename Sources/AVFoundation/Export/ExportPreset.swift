@@ -1,18 +1,31 @@
 internal import MediaEngine
 
 // Apple's preset names (each constant's value is its own name, as on Apple's platforms).
+/// H.264 fitting 224x168 (x264 constant rate factor 30) and AAC at 64 kbit/s.
 public let AVAssetExportPresetLowQuality = "AVAssetExportPresetLowQuality"
+/// H.264 fitting 480x360 (constant rate factor 26) and AAC at 96 kbit/s.
 public let AVAssetExportPresetMediumQuality = "AVAssetExportPresetMediumQuality"
+/// H.264 at the source's size (constant rate factor 20) and AAC at 160 kbit/s.
 public let AVAssetExportPresetHighestQuality = "AVAssetExportPresetHighestQuality"
+/// HEVC at the source's size (x265 constant rate factor 22) and AAC at 160 kbit/s.
 public let AVAssetExportPresetHEVCHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
+/// H.264 fitting 640x480 (constant rate factor 23) and AAC at 128 kbit/s.
 public let AVAssetExportPreset640x480 = "AVAssetExportPreset640x480"
+/// H.264 fitting 960x540 (constant rate factor 23) and AAC at 128 kbit/s.
 public let AVAssetExportPreset960x540 = "AVAssetExportPreset960x540"
+/// H.264 fitting 1280x720 (constant rate factor 23) and AAC at 128 kbit/s.
 public let AVAssetExportPreset1280x720 = "AVAssetExportPreset1280x720"
+/// H.264 fitting 1920x1080 (constant rate factor 23) and AAC at 160 kbit/s.
 public let AVAssetExportPreset1920x1080 = "AVAssetExportPreset1920x1080"
+/// H.264 fitting 3840x2160 (constant rate factor 23) and AAC at 192 kbit/s.
 public let AVAssetExportPreset3840x2160 = "AVAssetExportPreset3840x2160"
+/// HEVC fitting 1920x1080 (constant rate factor 26) and AAC at 160 kbit/s.
 public let AVAssetExportPresetHEVC1920x1080 = "AVAssetExportPresetHEVC1920x1080"
+/// HEVC fitting 3840x2160 (constant rate factor 26) and AAC at 192 kbit/s.
 public let AVAssetExportPresetHEVC3840x2160 = "AVAssetExportPresetHEVC3840x2160"
+/// Audio only: AAC at 192 kbit/s in an M4A file.
 public let AVAssetExportPresetAppleM4A = "AVAssetExportPresetAppleM4A"
+/// The media copied as it is (stream copy), with no decoding or encoding.
 public let AVAssetExportPresetPassthrough = "AVAssetExportPresetPassthrough"
 
 /// What a preset makes: stream copy, or which codecs at what size and quality. Sizes are boxes the

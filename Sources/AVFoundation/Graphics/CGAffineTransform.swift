@@ -6,11 +6,17 @@ import Foundation
 /// (`preferredTransform`). Code that imports CoreGraphics should guard that import with
 /// `#if canImport(CoreGraphics)`. Pure value type; every operation is O(1).
 public struct CGAffineTransform: Hashable, Sendable, Codable {
+    /// The x scale (and rotation) term: x' = a·x + c·y + tx.
     public var a: CGFloat
+    /// The y shear (and rotation) term: y' = b·x + d·y + ty.
     public var b: CGFloat
+    /// The x shear (and rotation) term: x' = a·x + c·y + tx.
     public var c: CGFloat
+    /// The y scale (and rotation) term: y' = b·x + d·y + ty.
     public var d: CGFloat
+    /// The x translation.
     public var tx: CGFloat
+    /// The y translation.
     public var ty: CGFloat
 
     /// All zero, as CoreGraphics' `CGAffineTransform()`; use `.identity` for "no transform".
@@ -18,6 +24,7 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
         self.init(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0)
     }
 
+    /// A transform from its six terms.
     public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) {
         self.a = a
         self.b = b
@@ -27,6 +34,7 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
         self.ty = ty
     }
 
+    /// The transform that changes nothing.
     public static let identity = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// Rotation by `angle` radians (clockwise on a screen whose y axis points down).
@@ -35,14 +43,17 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
         self.init(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
+    /// Scaling by `sx` horizontally and `sy` vertically.
     public init(scaleX sx: CGFloat, y sy: CGFloat) {
         self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
 
+    /// Moving by `tx` horizontally and `ty` vertically.
     public init(translationX tx: CGFloat, y ty: CGFloat) {
         self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
 
+    /// Whether the transform equals `.identity`.
     public var isIdentity: Bool { self == .identity }
 
     /// `self` followed by `t2`.
@@ -79,10 +90,12 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
     }
 }
 
+/// A transform from its six terms.
 public func CGAffineTransformMake(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ d: CGFloat, _ tx: CGFloat, _ ty: CGFloat) -> CGAffineTransform {
     CGAffineTransform(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
 }
 
+/// Applying an affine transform to a point.
 extension CGPoint {
     /// The point moved by `t`.
     public func applying(_ t: CGAffineTransform) -> CGPoint {
@@ -90,6 +103,7 @@ extension CGPoint {
     }
 }
 
+/// Applying an affine transform to a size.
 extension CGSize {
     /// The size transformed by `t`'s linear part (translation does not apply to a size).
     public func applying(_ t: CGAffineTransform) -> CGSize {
@@ -97,6 +111,7 @@ extension CGSize {
     }
 }
 
+/// Applying an affine transform to a rectangle.
 extension CGRect {
     /// The smallest rectangle holding the four transformed corners; a null rectangle stays null.
     public func applying(_ t: CGAffineTransform) -> CGRect {

@@ -6,6 +6,7 @@ import Foundation
 public final class CGColor: Hashable, Sendable, CustomStringConvertible {
     /// The colour's components, alpha last.
     public let components: [CGFloat]?
+    /// The colour space the components are in.
     public let colorSpace: CGColorSpace?
 
     /// An sRGB colour.
@@ -20,11 +21,16 @@ public final class CGColor: Hashable, Sendable, CustomStringConvertible {
         colorSpace = CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)
     }
 
+    /// Opaque black (gray 0).
     public static let black = CGColor(gray: 0, alpha: 1)
+    /// Opaque white (gray 1).
     public static let white = CGColor(gray: 1, alpha: 1)
+    /// Fully transparent (gray 0, alpha 0).
     public static let clear = CGColor(gray: 0, alpha: 0)
 
+    /// The number of components, alpha included.
     public var numberOfComponents: Int { components?.count ?? 0 }
+    /// The alpha component (the last); 1 when there are no components.
     public var alpha: CGFloat { components?.last ?? 1 }
 
     /// Red, green, blue and alpha from 0 to 255, components clamped (a gray repeats its level).
@@ -36,14 +42,17 @@ public final class CGColor: Hashable, Sendable, CustomStringConvertible {
         return (gray, gray, gray, byte(c.count > 1 ? c[1] : 1))
     }
 
+    /// Whether both have the same components in the same colour space.
     public static func == (lhs: CGColor, rhs: CGColor) -> Bool {
         lhs.components == rhs.components && lhs.colorSpace == rhs.colorSpace
     }
 
+    /// Hashes the components and colour space, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(components)
         hasher.combine(colorSpace)
     }
 
+    /// The colour space's name and the components.
     public var description: String { "<CGColor \(colorSpace?.name ?? "?") \(components ?? [])>" }
 }

@@ -6,17 +6,28 @@ import Foundation
 /// code uses. Pixel layout: 8 bits per component, 32 bits per pixel, red first, alpha last
 /// (`.premultipliedLast`, `.last` or `.noneSkipLast`). Immutable, so Sendable.
 public final class CGImage: Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Bits per colour component: 8.
     public let bitsPerComponent: Int
+    /// Bits per pixel: 32.
     public let bitsPerPixel: Int
+    /// Bytes from one row to the next (at least `width * 4`).
     public let bytesPerRow: Int
+    /// The colour space, recorded (Avocet does not convert colours).
     public let colorSpace: CGColorSpace?
+    /// The pixel layout: alpha info and byte order.
     public let bitmapInfo: CGBitmapInfo
+    /// The pixels' bytes, row by row.
     public let dataProvider: CGDataProvider?
+    /// Whether drawing the image scaled should smooth it; recorded.
     public let shouldInterpolate: Bool
+    /// How out-of-gamut colours would be mapped; recorded.
     public let renderingIntent: CGColorRenderingIntent
 
+    /// Where alpha sits, from `bitmapInfo`.
     public var alphaInfo: CGImageAlphaInfo {
         CGImageAlphaInfo(rawValue: bitmapInfo.intersection(.alphaInfoMask).rawValue) ?? .none
     }

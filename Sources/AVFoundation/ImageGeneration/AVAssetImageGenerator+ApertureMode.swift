@@ -7,8 +7,10 @@ extension AVAssetImageGenerator {
     /// whole picture at the track's display size (the pixel aspect ratio applied, as `naturalSize`
     /// gives it). Encoded pixels: the picture as coded, one image pixel per coded pixel.
     public struct ApertureMode: RawRepresentable, Hashable, Sendable {
+        /// The mode's name.
         public let rawValue: String
 
+        /// A mode from its name.
         public init(rawValue: String) {
             self.rawValue = rawValue
         }

@@ -9,11 +9,14 @@ extension AVAssetImageGenerator {
     /// would cost more. When the iterating task is cancelled, the image in progress stops and `next()`
     /// returns nil; the sequence also ends after its last time. Work runs on the engine's threads.
     public struct Images: AsyncSequence, AsyncIteratorProtocol, Sendable {
+        /// Iterating never throws: a failed time is a `.failure` element.
         public typealias Failure = Never
 
         /// One requested time's outcome.
         public enum Element: Sendable {
+            /// The image for `requestedTime`, whose picture shows from `actualTime` in the asset.
             case success(requestedTime: CMTime, image: CGImage, actualTime: CMTime)
+            /// No image for `requestedTime`; `error` says why (an `AVError`, such as `.noImageAtTime`).
             case failure(requestedTime: CMTime, error: any Error)
 
             /// The time asked for.
@@ -50,6 +53,7 @@ extension AVAssetImageGenerator {
             self.run = run
         }
 
+        /// The sequence itself: it is its own iterator.
         public func makeAsyncIterator() -> Images { self }
 
         /// The next time's outcome, or nil after the last one or once the iterating task is cancelled.

@@ -3,8 +3,11 @@ import Foundation
 extension AVAssetImageGenerator {
     /// How one request of `generateCGImagesAsynchronously(forTimes:completionHandler:)` ended.
     public enum Result: Int, Sendable {
+        /// The image was made.
         case succeeded = 0
+        /// No image was made; the handler's error says why.
         case failed = 1
+        /// The request was cancelled by `cancelAllCGImageGeneration()`.
         case cancelled = 2
     }
 }

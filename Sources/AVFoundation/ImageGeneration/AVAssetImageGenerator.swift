@@ -21,6 +21,7 @@ import Synchronization
 /// files) between requests, until it is deallocated.
 public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the settings sit behind a lock; the rest is immutable or guards itself.
+    /// The asset the generator makes images of.
     public let asset: AVAsset
     private let source: PictureSource
     private let settingsState = Locked(ImageSettings())

@@ -57,33 +57,45 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     /// The key: an `NSNumber` holding the four-character code for the iTunes and QuickTime user-data
     /// key spaces (as Apple's), an `NSString` for the others.
     public var key: (any NSCopying & NSObjectProtocol)? { read { $0.key } }
+    /// The key space of `key`.
     public var keySpace: AVMetadataKeySpace? { read { $0.keySpace } }
+    /// The common key the item maps onto (`.commonKeyTitle` for iTunes' `©nam`); nil when it maps onto none.
     public var commonKey: AVMetadataKey? { read { $0.commonKey } }
+    /// The language of the value, where the format records one; nil otherwise.
     public var locale: Locale? { read { $0.locale } }
+    /// The BCP 47 tag of the value's language, where known.
     public var extendedLanguageTag: String? { read { $0.extendedLanguageTag } }
     /// When a timed item (a chapter title) applies; `.invalid` for untimed metadata.
     public var time: CMTime { read { $0.time } }
+    /// How long a timed item applies; `.invalid` for untimed metadata.
     public var duration: CMTime { read { $0.duration } }
+    /// The date and time a timed item starts, for date-based timelines; nil otherwise.
     public var startDate: Date? { read { $0.startDate } }
     /// The value's type as a `com.apple.metadata.datatype.*` identifier (UTF-8, JPEG, PNG, raw data).
     public var dataType: String? { read { $0.dataType } }
 
+    /// The value: an `NSString`, `NSNumber`, `NSDate` or `NSData`. In memory; use `load(.value)`.
     @available(*, deprecated, message: "Use load(.value) instead")
     public var value: (any NSCopying & NSObjectProtocol)? { currentValue }
+    /// The value as a string: text as is, numbers in decimal, dates in ISO 8601; nil for data.
     @available(*, deprecated, message: "Use load(.stringValue) instead")
     public var stringValue: String? { currentStringValue }
+    /// The value as a number: numbers as is, text whose start is a number ("3", "3/12"); nil otherwise.
     @available(*, deprecated, message: "Use load(.numberValue) instead")
     public var numberValue: NSNumber? { currentNumberValue }
+    /// The value as a date: dates as is, text in ISO 8601 forms read as UTC; nil otherwise.
     @available(*, deprecated, message: "Use load(.dateValue) instead")
     public var dateValue: Date? { currentDateValue }
+    /// The value as bytes: data as is (cover art); nil for text and numbers.
     @available(*, deprecated, message: "Use load(.dataValue) instead")
     public var dataValue: Data? { currentDataValue }
+    /// Attributes beyond the value, keyed by `AVMetadataExtraAttributeKey`; nil when there are none.
     @available(*, deprecated, message: "Use load(.extraAttributes) instead")
     public var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
     var currentValue: (any NSCopying & NSObjectProtocol)? { read { $0.value } }
 
-    /// The value as a string: text as is, numbers in decimal; nil for data.
+    /// The value as a string: text as is, numbers in decimal, dates in ISO 8601; nil for data.
     var currentStringValue: String? {
         switch currentValue {
         case let s as NSString: return s as String
@@ -119,14 +131,17 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
     var currentExtraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
+    /// An immutable copy of the item.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVMetadataItem(fields: read { $0 })
     }
 
+    /// A mutable copy of the item.
     public func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableMetadataItem(fields: read { $0 })
     }
 
+    /// The item's identifier, common key and value (data as its byte count).
     public override var description: String {
         let id = identifier?.rawValue ?? "nil"
         let text = currentStringValue ?? currentDataValue.map { "<\($0.count) bytes>" } ?? "nil"
@@ -164,6 +179,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
         return MetadataValues.keyObject(key, in: space)
     }
 
+    /// The key space of `identifier` (the part before the slash); nil when it names none Avocet knows.
     public class func keySpace(forIdentifier identifier: AVMetadataIdentifier) -> AVMetadataKeySpace? {
         MetadataValues.split(identifier)?.0
     }
@@ -211,6 +227,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
 /// An item whose fields can be set; setting `identifier` sets `key` and `keySpace`, and the reverse.
 public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
+    /// An empty item: no key, key space or value.
     public override init() {
         super.init(fields: Fields())
     }
@@ -219,6 +236,7 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         super.init(fields: fields)
     }
 
+    /// The identifier; setting it sets `key` and `keySpace` (nil clears both).
     public override var identifier: AVMetadataIdentifier? {
         get { super.identifier }
         set {
@@ -234,6 +252,7 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         }
     }
 
+    /// The key; settable.
     public override var key: (any NSCopying & NSObjectProtocol)? {
         get { super.key }
         set { write { $0.key = newValue } }
@@ -247,36 +266,43 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         return (key as? NSString).map { AVMetadataKey(rawValue: String($0)) }
     }
 
+    /// The key space; settable.
     public override var keySpace: AVMetadataKeySpace? {
         get { super.keySpace }
         set { write { $0.keySpace = newValue } }
     }
 
+    /// The value's language; settable.
     public override var locale: Locale? {
         get { super.locale }
         set { write { $0.locale = newValue } }
     }
 
+    /// The BCP 47 tag of the value's language; settable.
     public override var extendedLanguageTag: String? {
         get { super.extendedLanguageTag }
         set { write { $0.extendedLanguageTag = newValue } }
     }
 
+    /// When a timed item applies; settable.
     public override var time: CMTime {
         get { super.time }
         set { write { $0.time = newValue } }
     }
 
+    /// How long a timed item applies; settable.
     public override var duration: CMTime {
         get { super.duration }
         set { write { $0.duration = newValue } }
     }
 
+    /// The date a timed item starts; settable.
     public override var startDate: Date? {
         get { super.startDate }
         set { write { $0.startDate = newValue } }
     }
 
+    /// The value's type identifier; settable.
     public override var dataType: String? {
         get { super.dataType }
         set { write { $0.dataType = newValue } }
@@ -288,13 +314,18 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         set { write { $0.value = newValue } }
     }
 
+    /// Attributes beyond the value; settable.
     public override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
         get { currentExtraAttributes }
         set { write { $0.extraAttributes = newValue } }
     }
 
+    /// The value as a string, as `AVMetadataItem` converts it; not deprecated on a mutable item.
     public override var stringValue: String? { currentStringValue }
+    /// The value as a number, as `AVMetadataItem` converts it; not deprecated on a mutable item.
     public override var numberValue: NSNumber? { currentNumberValue }
+    /// The value as a date, as `AVMetadataItem` converts it; not deprecated on a mutable item.
     public override var dateValue: Date? { currentDateValue }
+    /// The value as bytes, as `AVMetadataItem` converts it; not deprecated on a mutable item.
     public override var dataValue: Data? { currentDataValue }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// What an observation reports (Foundation's type on Apple's platforms; Linux Foundation has no
 /// key-value observing, so Avocet provides it for its playback objects).
 public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+    /// The option bits.
     public let rawValue: UInt
+    /// Options from their bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// The change carries the new value.

@@ -15,7 +15,7 @@ import Synchronization
 /// handlers on a background queue). Observe `status`, `rate`, `timeControlStatus` and `currentItem`
 /// with `observe(_:options:changeHandler:)`.
 public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
-    // @unchecked Sendable: the state sits behind a Mutex; observers are called outside it.
+    // @unchecked Sendable: the state sits behind a lock; observers are called outside it.
     struct State {
         var status = Status.unknown
         var error: (any Error)?
@@ -129,10 +129,15 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Properties
 
+    /// `.readyToPlay` once an item of the player has been ready, `.unknown` before; observable.
     public var status: Status { snapshot.status }
+    /// Always nil: Avocet's players do not fail (see the current item's `error`).
     public var error: (any Error)? { snapshot.error }
+    /// The item playing, or nil; observable.
     public var currentItem: AVPlayerItem? { snapshot.item }
+    /// Whether the time is moving, paused, or waiting (see `reasonForWaitingToPlay`); observable.
     public var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
+    /// Why the player waits while `timeControlStatus` is `.waitingToPlayAtSpecifiedRate`; nil otherwise.
     public var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
 
     /// The rate asked for: 0 paused, 1 normal speed. Setting it plays or pauses; while the item is not
@@ -151,11 +156,14 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         }
     }
 
+    /// Whether starting to play waits until enough media is read ahead (true by default); with false, play
+    /// starts as soon as the media at the time is read.
     public var automaticallyWaitsToMinimizeStalling: Bool {
         get { snapshot.automaticallyWaitsToMinimizeStalling }
         set { change { $0.automaticallyWaitsToMinimizeStalling = newValue } }
     }
 
+    /// What happens when the item plays to its end: `.pause` by default (`.advance` for `AVQueuePlayer`).
     public var actionAtItemEnd: ActionAtItemEnd {
         get { snapshot.actionAtItemEnd }
         set { change { $0.actionAtItemEnd = newValue } }
@@ -172,6 +180,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         }
     }
 
+    /// Whether the sound is silenced (the volume is kept); observable.
     public var isMuted: Bool {
         get { snapshot.isMuted }
         set {
@@ -431,22 +440,27 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Seeking
 
+    /// Moves to `time` with the default (unbounded) tolerances: the nearest keyframe where the index knows one.
     public func seek(to time: CMTime) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: { _ in })
     }
 
+    /// Moves to `time` with the default tolerances; the handler gets whether the seek finished.
     public func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
+    /// Moves to `time` with the default tolerances; returns whether the seek finished.
     public func seek(to time: CMTime) async -> Bool {
         await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
+    /// Moves to `time` within the tolerances (zero ones: exactly).
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
         seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: { _ in })
     }
 
+    /// Moves to `time` within the tolerances; returns whether the seek finished.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withCheckedContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
@@ -454,7 +468,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     }
 
     /// Moves the current item to `time` (clamped to the item); the handler gets true on a background
-    /// queue once it has landed, or false when a newer seek or `cancelPendingSeeks()` came first.
+    /// queue once it has landed, or false when a newer seek or the item's `cancelPendingSeeks()` came first.
     /// Periodic observers and `.AVPlayerItemTimeJumped` report the jump.
     ///
     /// Zero tolerances land on `time` exactly. Wider ones land on the keyframe nearest `time` within
@@ -543,9 +557,10 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         DispatchQueue.global().async { for handler in handlers { handler(false) } }
     }
 
-    /// Seeks to where `date` falls in the item (items without dates: nothing happens; false).
+    /// Does nothing: Avocet's items have no dates.
     public func seek(to date: Date) {}
 
+    /// Calls `completionHandler` with false on a background queue: Avocet's items have no dates.
     public func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
         AVPlayer.unfinished([completionHandler])
     }
@@ -559,12 +574,14 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         AVPlayer.unfinished(pending)
     }
 
-    /// Gets ready to play at `rate`: true on a background queue once the item is ready.
+    /// Calls `completionHandler` on a background queue at once, with whether the current item is ready
+    /// to play; nothing is loaded or waited for.
     public func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let ready = currentItem?.status == .readyToPlay
         if let completionHandler { DispatchQueue.global().async { completionHandler(ready) } }
     }
 
+    /// Does nothing: `preroll(atRate:completionHandler:)` has nothing pending.
     public func cancelPendingPrerolls() {}
 
     // MARK: - Time observers

@@ -14,10 +14,14 @@ extension AVPlayerItem {
 /// The user-info key of the error in `.AVPlayerItemFailedToPlayToEndTime`.
 public let AVPlayerItemFailedToPlayToEndTimeErrorKey = "AVPlayerItemFailedToPlayToEndTimeErrorKey"
 
+/// AVFoundation's notification names in `NSNotification.Name`.
 extension NSNotification.Name {
-    /// The same notifications under their older names.
+    /// The older name of `AVPlayerItem.didPlayToEndTimeNotification`.
     public static let AVPlayerItemDidPlayToEndTime = AVPlayerItem.didPlayToEndTimeNotification
+    /// The older name of `AVPlayerItem.failedToPlayToEndTimeNotification`.
     public static let AVPlayerItemFailedToPlayToEndTime = AVPlayerItem.failedToPlayToEndTimeNotification
+    /// The older name of `AVPlayerItem.playbackStalledNotification`.
     public static let AVPlayerItemPlaybackStalled = AVPlayerItem.playbackStalledNotification
+    /// The older name of `AVPlayerItem.timeJumpedNotification`.
     public static let AVPlayerItemTimeJumped = AVPlayerItem.timeJumpedNotification
 }

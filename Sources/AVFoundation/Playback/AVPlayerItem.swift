@@ -12,7 +12,10 @@ import Synchronization
 /// thread that loaded them.
 public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock.
+    /// Whether an item can be played.
     public enum Status: Int, Sendable {
+        /// `unknown`: not yet loaded; `readyToPlay`: its keys are loaded and, for a file, its first second
+        /// of media read; `failed`: see `error`.
         case unknown = 0, readyToPlay = 1, failed = 2
     }
 
@@ -57,6 +60,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         var empty = true
     }
 
+    /// The asset the item plays.
     public let asset: AVAsset
     /// The legacy keys of the asset properties loaded before the item is ready.
     public let automaticallyLoadedAssetKeys: [String]
@@ -94,6 +98,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         self.init(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys.map(\.description))
     }
 
+    /// A new item for the same asset and keys, not yet loaded.
     public func copy(with zone: NSZone? = nil) -> Any {
         AVPlayerItem(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
     }
@@ -116,13 +121,16 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
 
     // MARK: - Status
 
+    /// Whether the item is loading, ready or failed; observable.
     public var status: Status { snapshot.status }
+    /// Why the item failed; nil unless `status` is `.failed`.
     public var error: (any Error)? { snapshot.error }
     /// The asset's duration once the item is ready; `.indefinite` before.
     public var duration: CMTime { snapshot.duration }
     /// The size the video shows at (the first enabled video track's natural size, turned by its
     /// preferred transform); `.zero` before the item is ready or without video.
     public var presentationSize: CGSize { snapshot.presentationSize }
+    /// The item's tracks, once it is ready; empty before.
     public var tracks: [AVPlayerItemTrack] { snapshot.tracks }
     /// From zero to the duration once ready: a file's every time can be sought.
     public var seekableTimeRanges: [NSValue] {
@@ -202,6 +210,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         player?.itemDidFail(self)
     }
 
+    /// Seconds of media to read ahead of the item's time; 0 (the default) reads 10 seconds ahead.
     public var preferredForwardBufferDuration: TimeInterval {
         get { snapshot.preferredForwardBufferDuration }
         set { change { $0.preferredForwardBufferDuration = newValue } }
@@ -213,6 +222,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         set { change { $0.forwardPlaybackEndTime = newValue } }
     }
 
+    /// Where reverse playback would end; recorded (Avocet does not play in reverse).
     public var reversePlaybackEndTime: CMTime {
         get { snapshot.reversePlaybackEndTime }
         set { change { $0.reversePlaybackEndTime = newValue } }
@@ -245,6 +255,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         output.attach(to: self)
     }
 
+    /// Removes `output`; it hands out no more media.
     public func remove(_ output: AVPlayerItemOutput) {
         change { $0.outputs.removeAll { $0 === output } }
         output.attach(to: nil)
@@ -369,10 +380,13 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
+    /// Seeks to `time` with the default tolerances; returns whether the seek finished.
     public func seek(to time: CMTime) async -> Bool {
         await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
+    /// Seeks to `time` within the tolerances, through the player when one plays the item; else it only
+    /// sets the item's time, and the handler gets true on a background queue.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         if let player, player.currentItem === self {
             player.seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { completionHandler?($0) }
@@ -382,6 +396,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         }
     }
 
+    /// Seeks to `time` within the tolerances; returns whether the seek finished.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withCheckedContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
@@ -402,9 +417,14 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         seek(to: target, toleranceBefore: .zero, toleranceAfter: .zero, completionHandler: nil)
     }
 
+    /// True once the item is ready.
     public var canStepForward: Bool { status == .readyToPlay }
+    /// True once the item is ready.
     public var canStepBackward: Bool { status == .readyToPlay }
+    /// True once the item is ready.
     public var canPlayFastForward: Bool { status == .readyToPlay }
+    /// True once the item is ready.
     public var canPlaySlowForward: Bool { status == .readyToPlay }
+    /// False: Avocet does not play in reverse.
     public var canPlayReverse: Bool { false }
 }

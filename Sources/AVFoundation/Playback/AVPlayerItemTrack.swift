@@ -4,6 +4,7 @@ import Synchronization
 /// One track of a player item: the asset track it presents, and whether it is presented.
 public class AVPlayerItemTrack: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the enabled flag is atomic.
+    /// The asset track the item track presents.
     public let assetTrack: AVAssetTrack?
     private let enabled: Atomic<Bool>
 

@@ -3,7 +3,7 @@ import Foundation
 /// A player of a queue of items, one after another: at an item's end it advances to the next
 /// (`actionAtItemEnd` is `.advance` by default), or when told with `advanceToNextItem()`.
 public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
-    // @unchecked Sendable: the queue sits behind a Mutex.
+    // @unchecked Sendable: the queue sits behind a lock.
     /// The items after the current one.
     private let upcoming = LockedState([AVPlayerItem]())
 

@@ -11,7 +11,7 @@ import Synchronization
 /// the resource is taken to end there. A `requestedOffset` past the end is answered with
 /// `finishLoading()` alone. Calls after the request finished or was cancelled are ignored.
 public class AVAssetResourceLoadingDataRequest: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: `currentOffset` sits behind a Mutex; the rest is immutable.
+    // @unchecked Sendable: `currentOffset` sits behind a lock; the rest is immutable.
     /// The position of the first byte asked for.
     public let requestedOffset: Int64
     /// How many bytes are asked for. When the resource's length is unknown, offset plus length may go

@@ -3,6 +3,7 @@ import Foundation
 // Linux Foundation's NSValue cannot hold an Objective-C struct encoding ("{CMTime=qiIq}"), so these
 // box the structs as byte arrays ("[24C]"). `timeValue` and friends check the encoding and give the
 // invalid value for an NSValue that holds something else.
+/// Boxing `CMTime`, `CMTimeRange` and `CMTimeMapping` in `NSValue`s (as byte arrays on Linux).
 extension NSValue {
     /// An NSValue holding `time` (AVFoundation's `NSValue(time:)`).
     public convenience init(time: CMTime) {
