@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite, installing what is missing first.
+# Runs the whole test suite, installing what is missing first: Avocet's tests, then the media server
+# example's (Examples/MediaServer, its own package). With CI=true (as .ci/run has it) or --all, also
+# the production checks: the DocC documentation without warnings, each fuzz target briefly with the
+# committed crashers replayed, the soak's short form, and the suite under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ffmpeg: ffprobe reads exported files back in the export tests, and ffmpeg decodes reference pictures.
@@ -8,3 +11,10 @@ cd "$(dirname "$0")/.."
 # device that keeps time in the audio clock test.
 bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-plugins
 swift test
+swift test --package-path Examples/MediaServer
+if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
+  bash scripts/docs.sh
+  bash scripts/fuzz.sh --ci
+  bash scripts/soak.sh --ci
+  bash scripts/sanitizers.sh thread
+fi

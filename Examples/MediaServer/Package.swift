@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// An HTTP media server over Avocet (Hummingbird 2): inspect uploads, thumbnails, background exports.
+// Depends on Avocet by path; only its public products AVFoundation and CoreMedia are used.
+let package = Package(
+    name: "MediaServer",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "media-server", targets: ["media-server"]),
+        .library(name: "MediaServerCore", targets: ["MediaServerCore"]),
+    ],
+    dependencies: [
+        .package(name: "Avocet", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The server: configuration, routes, upload store, export jobs. Tests build it in-process.
+        .target(
+            name: "MediaServerCore",
+            dependencies: [
+                .product(name: "AVFoundation", package: "Avocet"),
+                .product(name: "CoreMedia", package: "Avocet"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // NIO's async file system (the module NIOFileSystem), for writing uploads off the cooperative pool.
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The executable: flags and environment into a ServerConfiguration, then runs the server.
+        .executableTarget(
+            name: "media-server",
+            dependencies: [
+                "MediaServerCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "MediaServerTests",
+            dependencies: [
+                "MediaServerCore",
+                .product(name: "AVFoundation", package: "Avocet"),
+                .product(name: "CoreMedia", package: "Avocet"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Builds the media server: its router (the routes over a `MediaService`) and the Hummingbird
+/// application that serves it.
+///
+/// Routes (every error is JSON, `{"error": "..."}`):
+/// - `POST /inspect`: the body is a media file, streamed to disk; answers its facts and an `uploadID`.
+/// - `GET /thumbnail?url=&t=&w=&exact=`: a JPEG of the picture at `t` seconds.
+/// - `POST /export`: starts a background export job (202, `{"id": ...}`).
+/// - `GET /jobs/{id}`, `GET /jobs/{id}/output`, `DELETE /jobs/{id}`: follow, fetch, cancel or remove a job.
+/// - `DELETE /uploads/{id}`: removes a stored upload. `GET /health`: `{"status": "ok"}`.
+///
+/// Handlers run on Hummingbird's request tasks (Swift's cooperative pool) and only await; see
+/// `MediaService` for where the work runs.
+public enum MediaServer {
+    /// The application for `configuration`, ready to `runService()`; creates the upload and export
+    /// directories first. `onServerRunning` receives the listening channel (its local address gives
+    /// the port when `configuration.port` is 0).
+    public static func buildApplication(
+        configuration: ServerConfiguration,
+        logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let service = MediaService(configuration: configuration)
+        try service.prepare()
+        var log = logger ?? Logger(label: "media-server")
+        if logger == nil, let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
+            log.logLevel = level
+        }
+        let maxBody = max(configuration.maxUploadBytes, Int64(configuration.maxJSONBytes))
+        let linger = TimeAmount.milliseconds(Int64(max(0, configuration.lingerAfterRefusal) * 1000))
+        return Application(
+            router: buildRouter(service: service),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxBody), LingeringCloseHandler(linger: linger)],
+                idleTimeout: .seconds(60))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "media-server"),
+            onServerRunning: onServerRunning,
+            logger: log
+        )
+    }
+
+    /// The router with every route of the server over `service`.
+    public static func buildRouter(service: MediaService) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(JSONErrorMiddleware())
+
+        router.get("/health") { _, _ in
+            try json(["status": "ok"])
+        }
+
+        router.post("/inspect") { request, _ in
+            let declared = request.headers[.contentLength].flatMap { Int64($0) }
+            let report = try await service.inspect(body: request.body, declaredLength: declared)
+            return try json(report)
+        }
+
+        router.delete("/uploads/:id") { _, context in
+            let id = try context.parameters.require("id")
+            guard await service.uploads.remove(id: id) else { throw APIError.notFound("No upload \(id) is stored.") }
+            return Response(status: .noContent)
+        }
+
+        router.get("/thumbnail") { request, _ in
+            let query = request.uri.queryParameters
+            let arguments = try ThumbnailRequest { query.get($0) }
+            let (jpeg, actualTime) = try await service.thumbnail(arguments)
+            var headers: HTTPFields = [.contentType: "image/jpeg", .contentLength: String(jpeg.count)]
+            if let name = HTTPField.Name("X-Actual-Time"), actualTime.isFinite {
+                headers[name] = String(format: "%.6f", actualTime)
+            }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+
+        router.post("/export") { request, _ in
+            let body = try await collect(request.body, limit: service.configuration.maxJSONBytes)
+            let job = try await service.startExport(json: body)
+            var response = try json(["id": job.id], status: .accepted)
+            response.headers[.location] = "/jobs/\(job.id)"
+            return response
+        }
+
+        router.get("/jobs/:id") { _, context in
+            try json(try job(context, service).report)
+        }
+
+        router.get("/jobs/:id/output") { _, context in
+            let job = try job(context, service)
+            let report = job.report
+            guard report.status == .completed else {
+                throw APIError(.conflict, "Job \(job.id) is \(report.status.rawValue), not completed: its output is not available\(report.error.map { " (\($0))" } ?? "").")
+            }
+            let body = try await FileIO().loadFile(path: job.outputPath, context: context)
+            var headers: HTTPFields = [
+                .contentType: job.request.contentType,
+                .contentDisposition: "attachment; filename=\"\(job.id).\(job.request.fileExtension)\"",
+            ]
+            if let bytes = report.outputBytes { headers[.contentLength] = String(bytes) }
+            return Response(status: .ok, headers: headers, body: body)
+        }
+
+        router.delete("/jobs/:id") { _, context in
+            let job = try job(context, service)
+            if job.status.isFinished {
+                _ = await service.jobs.remove(id: job.id)
+                return Response(status: .noContent)
+            }
+            job.cancel()
+            await job.waitUntilFinished(seconds: 5)
+            return try json(job.report)
+        }
+
+        return router
+    }
+
+    private static func job(_ context: BasicRequestContext, _ service: MediaService) throws -> ExportJob {
+        let id = try context.parameters.require("id")
+        guard let job = service.jobs.job(id: id) else { throw APIError.notFound("No export job \(id).") }
+        return job
+    }
+
+    /// A JSON response of `value`.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: status,
+                        headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(data.count)],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The request body, refused with 413 past `limit` bytes.
+    static func collect(_ body: RequestBody, limit: Int) async throws -> Data {
+        var data = Data()
+        for try await buffer in body {
+            guard data.count + buffer.readableBytes <= limit else {
+                throw APIError(.contentTooLarge, "The JSON body is larger than \(limit) bytes.", closesConnection: true)
+            }
+            data.append(contentsOf: buffer.readableBytesView)
+        }
+        return data
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Everything the media server needs to know to start: where it listens, where it keeps files, and
+/// its limits.
+///
+/// A plain value, built by the `media-server` executable from its flags and environment, or by tests
+/// directly. Read once when the application is built (`MediaServer.buildApplication(configuration:)`);
+/// changing it afterwards changes nothing.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: an IP address or a host name. `127.0.0.1` by default: loopback only.
+    public var host: String
+    /// The port to bind; 0 lets the system choose one (tests read it back from the running server).
+    public var port: Int
+
+    /// Where uploads are written as they arrive, one file per upload (`<uploadID>.upload`). Created at
+    /// start if missing; leftover upload files of an earlier run (only files named as uploads) are removed.
+    public var uploadDirectory: URL
+    /// Where export jobs write their output files. Created at start if missing.
+    public var exportDirectory: URL
+    /// The only directory whose files `/thumbnail` and `/export` may name by path (symbolic links are
+    /// resolved before the check). Nil: no file paths are accepted at all.
+    public var mediaDirectory: URL?
+
+    /// The largest upload accepted, in bytes; a larger one is answered 413 and its partial file dropped.
+    public var maxUploadBytes: Int64
+    /// How many uploads are kept for later requests (`uploadID`); past it the oldest is removed.
+    public var maxStoredUploads: Int
+    /// How long an upload is kept, in seconds, before it is removed.
+    public var uploadLifetime: TimeInterval
+
+    /// How many export jobs may run at once; one more is refused with 429 (not queued).
+    public var maxConcurrentExports: Int
+    /// How many finished export jobs (and their output files) are kept; past it the oldest finished
+    /// job and its file are removed.
+    public var maxFinishedExports: Int
+
+    /// How many inspect and thumbnail operations may use Avocet at once; more wait their turn.
+    public var maxConcurrentMediaWork: Int
+    /// How many operations may wait for a turn; past it requests are answered 503.
+    public var maxQueuedMediaWork: Int
+    /// Seconds an inspect or thumbnail operation (waiting for its turn included) may take before it is
+    /// cancelled and answered 504.
+    public var mediaWorkTimeout: TimeInterval
+
+    /// Whether `http` and `https` URLs are accepted as sources. Avocet fetches them itself.
+    public var allowsRemoteURLs: Bool
+    /// When not empty, the only host names remote URLs may name (compared case-insensitively).
+    public var allowedRemoteHosts: [String]
+    /// Seconds Avocet waits for a remote server's first answer (`AvocetURLAssetHTTPConnectTimeoutKey`).
+    public var remoteConnectTimeout: TimeInterval
+    /// Seconds Avocet waits for more bytes of a remote response (`AvocetURLAssetHTTPReadTimeoutKey`).
+    public var remoteReadTimeout: TimeInterval
+
+    /// The largest JSON body accepted by `POST /export`, in bytes.
+    public var maxJSONBytes: Int
+    /// Seconds a connection answered 413 may still send (what it sends is discarded) before it is closed.
+    public var lingerAfterRefusal: TimeInterval
+
+    /// A configuration with the defaults: loopback on port 8080, files under the system's temporary
+    /// directory, 100 MiB uploads, 2 concurrent exports, 4 concurrent media operations.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        uploadDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("media-server/uploads"),
+        exportDirectory: URL? = nil,
+        mediaDirectory: URL? = nil,
+        maxUploadBytes: Int64 = 100 * 1024 * 1024,
+        maxStoredUploads: Int = 1000,
+        uploadLifetime: TimeInterval = 3600,
+        maxConcurrentExports: Int = 2,
+        maxFinishedExports: Int = 100,
+        maxConcurrentMediaWork: Int = 4,
+        maxQueuedMediaWork: Int = 64,
+        mediaWorkTimeout: TimeInterval = 30,
+        allowsRemoteURLs: Bool = true,
+        allowedRemoteHosts: [String] = [],
+        remoteConnectTimeout: TimeInterval = 5,
+        remoteReadTimeout: TimeInterval = 10,
+        maxJSONBytes: Int = 16 * 1024,
+        lingerAfterRefusal: TimeInterval = 2
+    ) {
+        self.host = host
+        self.port = port
+        self.uploadDirectory = uploadDirectory
+        self.exportDirectory = exportDirectory ?? uploadDirectory.deletingLastPathComponent().appendingPathComponent("exports")
+        self.mediaDirectory = mediaDirectory
+        self.maxUploadBytes = maxUploadBytes
+        self.maxStoredUploads = maxStoredUploads
+        self.uploadLifetime = uploadLifetime
+        self.maxConcurrentExports = maxConcurrentExports
+        self.maxFinishedExports = maxFinishedExports
+        self.maxConcurrentMediaWork = maxConcurrentMediaWork
+        self.maxQueuedMediaWork = maxQueuedMediaWork
+        self.mediaWorkTimeout = mediaWorkTimeout
+        self.allowsRemoteURLs = allowsRemoteURLs
+        self.allowedRemoteHosts = allowedRemoteHosts
+        self.remoteConnectTimeout = remoteConnectTimeout
+        self.remoteReadTimeout = remoteReadTimeout
+        self.maxJSONBytes = maxJSONBytes
+        self.lingerAfterRefusal = lingerAfterRefusal
+    }
+}

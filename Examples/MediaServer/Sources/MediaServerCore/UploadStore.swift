@@ -1,0 +1,125 @@
+import Foundation
+import NIOCore
+import NIOFileSystem
+import Synchronization
+
+/// Keeps uploaded files on disk, one per upload, and finds them again by their upload id.
+///
+/// `receive` streams a request body to a new file as the bytes arrive, through NIO's file system
+/// (`NIOFileSystem`, whose blocking system calls run on NIO's own thread pool, never on Swift's
+/// cooperative pool); memory holds one write buffer per upload, never the file. The file is created
+/// transactionally: it appears under its name only once complete, so a refused or broken upload leaves
+/// nothing behind. The index is in memory, behind a `Mutex`: at most `maxStoredUploads` uploads are
+/// kept (the oldest goes first) and none longer than `uploadLifetime`.
+public final class UploadStore: Sendable {
+    /// One stored upload.
+    public struct Upload: Sendable {
+        public let id: String
+        public let path: String
+        public let size: Int64
+        let created: Date
+    }
+
+    /// Why an upload was refused.
+    enum Refusal: Error {
+        case tooLarge(limit: Int64)
+    }
+
+    /// The file name suffix of stored uploads.
+    static let suffix = ".upload"
+
+    let directory: URL
+    private let maxBytes: Int64
+    private let maxStored: Int
+    private let lifetime: TimeInterval
+    /// Uploads by id, and their ids oldest first.
+    private let index = Mutex<(byID: [String: Upload], order: [String])>(([:], []))
+
+    init(directory: URL, maxBytes: Int64, maxStored: Int, lifetime: TimeInterval) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+        self.maxStored = max(1, maxStored)
+        self.lifetime = lifetime
+    }
+
+    /// Creates the directory and removes upload files an earlier run left (only files named as uploads
+    /// are touched). Blocking file system calls: run once, at start.
+    func prepare() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        for name in names where name.hasSuffix(Self.suffix) && UUID(uuidString: String(name.dropLast(Self.suffix.count))) != nil {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Writes `body` to a new upload file as it arrives and records it.
+    ///
+    /// Throws `Refusal.tooLarge` as soon as more than the limit has arrived (or at once when
+    /// `declaredLength` already says so), without reading further; the partial file is dropped.
+    func receive<Body: AsyncSequence>(_ body: Body, declaredLength: Int64?) async throws -> Upload where Body.Element == ByteBuffer {
+        if let declaredLength, declaredLength > maxBytes { throw Refusal.tooLarge(limit: maxBytes) }
+        let id = UUID().uuidString.lowercased()
+        let path = directory.appendingPathComponent(id + Self.suffix).path
+        let limit = maxBytes
+        var total: Int64 = 0
+        try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path), options: .newFile(replaceExisting: false)) { handle in
+            try await handle.withBufferedWriter(capacity: .kibibytes(256)) { writer in
+                for try await buffer in body {
+                    total += Int64(buffer.readableBytes)
+                    if total > limit { throw Refusal.tooLarge(limit: limit) }
+                    _ = try await writer.write(contentsOf: buffer)
+                }
+            }
+        }
+        let upload = Upload(id: id, path: path, size: total, created: Date())
+        let expired = index.withLock { index -> [Upload] in
+            index.byID[id] = upload
+            index.order.append(id)
+            return Self.evict(&index, keeping: maxStored, olderThan: Date().addingTimeInterval(-lifetime))
+        }
+        await Self.remove(expired)
+        return upload
+    }
+
+    /// The upload with this id, if it is still kept.
+    func upload(id: String) -> Upload? {
+        index.withLock { index in
+            guard let upload = index.byID[id.lowercased()] else { return nil }
+            return upload.created.timeIntervalSinceNow < -lifetime ? nil : upload
+        }
+    }
+
+    /// Forgets an upload and removes its file; false when there was none.
+    func remove(id: String) async -> Bool {
+        let removed = index.withLock { index -> Upload? in
+            guard let upload = index.byID.removeValue(forKey: id.lowercased()) else { return nil }
+            index.order.removeAll { $0 == upload.id }
+            return upload
+        }
+        guard let removed else { return false }
+        await Self.remove([removed])
+        return true
+    }
+
+    /// How many uploads are kept.
+    var count: Int { index.withLock { $0.order.count } }
+
+    /// Takes the uploads past the count limit or older than `date` out of the index (called inside its lock).
+    private static func evict(_ index: inout (byID: [String: Upload], order: [String]), keeping limit: Int, olderThan date: Date) -> [Upload] {
+        var gone: [Upload] = []
+        while let first = index.order.first, let upload = index.byID[first], index.order.count > limit || upload.created < date {
+            index.order.removeFirst()
+            index.byID[first] = nil
+            gone.append(upload)
+        }
+        return gone
+    }
+
+    /// Removes the files of forgotten uploads (through NIO's thread pool). An asset already reading
+    /// one keeps its open file until done.
+    private static func remove(_ uploads: [Upload]) async {
+        for upload in uploads {
+            _ = try? await FileSystem.shared.removeItem(at: FilePath(upload.path))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import MediaServerCore
+
+/// `media-server`: runs the media server until SIGINT or SIGTERM.
+///
+/// Every flag has an environment variable (`MEDIA_SERVER_<NAME>`) read when the flag is not given;
+/// the flag wins. Runs Hummingbird's event loops and Swift's cooperative pool; Avocet's engine
+/// threads do the media work.
+@main
+struct MediaServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "media-server",
+        abstract: "An HTTP server over Avocet: inspect uploads, make thumbnails, run exports.",
+        discussion: "Each option can also be set through the environment variable named in its help; the option wins.")
+
+    @Option(help: "Address to bind (MEDIA_SERVER_HOST).")
+    var host: String?
+    @Option(help: "Port to bind; 0 picks a free one (MEDIA_SERVER_PORT).")
+    var port: Int?
+    @Option(help: "Directory for uploads (MEDIA_SERVER_UPLOAD_DIR).")
+    var uploadDir: String?
+    @Option(help: "Directory for export outputs; defaults to 'exports' beside the upload directory (MEDIA_SERVER_EXPORT_DIR).")
+    var exportDir: String?
+    @Option(help: "The only directory whose files may be named by path; none by default (MEDIA_SERVER_MEDIA_DIR).")
+    var mediaDir: String?
+    @Option(help: "Largest upload in bytes (MEDIA_SERVER_MAX_UPLOAD_BYTES).")
+    var maxUploadBytes: Int64?
+    @Option(help: "Uploads kept for later requests (MEDIA_SERVER_MAX_STORED_UPLOADS).")
+    var maxStoredUploads: Int?
+    @Option(help: "Export jobs running at once; more are refused with 429 (MEDIA_SERVER_MAX_EXPORTS).")
+    var maxExports: Int?
+    @Option(help: "Inspect and thumbnail operations running at once (MEDIA_SERVER_MAX_MEDIA_WORK).")
+    var maxMediaWork: Int?
+    @Option(help: "Seconds an inspect or thumbnail may take (MEDIA_SERVER_MEDIA_TIMEOUT).")
+    var mediaTimeout: Double?
+    @Flag(help: "Refuse http(s) URLs as sources (MEDIA_SERVER_NO_REMOTE=1).")
+    var noRemote = false
+    @Option(help: "Comma-separated hosts remote URLs may name; any when empty (MEDIA_SERVER_ALLOWED_HOSTS).")
+    var allowedHosts: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        func env(_ name: String) -> String? { environment["MEDIA_SERVER_" + name].flatMap { $0.isEmpty ? nil : $0 } }
+        func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
+            if let flag { return flag }
+            guard let text = env(name) else { return nil }
+            guard let value = T(text) else { throw ValidationError("MEDIA_SERVER_\(name) must be a number; it is \"\(text)\".") }
+            return value
+        }
+
+        var configuration = ServerConfiguration()
+        configuration.host = host ?? env("HOST") ?? configuration.host
+        configuration.port = try number(port, "PORT") ?? configuration.port
+        if let dir = uploadDir ?? env("UPLOAD_DIR") {
+            configuration.uploadDirectory = URL(fileURLWithPath: dir)
+            configuration.exportDirectory = configuration.uploadDirectory.deletingLastPathComponent().appendingPathComponent("exports")
+        }
+        if let dir = exportDir ?? env("EXPORT_DIR") { configuration.exportDirectory = URL(fileURLWithPath: dir) }
+        if let dir = mediaDir ?? env("MEDIA_DIR") { configuration.mediaDirectory = URL(fileURLWithPath: dir) }
+        configuration.maxUploadBytes = try number(maxUploadBytes, "MAX_UPLOAD_BYTES") ?? configuration.maxUploadBytes
+        configuration.maxStoredUploads = try number(maxStoredUploads, "MAX_STORED_UPLOADS") ?? configuration.maxStoredUploads
+        configuration.maxConcurrentExports = try number(maxExports, "MAX_EXPORTS") ?? configuration.maxConcurrentExports
+        configuration.maxConcurrentMediaWork = try number(maxMediaWork, "MAX_MEDIA_WORK") ?? configuration.maxConcurrentMediaWork
+        configuration.mediaWorkTimeout = try number(mediaTimeout, "MEDIA_TIMEOUT") ?? configuration.mediaWorkTimeout
+        if noRemote || env("NO_REMOTE") == "1" { configuration.allowsRemoteURLs = false }
+        if let hosts = allowedHosts ?? env("ALLOWED_HOSTS") {
+            configuration.allowedRemoteHosts = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        guard configuration.maxUploadBytes > 0, configuration.maxConcurrentMediaWork > 0, configuration.mediaWorkTimeout > 0 else {
+            throw ValidationError("The limits must be positive.")
+        }
+        let app = try MediaServer.buildApplication(configuration: configuration)
+        try await app.runService()
+    }
+}
