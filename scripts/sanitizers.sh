@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs the whole test suite under a sanitizer: address (AddressSanitizer: memory errors, no leak check),
-# leak (AddressSanitizer with LeakSanitizer's check at each process's exit) or thread
-# (ThreadSanitizer). Each builds into a build directory of its own (.build-SANITIZER), so the normal
-# build stays as it is.
+# Runs the whole test suite under a sanitizer: address (AddressSanitizer: memory errors, no leak check)
+# or thread (ThreadSanitizer); or checks for leaks: leak builds avocet-probe and avocet-soak with
+# AddressSanitizer and runs them, with LeakSanitizer's check at exit, over every media fixture and
+# committed mutant (every property, four ways) and through the soak's short form (loads, thumbnails and
+# exports from files, HTTP and delegates, with faults and cancellation). The suite itself is not the
+# leak check: XCTest, Swift Testing and Foundation keep allocations until exit that LeakSanitizer
+# reports. Each builds into a build directory of its own (.build-SANITIZER), so the normal build stays
+# as it is.
 #
 # `thread` runs the tests one at a time (--no-parallel): under ThreadSanitizer the suite's many
 # loopback servers and engine threads in parallel slow it so far that network timeouts fire. The
@@ -33,6 +37,18 @@ export ASAN_OPTIONS="halt_on_error=1:${ASAN_OPTIONS:-}"
 export AVOCET_SANITIZER="$kind"
 export AVOCET_TEST_TIME_SCALE="${AVOCET_TEST_TIME_SCALE:-4}"
 dir=".build-$kind"
-[ "$kind" = leak ] && dir=".build-address"
+if [ "$kind" = leak ]; then
+  dir=".build-address"
+  swift build --product avocet-probe "${flags[@]}" --build-path "$dir"
+  swift build --product avocet-soak "${flags[@]}" --build-path "$dir"
+  export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:${LSAN_OPTIONS:-}"
+  export SWIFT_BACKTRACE="enable=no"
+  media=$(ls Fixtures/*.{mp4,mov,mkv,webm,m4a,mp3,flac,opus,avi,wav,3gp} Fixtures/mutants/* | grep -v README)
+  # shellcheck disable=SC2086
+  "$dir/debug/avocet-probe" $media
+  "$dir/debug/avocet-soak" --loads 1000 --thumbnails 100 --exports 5 --seconds 30
+  echo "sanitizers.sh: no leaks found by LeakSanitizer in the probe or the soak"
+  exit 0
+fi
 swift build --build-tests "${flags[@]}" --build-path "$dir"
 swift test --skip-build "${serial[@]}" "${flags[@]}" --build-path "$dir" "$@"

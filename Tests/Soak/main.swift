@@ -4,7 +4,7 @@
 //
 //     avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N]
 //
-// Runs until the counts are done or the time is up, sampling resident memory, open descriptors and
+// Runs for the time given and until the counts are done at least (so the counts are minimums), sampling resident memory, open descriptors and
 // threads every second. Prints the outcomes, the samples and a verdict; exits 1 when something that
 // must never happen did: a failure other than an AVError, a cancellation nobody asked for, an
 // operation running over 60 s (a hang), an export that says it completed without a file or left one
@@ -23,7 +23,7 @@ struct Options {
     var loads = 10_000
     var thumbnails = 1_000
     var exports = 100
-    var seconds = 1_800.0
+    var seconds = 600.0
     var seed: UInt64 = 1
 
     init(_ arguments: [String]) {
@@ -279,15 +279,15 @@ func export(_ sources: Sources, _ dice: Dice, _ ledger: Ledger, into folder: URL
     try? FileManager.default.removeItem(at: output)
 }
 
-/// Runs `count` operations, `width` at a time, until the count or the deadline.
+/// Runs operations, `width` at a time, until at least `count` are done and `deadline` has passed.
 func run(_ count: Int, width: Int, until deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable (Int) async -> Void) async {
     let next = Locked(0)
     await withTaskGroup(of: Void.self) { group in
         for _ in 0..<max(1, width) {
             group.addTask {
-                while ContinuousClock.now < deadline {
+                while true {
                     let number = next.withLock { n -> Int? in
-                        guard n < count else { return nil }
+                        guard n < count || ContinuousClock.now < deadline else { return nil }
                         defer { n += 1 }
                         return n
                     }
@@ -301,90 +301,95 @@ func run(_ count: Int, width: Int, until deadline: ContinuousClock.Instant, _ op
 
 // MARK: - Main
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-let start = ContinuousClock.now
-let deadline = start + .seconds(options.seconds)
-let sources: Sources
-do { sources = try Sources() } catch {
-    say("avocet-soak: cannot start the loopback server: \(error)")
-    exit(1)
-}
-let dice = Dice(seed: options.seed)
-let ledger = Ledger()
-let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-soak-\(getpid())")
-try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-// Warm-up: one of each kind of work first, so that what the process creates once and keeps (Dispatch's
-// and libcurl's descriptors, URLSession's pooled connections, the engine's threads) is in the baseline.
-await run(24, width: 4, until: deadline) { _ in await load(sources, dice, ledger) }
-await run(4, width: 2, until: deadline) { _ in await thumbnail(sources, dice, ledger) }
-await run(1, width: 1, until: deadline) { number in await export(sources, dice, ledger, into: folder, number: 10_000 + number) }
-try? await Task.sleep(for: .seconds(3))
-let before = Sample.now(since: start)
-say("soak: \(options.loads) loads, \(options.thumbnails) thumbnails, \(options.exports) exports, at most \(Int(options.seconds)) s, seed \(options.seed)")
-say("after warm-up: \(String(format: "%.1f", before.residentMiB)) MiB, \(before.descriptors) descriptors, \(before.threads) threads")
-
-let samples = Locked<[Sample]>([])
-let sampler = Task {
-    while !Task.isCancelled {
-        let sample = Sample.now(since: start)
-        samples.withLock { $0.append(sample) }
-        for what in ledger.overdue(.seconds(60)) { ledger.violate("running for over 60 s (a hang): \(what)") }
-        if !ledger.overdue(.seconds(60)).isEmpty {
-            say("avocet-soak: stopping on a hang")
-            exit(1)
-        }
-        try? await Task.sleep(for: .seconds(1))
+/// The soak; true when nothing that must never happen did. Everything it made is gone when it returns
+/// (so that LeakSanitizer, at exit, sees only what Avocet kept).
+func soak(_ options: Options) async -> Bool {
+    let start = ContinuousClock.now
+    let deadline = start + .seconds(options.seconds)
+    let sources: Sources
+    do { sources = try Sources() } catch {
+        say("avocet-soak: cannot start the loopback server: \(error)")
+        return false
     }
+    let dice = Dice(seed: options.seed)
+    let ledger = Ledger()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-soak-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    // Warm-up: one of each kind of work first, so that what the process creates once and keeps (Dispatch's
+    // and libcurl's descriptors, URLSession's pooled connections, the engine's threads) is in the baseline.
+    await run(24, width: 4, until: start) { _ in await load(sources, dice, ledger) }
+    await run(4, width: 2, until: start) { _ in await thumbnail(sources, dice, ledger) }
+    await run(1, width: 1, until: start) { number in await export(sources, dice, ledger, into: folder, number: 10_000 + number) }
+    try? await Task.sleep(for: .seconds(3))
+    let before = Sample.now(since: start)
+    say("soak: at least \(options.loads) loads, \(options.thumbnails) thumbnails, \(options.exports) exports, and at least \(Int(options.seconds)) s, seed \(options.seed)")
+    say("after warm-up: \(String(format: "%.1f", before.residentMiB)) MiB, \(before.descriptors) descriptors, \(before.threads) threads")
+
+    let samples = Locked<[Sample]>([])
+    let sampler = Task {
+        while !Task.isCancelled {
+            let sample = Sample.now(since: start)
+            samples.withLock { $0.append(sample) }
+            for what in ledger.overdue(.seconds(60)) { ledger.violate("running for over 60 s (a hang): \(what)") }
+            if !ledger.overdue(.seconds(60)).isEmpty {
+                say("avocet-soak: stopping on a hang")
+                exit(1)
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask { await run(options.loads, width: 12, until: deadline) { _ in await load(sources, dice, ledger) } }
+        group.addTask { await run(options.thumbnails, width: 3, until: deadline) { _ in await thumbnail(sources, dice, ledger) } }
+        group.addTask { await run(options.exports, width: 1, until: deadline) { number in await export(sources, dice, ledger, into: folder, number: number) } }
+    }
+    let worked = ContinuousClock.now - start
+    sampler.cancel()
+
+    // Settle: the engine's jobs end, delegates hear their cancellations, idle connections close.
+    try? await Task.sleep(for: .seconds(5))
+    let after = Sample.now(since: start)
+    try? FileManager.default.removeItem(at: folder)
+
+    // MARK: - Verdict
+
+    let outcomes = ledger.outcomes
+    for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { say("  \(outcome): \(count)") }
+    let done = { (kind: String) in outcomes.filter { $0.key.hasPrefix(kind + " ") }.values.reduce(0, +) }
+    say("done: \(done("load")) loads, \(done("thumbnail")) thumbnails, \(done("export")) exports in \(worked)")
+    let series = samples.withLock { $0 }
+    func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
+    let quarter = max(1, series.count / 4)
+    let early = median(series.dropFirst(quarter).prefix(quarter).map(\.residentMiB))
+    let late = median(series.suffix(quarter).map(\.residentMiB))
+    let peakThreads = series.map(\.threads).max() ?? 0
+    let peakDescriptors = series.map(\.descriptors).max() ?? 0
+    say(String(format: "memory: median %.1f MiB in the second quarter, %.1f MiB in the last; peak %.1f MiB",
+               early, late, series.map(\.residentMiB).max() ?? 0))
+    say("descriptors: \(before.descriptors) before, peak \(peakDescriptors), \(after.descriptors) after")
+    say("threads: \(before.threads) before, peak \(peakThreads), \(after.threads) after")
+    say("samples (s MiB fds threads): " + series.enumerated().filter { $0.offset % max(1, series.count / 20) == 0 }
+        .map { String(format: "%.0f %.0f %d %d", $0.element.seconds, $0.element.residentMiB, $0.element.descriptors, $0.element.threads) }
+        .joined(separator: ", "))
+
+    // Pooled HTTP connections (a socket at each end) may differ by a few.
+    if after.descriptors > before.descriptors + 6 {
+        let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).sorted()
+            .map { "\($0) -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?") }
+        ledger.violate("descriptors left open: \(after.descriptors) after, \(before.descriptors) before: \(open.joined(separator: ", "))")
+    }
+    // The engine's and Dispatch's worker threads stay for reuse; more than the peak under load is a leak.
+    if after.threads > max(before.threads + 16, peakThreads) {
+        ledger.violate("threads left behind: \(after.threads) after, \(before.threads) before, peak \(peakThreads)")
+    }
+    // Flat: the last quarter within 15% (and 32 MiB) of the second (the first is warm-up).
+    if series.count >= 8, late > early * 1.15 + 32 {
+        ledger.violate(String(format: "memory grows: %.1f MiB in the last quarter against %.1f MiB in the second", late, early))
+    }
+    let violations = ledger.violations
+    say(violations.isEmpty ? "verdict: ok" : "verdict: \(violations.count) violation(s)")
+    return violations.isEmpty
 }
 
-await withTaskGroup(of: Void.self) { group in
-    group.addTask { await run(options.loads, width: 12, until: deadline) { _ in await load(sources, dice, ledger) } }
-    group.addTask { await run(options.thumbnails, width: 3, until: deadline) { _ in await thumbnail(sources, dice, ledger) } }
-    group.addTask { await run(options.exports, width: 1, until: deadline) { number in await export(sources, dice, ledger, into: folder, number: number) } }
-}
-let worked = ContinuousClock.now - start
-sampler.cancel()
-
-// Settle: the engine's jobs end, delegates hear their cancellations, idle connections close.
-try? await Task.sleep(for: .seconds(5))
-let after = Sample.now(since: start)
-try? FileManager.default.removeItem(at: folder)
-
-// MARK: - Verdict
-
-let outcomes = ledger.outcomes
-for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) { say("  \(outcome): \(count)") }
-let done = { (kind: String) in outcomes.filter { $0.key.hasPrefix(kind + " ") }.values.reduce(0, +) }
-say("done: \(done("load")) loads, \(done("thumbnail")) thumbnails, \(done("export")) exports in \(worked)")
-let series = samples.withLock { $0 }
-func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
-let quarter = max(1, series.count / 4)
-let early = median(series.dropFirst(quarter).prefix(quarter).map(\.residentMiB))
-let late = median(series.suffix(quarter).map(\.residentMiB))
-let peakThreads = series.map(\.threads).max() ?? 0
-let peakDescriptors = series.map(\.descriptors).max() ?? 0
-say(String(format: "memory: median %.1f MiB in the second quarter, %.1f MiB in the last; peak %.1f MiB",
-           early, late, series.map(\.residentMiB).max() ?? 0))
-say("descriptors: \(before.descriptors) before, peak \(peakDescriptors), \(after.descriptors) after")
-say("threads: \(before.threads) before, peak \(peakThreads), \(after.threads) after")
-say("samples (s MiB fds threads): " + series.enumerated().filter { $0.offset % max(1, series.count / 20) == 0 }
-    .map { String(format: "%.0f %.0f %d %d", $0.element.seconds, $0.element.residentMiB, $0.element.descriptors, $0.element.threads) }
-    .joined(separator: ", "))
-
-// Pooled HTTP connections (a socket at each end) may differ by a few.
-if after.descriptors > before.descriptors + 6 {
-    let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).sorted()
-        .map { "\($0) -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "?") }
-    ledger.violate("descriptors left open: \(after.descriptors) after, \(before.descriptors) before: \(open.joined(separator: ", "))")
-}
-// The engine's and Dispatch's worker threads stay for reuse; more than the peak under load is a leak.
-if after.threads > max(before.threads + 16, peakThreads) {
-    ledger.violate("threads left behind: \(after.threads) after, \(before.threads) before, peak \(peakThreads)")
-}
-// Flat: the last quarter within 15% (and 32 MiB) of the second (the first is warm-up).
-if series.count >= 8, late > early * 1.15 + 32 {
-    ledger.violate(String(format: "memory grows: %.1f MiB in the last quarter against %.1f MiB in the second", late, early))
-}
-let violations = ledger.violations
-say(violations.isEmpty ? "verdict: ok" : "verdict: \(violations.count) violation(s)")
-exit(violations.isEmpty ? 0 : 1)
+exit(await soak(Options(Array(CommandLine.arguments.dropFirst()))) ? 0 : 1)
