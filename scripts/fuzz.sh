@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes Avocet's public API with libFuzzer: the targets of Tests/Fuzz (avocet-fuzz), built with
-# `-sanitize=fuzzer,address` into .build-fuzz.
+# `-sanitize=fuzzer,address` into .build-fuzz (or AVOCET_FUZZ_BUILD).
 #
 #     bash scripts/fuzz.sh open|thumbnail|loader [SECONDS]   one target, 1800 s unless told
 #     bash scripts/fuzz.sh all [SECONDS]                      each target in turn
@@ -12,10 +12,13 @@
 # Fixtures/fuzz/TARGET/ with the fix, so that the test suite (FuzzRegressionTests) replays it.
 #
 # libFuzzer's runtime brings a `main` of its own, and SwiftPM defines the executable's `main` too, hence
-# --allow-multiple-definition; either one runs libFuzzer's driver (Tests/Fuzz/main.swift). Leak checking is LeakSanitizer's
+# --allow-multiple-definition; either one runs libFuzzer's driver (Tests/Fuzz/main.swift). Leak
+# checking is LeakSanitizer's
 # job (scripts/sanitizers.sh leak): here it would report the Swift runtime's caches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Another build folder (AVOCET_FUZZ_BUILD) lets a new build fuzz while an older one still runs.
+build="${AVOCET_FUZZ_BUILD:-.build-fuzz}"
 mode="${1:-all}"
 seconds="${2:-1800}"
 targets=(open thumbnail loader)
@@ -26,9 +29,9 @@ case "$mode" in
   *) echo "usage: $0 open|thumbnail|loader|all [SECONDS] | --ci" >&2; exit 2 ;;
 esac
 bash scripts/install-deps.sh ffmpeg
-swift build --product avocet-fuzz --build-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAVOCET_FUZZ \
+swift build --product avocet-fuzz --build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAVOCET_FUZZ \
   -Xlinker --allow-multiple-definition 2>&1 | grep -v "Cannot export local symbol" || true
-fuzzer=".build-fuzz/debug/avocet-fuzz"
+fuzzer="$build/debug/avocet-fuzz"
 [ -x "$fuzzer" ] || { echo "fuzz.sh: the build failed" >&2; exit 1; }
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 # libFuzzer reports crashes itself; Swift's backtracer, which reads memory ASan guards, would only add noise.
@@ -37,7 +40,7 @@ export SWIFT_BACKTRACE="enable=no"
 # Seeds: the media fixtures as they are (open); behind a header of settings (thumbnail: exact and
 # default tolerances, a size limit, several times); a few delegate programs (loader).
 seed() {
-  local target="$1" dir=".build-fuzz/corpus/$1"
+  local target="$1" dir="$build/corpus/$1"
   mkdir -p "$dir"
   [ -n "$(ls -A "$dir")" ] && return 0
   python3 - "$target" "$dir" <<'PY'
@@ -66,24 +69,24 @@ PY
 status=0
 for target in "${targets[@]}"; do
   seed "$target"
-  mkdir -p ".build-fuzz/artifacts/$target"
+  mkdir -p "$build/artifacts/$target"
   regressions=(Fixtures/fuzz/"$target"/*)
   if [ -e "${regressions[0]}" ]; then
     echo "== $target: replaying ${#regressions[@]} regression input(s)"
-    AVOCET_FUZZ_TARGET="$target" "$fuzzer" -timeout=30 "${regressions[@]}" > ".build-fuzz/$target-regressions.log" 2>&1 || {
-      echo "== $target: a regression input fails again (log: .build-fuzz/$target-regressions.log)"; status=1; }
+    AVOCET_FUZZ_TARGET="$target" "$fuzzer" -timeout=30 "${regressions[@]}" > "$build/$target-regressions.log" 2>&1 || {
+      echo "== $target: a regression input fails again (log: $build/$target-regressions.log)"; status=1; }
   fi
   echo "== $target: fuzzing for $seconds s"
-  if ! AVOCET_FUZZ_TARGET="$target" "$fuzzer" ".build-fuzz/corpus/$target" \
+  if ! AVOCET_FUZZ_TARGET="$target" "$fuzzer" "$build/corpus/$target" \
       -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=160000 -print_final_stats=1 \
-      -artifact_prefix=".build-fuzz/artifacts/$target/" 2>&1 | tee ".build-fuzz/$target.log" | grep -E "^#[0-9]+.*(DONE|pulse)|ERROR|SUMMARY|Fatal error|stat::|ALARM" ; then
+      -artifact_prefix="$build/artifacts/$target/" 2>&1 | tee "$build/$target.log" | grep -E "^#[0-9]+.*(DONE|pulse)|ERROR|SUMMARY|Fatal error|stat::|ALARM" ; then
     :
   fi
-  if grep -qE "ERROR: libFuzzer|SUMMARY: AddressSanitizer|Fatal error|ALARM:|deadly signal" ".build-fuzz/$target.log"; then
-    echo "== $target: FOUND a crash or a hang; the input is in .build-fuzz/artifacts/$target/ (log: .build-fuzz/$target.log)"
+  if grep -qE "ERROR: libFuzzer|SUMMARY: AddressSanitizer|Fatal error|ALARM:|deadly signal" "$build/$target.log"; then
+    echo "== $target: FOUND a crash or a hang; the input is in $build/artifacts/$target/ (log: $build/$target.log)"
     status=1
   else
-    echo "== $target: no crash or hang in $seconds s ($(grep -E '^stat::number_of_executed_units' ".build-fuzz/$target.log" | awk '{print $2}') inputs)"
+    echo "== $target: no crash or hang in $seconds s ($(grep -E '^stat::number_of_executed_units' "$build/$target.log" | awk '{print $2}') inputs)"
   fi
 done
 exit $status

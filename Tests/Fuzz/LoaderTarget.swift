@@ -51,7 +51,7 @@ enum LoaderTarget {
         asset.resourceLoader.setDelegate(delegate, queue: delegate.queue)
         let done = DispatchSemaphore(value: 0)
         let cancelled = Locked(false)
-        Task {
+        let work = Task {
             await load(asset, image: what & 1 != 0, legacy: what & 2 != 0, cancelled: cancelled)
             done.signal()
         }
@@ -60,8 +60,10 @@ enum LoaderTarget {
         let deadline = cancelAfter > 0 ? cancelAfter : (delegate.mayKeepRequests ? 30 : 0)
         if deadline > 0, done.wait(timeout: .now() + .milliseconds(deadline)) == .timedOut {
             // The load stops at its next stage once cancelled; a stage that had just begun when the
-            // first cancelLoading() came is a new load, which the next call cancels.
+            // first cancelLoading() came is a new load, which the next call cancels. The image request
+            // is not loading (cancelLoading() leaves it, as Apple's): the task's cancellation ends it.
             cancelled.withLock { $0 = true }
+            work.cancel()
             let until = DispatchTime.now() + 5
             var ended = false
             while !ended && DispatchTime.now() < until {
@@ -78,6 +80,7 @@ enum LoaderTarget {
     static func load(_ asset: AVURLAsset, image: Bool, legacy: Bool, cancelled: Locked<Bool>) async {
         func check(_ error: any Error) {
             if error is AVError { return }
+            if error is CancellationError, cancelled.withLock({ $0 }) { return }
             fatalError("a load through the delegate failed without an AVError: \(String(reflecting: error))")
         }
         if legacy {
