@@ -13,8 +13,8 @@
 #
 # libFuzzer's runtime brings a `main` of its own, and SwiftPM defines the executable's `main` too, hence
 # --allow-multiple-definition; either one runs libFuzzer's driver (Tests/Fuzz/main.swift). Leak
-# checking is LeakSanitizer's
-# job (scripts/sanitizers.sh leak): here it would report the Swift runtime's caches.
+# checking is LeakSanitizer's job (scripts/sanitizers.sh leak): here it would report the Swift
+# runtime's caches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Another build folder (AVOCET_FUZZ_BUILD) lets a new build fuzz while an older one still runs.
