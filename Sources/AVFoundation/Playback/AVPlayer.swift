@@ -238,12 +238,14 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             // The item keeps its time for when it is played again.
             old?.change { $0.time = oldTime }
             if old?.player === self { old?.attach(to: nil) }
-            item?.attach(to: self)
             keyValueObservers.didChange("currentItem", from: old, to: item)
-            // Observers of `currentItem?.x` hear the new item's values.
+            // Observers of `currentItem?.x` hear the new item's values, before the item is attached:
+            // attaching starts its loading, whose changes it then forwards to the same observers, so
+            // they come after these (a load finishing at once could otherwise be heard first).
             let (before, after) = (old?.snapshot, item?.snapshot)
             if before?.status != after?.status { keyValueObservers.didSet("currentItem.status", from: before?.status as Any, to: after?.status as Any) }
             if before?.duration != after?.duration { keyValueObservers.didSet("currentItem.duration", from: before?.duration as Any, to: after?.duration as Any) }
+            item?.attach(to: self)
         }
         if let item { item.snapshot.buffer?.jump(to: item.snapshot.time) }
         if item?.status == .readyToPlay, let item { itemDidLoad(item) } else { refreshPlayback() }
