@@ -330,8 +330,9 @@ func soak(_ options: Options) async -> Bool {
         while !Task.isCancelled {
             let sample = Sample.now(since: start)
             samples.withLock { $0.append(sample) }
-            for what in ledger.overdue(.seconds(60)) { ledger.violate("running for over 60 s (a hang): \(what)") }
-            if !ledger.overdue(.seconds(60)).isEmpty {
+            let overdue = ledger.overdue(.seconds(60))
+            for what in overdue { ledger.violate("running for over 60 s (a hang): \(what)") }
+            if !overdue.isEmpty {
                 say("avocet-soak: stopping on a hang")
                 exit(1)
             }

@@ -142,21 +142,10 @@ final class ResourceLoaderFeeder: ByteFeeder {
             return (nil, s.redirected)
         }
         redirected?.cancel(requestID)
-        if let found { Self.cancelAtDelegate(found, loader: loader) }
-    }
-
-    /// Requests the delegate still holds open when the asset's source goes (one it answered in full but
-    /// never finished, which the source no longer counts as in flight) are cancelled too: the delegate
-    /// hears `didCancel` and can let go of what it keeps for them.
-    deinit {
-        let open = state.withLock { $0.requests.values.filter { $0.request.channel.phase == .open } }
-        for entry in open { Self.cancelAtDelegate(entry, loader: loader) }
-    }
-
-    /// Marks the request cancelled and, after its own delivery on the same serial queue, reports it to
-    /// the delegate if the delegate saw it (a request cancelled first is not reported).
-    private static func cancelAtDelegate(_ entry: Entry, loader: AVAssetResourceLoader) {
-        guard entry.request.channel.cancel() else { return }
+        guard let entry = found, entry.request.channel.cancel() else { return }
+        let loader = self.loader
+        // After the request's own delivery on the same serial queue: a request the delegate never saw
+        // (cancelled first) is not reported.
         entry.queue.async {
             if entry.presented.isSet {
                 entry.route.delegate?.resourceLoader(loader, didCancel: entry.request)
