@@ -28,7 +28,12 @@ struct AudioOutputTests {
             // Kept a fifth of a second ahead of the player's time, not the whole file at once.
             #expect(Double(player.audioFramesWritten) / 48_000 < player.currentTime().seconds + 0.5)
         }
-        try await Task.sleep(nanoseconds: 100_000_000)   // the renderer thread lets the device go
+        // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
+        // for the file to hold the second (a sanitizer build is slow to get there), at most 5 s.
+        let second = 47_000 * 2 * MemoryLayout<Float>.size
+        for _ in 0..<500 where ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < second {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
@@ -70,7 +75,12 @@ struct AudioOutputTests {
             #expect(player.currentTime() == PlayerTests.t(1))
             try await PlayerTests.eventually { player.audioFramesWritten >= 47_000 }
         }
-        try await Task.sleep(nanoseconds: 100_000_000)   // the renderer thread lets the device go
+        // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
+        // for the file to hold the second (a sanitizer build is slow to get there), at most 5 s.
+        let second = 47_000 * 2 * MemoryLayout<Float>.size
+        for _ in 0..<500 where ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < second {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         #expect(samples.count >= 47_000 * 2, "a second of sound: \(samples.count / 2) frames")
