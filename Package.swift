@@ -56,7 +56,7 @@ let package = Package(
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
-        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport"]),
+        .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
         .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "avocet-fuzz", "Locking"]),

@@ -36,17 +36,3 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
         }
     }
 }
-
-/// ThreadSanitizer's annotation entry points, present only when its runtime is linked in.
-private enum ThreadSanitizer {
-    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
-
-    static let acquire: Annotation? = lookUp("__tsan_acquire")
-    static let release: Annotation? = lookUp("__tsan_release")
-
-    private static func lookUp(_ name: String) -> Annotation? {
-        // RTLD_DEFAULT is the null handle: search the process's global symbols.
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(symbol, to: Annotation.self)
-    }
-}

@@ -87,7 +87,7 @@ package final class IOExecutor: Sendable {
         let token = CancellationToken()
         let pending = PendingJob<T>()
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<T, any Error>) in
+            try await withUnsafeThrowingHandOffContinuation { (continuation: UnsafeContinuation<T, any Error>) in
                 guard pending.attach(continuation) else { return }
                 submit(cancellation: token) {
                     guard pending.start() else { return }

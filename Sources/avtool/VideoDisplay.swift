@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import Locking
 import Synchronization
 import VideoWindow
 
@@ -66,7 +67,7 @@ final class VideoDisplay: Sendable {
     /// a Dispatch thread, not the caller's.
     func stop() async {
         stopped.store(true, ordering: .releasing)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [self] in
                 for _ in 0..<200 where !finished.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.005) }
                 done.resume()

@@ -1,6 +1,7 @@
 @testable import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
@@ -174,7 +175,7 @@ struct AssetLoadingTests {
         let calls = Atomic<Int>(0)
         let returned = Atomic<Bool>(false)
         let ranBeforeReturn = Atomic<Bool>(false)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: ["duration", "tracks", "nonsense"]) {
                 if !returned.load(ordering: .acquiring) { ranBeforeReturn.store(true, ordering: .relaxed) }
                 if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume() }
@@ -219,7 +220,7 @@ struct AssetLoadingTests {
             for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try? await Task.sleep(for: .milliseconds(5)) }
             asset.cancelLoading()
         }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: ["duration", "tracks", "playable"]) {
                 if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume() }
             }
@@ -321,7 +322,7 @@ struct CompletionHandlerTests {
     /// Runs `start`, waits for its handler, and returns what it was called with and how often.
     private func callback<T: Sendable>(_ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void) async -> (T?, String?, Int) {
         let calls = Atomic<Int>(0)
-        let (value, error) = await withCheckedContinuation { (done: CheckedContinuation<(T?, String?), Never>) in
+        let (value, error) = await withHandOffContinuation { (done: CheckedContinuation<(T?, String?), Never>) in
             start { value, error in
                 if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume(returning: (value, error?.localizedDescription)) }
             }

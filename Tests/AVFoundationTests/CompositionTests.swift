@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Testing
 
 /// Compositions as apps build them: tracks and IDs, inserting whole assets and single tracks, edits,
@@ -122,7 +123,7 @@ struct CompositionTests {
         try Self.insertSynchronously(Self.r(0, 1), of: AVURLAsset(url: Self.url("frames-h264.mp4")), into: composition)
         var error: NSError?
         #expect(composition.statusOfValue(forKey: "duration", error: &error) == .loaded)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             composition.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) { done.resume() }
         }
         #expect(composition.statusOfValue(forKey: "tracks", error: &error) == .loaded)
@@ -283,7 +284,7 @@ struct CompositionTests {
     @Test func completionHandlerInsert() async throws {
         let composition = AVMutableComposition(urlAssetInitializationOptions: [AVURLAssetPreferPreciseDurationAndTimingKey: true])
         #expect(composition.urlAssetInitializationOptions[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool == true)
-        let error: (any Error)? = await withCheckedContinuation { done in
+        let error: (any Error)? = await withHandOffContinuation { done in
             composition.insertTimeRange(Self.r(0, 1), of: AVURLAsset(url: Self.url("av.mp4")), at: .zero) { done.resume(returning: $0) }
         }
         #expect(error == nil && composition.tracks.count == 2 && composition.duration == Self.t(1))

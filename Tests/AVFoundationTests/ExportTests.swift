@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Testing
 
 /// AVAssetExportSession: stream copy and encoding of files and compositions, read back with Avocet and
@@ -337,7 +338,7 @@ struct ExportTests {
         session.outputURL = out
         session.outputFileType = .mp4
         #expect(session.status == .unknown)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             session.exportAsynchronously { done.resume() }
         }
         #expect(session.status == .completed && session.error == nil && session.progress == 1)

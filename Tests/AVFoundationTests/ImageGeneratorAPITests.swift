@@ -87,7 +87,7 @@ struct ImageGeneratorAPITests {
         let frames = [5, 30, 31, 70]
         let times = frames.map { NSValue(time: Self.time(frame: $0)) }
         let reports = Locked<[(CMTime, Int?, AVAssetImageGenerator.Result, Bool)]>([])
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, actual, result, error in
                 let count = reports.withLock { r -> Int in
                     r.append((requested, image.map(Self.frameNumber) ?? nil, result, error == nil && actual.isNumeric))
@@ -132,14 +132,14 @@ struct ImageGeneratorAPITests {
     @Test("generateCGImageAsynchronously calls back once with the image and its time")
     func singleCallback() async throws {
         let generator = Self.generator()
-        let (frame, actual, error) = await withCheckedContinuation { (done: CheckedContinuation<(Int?, CMTime, (any Error)?), Never>) in
+        let (frame, actual, error) = await withHandOffContinuation { (done: CheckedContinuation<(Int?, CMTime, (any Error)?), Never>) in
             generator.generateCGImageAsynchronously(for: Self.time(frame: 44)) { image, actual, error in
                 done.resume(returning: (image.map(Self.frameNumber) ?? nil, actual, error))
             }
         }
         #expect(frame == 44 && error == nil)
         #expect(abs(actual.seconds - 44.0 / 25) < 1e-9)
-        let failure = await withCheckedContinuation { (done: CheckedContinuation<AVError.Code?, Never>) in
+        let failure = await withHandOffContinuation { (done: CheckedContinuation<AVError.Code?, Never>) in
             generator.generateCGImageAsynchronously(for: CMTime(value: 30, timescale: 1)) { image, _, error in
                 done.resume(returning: image == nil ? (error as? AVError)?.code : nil)
             }

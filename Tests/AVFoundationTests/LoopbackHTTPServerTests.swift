@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -380,7 +381,7 @@ private enum RawClient {
     struct Failure: Error { var what: String }
 
     static func exchange(port: Int, _ request: String, timeout: Int = 5) async throws -> Reply {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withThrowingHandOffContinuation { continuation in
             Thread {
                 continuation.resume(with: Result { try exchangeBlocking(port: port, request, timeout: timeout) })
             }.start()

@@ -184,7 +184,7 @@ struct PlayerTests {
         both.enter(); both.enter()
         player.seek(to: Self.t(0.5), toleranceBefore: .zero, toleranceAfter: .zero) { older.add($0); both.leave() }
         player.seek(to: Self.t(1.0)) { newer.add($0); both.leave() }
-        await withCheckedContinuation { done in both.notify(queue: .global()) { done.resume() } }
+        await withHandOffContinuation { done in both.notify(queue: .global()) { done.resume() } }
         // The older one is interrupted (false) unless it finished before the newer came: either way once.
         #expect(newer.values == [true] && older.values.count == 1)
         let cancelled = Recorder<Bool>()
@@ -192,7 +192,7 @@ struct PlayerTests {
         one.enter()
         player.seek(to: Self.t(0.7)) { cancelled.add($0); one.leave() }
         item.cancelPendingSeeks()
-        await withCheckedContinuation { done in one.notify(queue: .global()) { done.resume() } }
+        await withHandOffContinuation { done in one.notify(queue: .global()) { done.resume() } }
         #expect(cancelled.values.count == 1)
         _ = await player.seek(to: Self.t(1.0))
         #expect(player.currentTime() == Self.t(1.0))
@@ -212,7 +212,7 @@ struct PlayerTests {
         done.enter()
         player.seek(to: Self.t(1.4)) { results.add($0); done.leave() }
         player.replaceCurrentItem(with: next)
-        await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+        await withHandOffContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(results.values.count == 1)
         #expect(player.currentItem === next && player.currentTime() == .zero)

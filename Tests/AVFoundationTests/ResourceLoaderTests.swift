@@ -180,7 +180,7 @@ struct ResourceLoaderTests {
             #expect(error.localizedDescription.contains("the archive is locked"))
         }
         // The legacy API reports the same failure.
-        await withCheckedContinuation { continuation in
+        await withHandOffContinuation { continuation in
             asset.loadValuesAsynchronously(forKeys: ["duration"]) { continuation.resume() }
         }
         var error: NSError?

@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Testing
 
 /// The loading and metadata samples of the seed documents, as they are written there; only UIKit lines
@@ -141,7 +142,7 @@ struct SeedSampleTests {
         func myFunction(thatUses duration: CMTime, and tracks: [AVAssetTrack]) { used = (duration, tracks) }
         var error: NSError?
 
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: ["duration", "tracks"]) {
                 defer { done.resume() }
                 guard asset.statusOfValue(forKey: "duration", error: &error) == .loaded else { return }
@@ -167,7 +168,7 @@ struct SeedSampleTests {
 
         let playableKey = "playable"
         var outcome = ""
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             // Load the "playable" property
             cellular.loadValuesAsynchronously(forKeys: [playableKey]) {
                 var error: NSError? = nil
@@ -197,7 +198,7 @@ struct SeedSampleTests {
         let asset = AVAsset(url: url)
         let formatsKey = "availableMetadataFormats"
         var collected: [AVMetadataFormat: Int] = [:]
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: [formatsKey]) {
                 var error: NSError? = nil
                 let status = asset.statusOfValue(forKey: formatsKey, error: &error)
@@ -343,7 +344,7 @@ final class Seed004Samples: @unchecked Sendable {
 struct Seed004SampleTests {
     /// The main queue: the samples deliver there; a test waits for it without blocking the pool.
     static func flushMain() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { done.resume() } }
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { done.resume() } }
     }
 
     @available(*, deprecated, message: "runs the seed's samples")

@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Locking
 import Testing
 
 /// `propertiesOf` (async, completion handler, synchronous), `isValid` with its delegate, and audio mixes.
@@ -92,7 +93,7 @@ struct VideoCompositionPropertiesTests {
         let sync = AVMutableVideoComposition(propertiesOf: asset)
         #expect(sync.renderSize == CGSize(width: 320, height: 240) && sync.instructions.count == 1)
         #expect(sync.isValid(for: asset, timeRange: Self.r(0, 4), validationDelegate: nil))
-        let viaHandler: AVVideoComposition? = await withCheckedContinuation { done in
+        let viaHandler: AVVideoComposition? = await withHandOffContinuation { done in
             AVVideoComposition.videoComposition(withPropertiesOf: asset) { composition, _ in done.resume(returning: composition) }
         }
         #expect(viaHandler?.renderSize == sync.renderSize && viaHandler?.frameDuration == sync.frameDuration)

@@ -7,6 +7,7 @@
 //   4. as 3, but the deprecated synchronous getters first, on a fresh asset (the blocking parse and scan).
 import AVFoundation
 import Foundation
+import Locking
 
 /// What happened to one file: the first AVError, and whatever should never happen.
 public struct Tally: Sendable {
@@ -190,7 +191,7 @@ func probeAsync(_ url: URL, precise: Bool) async -> Tally {
 /// loadValuesAsynchronously with `keys`, then statusOfValue on each: every key must be settled.
 @available(*, deprecated)
 func legacyLoad(_ object: some AVAsynchronousKeyValueLoading, keys: [String], _ tally: inout Tally) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
         object.loadValuesAsynchronously(forKeys: keys) { continuation.resume() }
     }
     for key in keys {

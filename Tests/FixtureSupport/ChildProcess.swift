@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,7 +32,7 @@ package enum ChildProcess {
 
     package static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                             timeout: Double = 120) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+        try await withThrowingHandOffContinuation { continuation in
             Thread {
                 continuation.resume(with: Result { try runBlocking(executable, arguments, environment: environment, timeout: timeout) })
             }.start()
@@ -91,7 +92,7 @@ package enum ChildProcess {
 /// pool (two here): for a test's long synchronous work (writing hundreds of files, say), which would
 /// otherwise stall every other test's tasks while it runs.
 package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
+    try await withThrowingHandOffContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

@@ -123,7 +123,7 @@ struct LegacyLoader: LegacyLoading {
     @available(*, deprecated)
     func load(_ asset: AVURLAsset, cancelled: Locked<Bool>) async {
         let keys = ["duration", "tracks", "playable"]
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
             asset.loadValuesAsynchronously(forKeys: keys) { continuation.resume() }
         }
         for key in keys {

@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import Locking
 @testable import MediaEngine
 import Synchronization
 import Testing
@@ -60,7 +61,7 @@ import Testing
             _ = try buffer.withUnsafeMutableBytes { try source.read(at: 270_000, into: $0, cancellation: token) }
         }
         #expect(token.missedOffset == 270_000)
-        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+        let result: Result<Void, MediaEngineError> = await withHandOffContinuation { continuation in
             source.whenReadable(at: 270_000, cancellation: token) { continuation.resume(returning: $0) }
         }
         #expect((try? result.get()) != nil)
@@ -116,7 +117,7 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(5))
         // The async wait times out too.
         let second = BufferedByteSource(feeder: MemoryFeeder(bytes: Data(count: 10), behaviour: .silent, stallTimeout: 0.2))
-        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+        let result: Result<Void, MediaEngineError> = await withHandOffContinuation { continuation in
             second.whenReadable(at: 0, cancellation: CancellationToken()) { continuation.resume(returning: $0) }
         }
         #expect(throws: MediaEngineError.self) { try result.get() }
@@ -127,7 +128,7 @@ import Testing
         let source = BufferedByteSource(feeder: feeder)
         let token = CancellationToken()
         let calls = Atomic<Int>(0)
-        let result: Result<Void, MediaEngineError> = await withCheckedContinuation { continuation in
+        let result: Result<Void, MediaEngineError> = await withHandOffContinuation { continuation in
             source.whenReadable(at: 0, cancellation: token) { result in
                 calls.add(1, ordering: .relaxed)
                 continuation.resume(returning: result)

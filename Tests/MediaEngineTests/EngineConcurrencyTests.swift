@@ -1,6 +1,7 @@
 @testable import MediaEngine
 import FixtureSupport
 import Foundation
+import Locking
 import Synchronization
 import Testing
 
@@ -187,7 +188,7 @@ struct AVIOBridgeTests {
             token.cancel()
         }
         // Wait on a thread of our own, as engine threads do, never on the cooperative pool.
-        let cancelled = await withCheckedContinuation { continuation in
+        let cancelled = await withHandOffContinuation { continuation in
             Thread { continuation.resume(returning: token.wait(seconds: 10)) }.start()
         }
         #expect(cancelled)

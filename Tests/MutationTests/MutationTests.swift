@@ -146,7 +146,7 @@ enum ProbeRunner {
     static func verdicts(_ paths: [String]) async -> (verdicts: [String: Verdict], notes: [String]) {
         let batches = stride(from: 0, to: paths.count, by: batchSize).map { Array(paths[$0..<min($0 + batchSize, paths.count)]) }
         let results = Results()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread {
                 DispatchQueue.concurrentPerform(iterations: 2) { _ in
                     while true {

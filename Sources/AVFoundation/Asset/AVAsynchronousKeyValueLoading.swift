@@ -1,4 +1,5 @@
 import Foundation
+internal import Locking
 
 /// Asynchronous loading of property values, adopted by `AVAsset`, `AVAssetTrack` and `AVMetadataItem`.
 ///
@@ -45,7 +46,7 @@ extension AVAsynchronousKeyValueLoading {
     /// The `async` form of `loadValuesAsynchronously(forKeys:completionHandler:)`.
     @available(*, deprecated, message: "Use load(_:) instead")
     public func loadValues(forKeys keys: [String]) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loadValuesAsynchronously(forKeys: keys) { continuation.resume() }
         }
     }

@@ -51,7 +51,7 @@ final class SharedLoad<Value: Sendable>: Sendable {
             return s.nextID
         }
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
+            try await withUnsafeThrowingHandOffContinuation { (continuation: UnsafeContinuation<Value, any Error>) in
                 let waiter: Waiter = { continuation.resume(with: $0) }
                 perform(register(id: id, checkingCancellation: true, waiter), waiter, operation)
             }

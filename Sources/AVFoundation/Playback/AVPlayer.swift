@@ -1,6 +1,7 @@
 internal import MediaEngine
 import Dispatch
 import Foundation
+internal import Locking
 import Synchronization
 
 /// Plays one item at a time against a clock: its time runs at `rate` on a timebase over the host clock
@@ -454,7 +455,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// Moves to `time` with the default tolerances; returns whether the seek finished.
     public func seek(to time: CMTime) async -> Bool {
-        await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
+        await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
     /// Moves to `time` within the tolerances (zero ones: exactly).
@@ -464,7 +465,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// Moves to `time` within the tolerances; returns whether the seek finished.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
-        await withCheckedContinuation { done in
+        await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
     }

@@ -382,7 +382,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
 
     /// Seeks to `time` with the default tolerances; returns whether the seek finished.
     public func seek(to time: CMTime) async -> Bool {
-        await withCheckedContinuation { done in seek(to: time) { done.resume(returning: $0) } }
+        await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
     /// Seeks to `time` within the tolerances, through the player when one plays the item; else it only
@@ -398,7 +398,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
 
     /// Seeks to `time` within the tolerances; returns whether the seek finished.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
-        await withCheckedContinuation { done in
+        await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
     }

@@ -113,7 +113,7 @@ final class PlaybackBuffer: Sendable {
 
     /// Waits (holding no thread) until `seconds` are read beyond the playhead, or the end, or a failure.
     func waitFor(_ seconds: Double) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             let now = state.change { s -> Bool in
                 if s.failed || s.stopped || s.range.ahead(of: s.playhead) >= seconds { return true }
                 s.waiters.append((seconds, { done.resume() }))
