@@ -125,6 +125,8 @@ final class MediaWriter {
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
         if fastStart && container.isQuickTimeFamily { av_dict_set(&options, "movflags", "+faststart", 0) }
+        // An .m4v file's major brand is Apple's "M4V " (the mp4 muxer would write "isom").
+        if container == .m4v { av_dict_set(&options, "brand", "M4V ", 0) }
         let rc = avformat_write_header(c, &options)
         if rc < 0 {
             // The muxer's own sentence says why (WebM refusing H.264, say).

@@ -127,6 +127,31 @@ struct CompositionImageTests {
         #expect(Self.rgb(end, 160, 120).isClose(to: FramePattern.RGB(255, 255, 255)), "the background where no layer has media")
     }
 
+    /// A transform ramp slides the picture out to the right over two seconds: still at the start, half
+    /// its width along at 1 s (the ramp's middle), the background where it has left.
+    @Test("a transform ramp moves the layer by the ramp's share")
+    func transformRamp() async throws {
+        let slide = AVMutableVideoCompositionLayerInstruction(assetTrack: try await Self.videoTrack("frames-h264.mp4"))
+        slide.setTransformRamp(fromStart: .identity, toEnd: CGAffineTransform(translationX: 320, y: 0), timeRange: Self.r(0, 2))
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = Self.r(0, 4)
+        instruction.layerInstructions = [slide]
+        let video = AVMutableVideoComposition()
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.frameDuration = CMTime(value: 1, timescale: 25)
+        video.instructions = [instruction]
+        let generator = Self.exactGenerator(AVURLAsset(url: Self.url("frames-h264.mp4")))
+        generator.videoComposition = video
+        let start = try await generator.image(at: .zero).image
+        #expect(Self.rgb(start, 80, 60).isClose(to: .red) && Self.rgb(start, 240, 60).isClose(to: .green), "in place at the start")
+        let middle = try await generator.image(at: Self.t(1)).image
+        #expect(Self.rgb(middle, 80, 60).isClose(to: .black), "the background where the picture was: \(Self.rgb(middle, 80, 60))")
+        #expect(Self.rgb(middle, 240, 60).isClose(to: .red), "the top left quarter, 160 pixels on: \(Self.rgb(middle, 240, 60))")
+        #expect(Self.rgb(middle, 240, 180).isClose(to: .blue), "the bottom left quarter, 160 pixels on")
+        let after = try await generator.image(at: Self.t(3)).image
+        #expect(Self.rgb(after, 160, 120).isClose(to: .black), "gone once the ramp has ended at 320 pixels")
+    }
+
     @Test("a rotated and a cropped layer, and propertiesOf a rotated movie matching the upright picture")
     func rotatedAndCropped() async throws {
         let source = AVURLAsset(url: Self.url("frames-h264.mp4"))

@@ -229,6 +229,16 @@ struct ExportTests {
         #expect(try Data(contentsOf: existing) == Data([1, 2, 3]), "an existing file is left alone")
         #expect(await outcome(AVAssetExportPresetPassthrough, URL(fileURLWithPath: "/nonexistent/dir/out.mp4"), .mp4) == (.failed, .exportFailed))
         #expect(await outcome(AVAssetExportPresetPassthrough, nil, .mp4) == (.failed, .exportFailed))
+        // A directory that cannot be written: a file's path as the folder (root writes through modes,
+        // so a read-only folder is tried only when the tests are not root).
+        #expect(await outcome(AVAssetExportPresetPassthrough, existing.appendingPathComponent("out.mp4"), .mp4) == (.failed, .exportFailed))
+        if getuid() != 0 {
+            let locked = directory.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
+            #expect(await outcome(AVAssetExportPreset640x480, locked.appendingPathComponent("out.mp4"), .mp4) == (.failed, .exportFailed))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
+            try FileManager.default.removeItem(at: locked)
+        }
         let m4a = directory.appendingPathComponent("video.m4a")
         #expect(await outcome(AVAssetExportPresetAppleM4A, m4a, .m4a) == (.failed, .operationNotSupportedForPreset))
         let wrongType = directory.appendingPathComponent("video.wav")
@@ -293,6 +303,11 @@ struct ExportTests {
         let (mkv, _) = try await Self.export(AVURLAsset(url: Self.url("av.mp4")), preset: AVAssetExportPresetPassthrough, as: .mkv, name: "copy.mkv")
         let mkvReport = try await Self.probe(mkv)
         #expect(mkvReport.format.formatName.contains("matroska") && mkvReport.streams.map(\.codecName) == ["h264", "aac"])
+        let (webm, _) = try await Self.export(AVURLAsset(url: Self.url("vp9.webm")), preset: AVAssetExportPresetPassthrough, as: .webm, name: "copy.webm")
+        let webmReport = try await Self.probe(webm)
+        #expect(webmReport.format.formatName.contains("webm") && webmReport.streams.map(\.codecName) == ["vp9", "opus"])
+        #expect(try Data(contentsOf: webm).range(of: Data("webm".utf8)) != nil, "the EBML DocType says webm")
+        #expect(abs((webmReport.duration ?? 0) - 1) < 0.05)
 
         let (limited, _) = try await Self.export(AVURLAsset(url: Self.url("frames-h264.mp4")), preset: AVAssetExportPresetHighestQuality,
                                                  name: "limited.mp4") { $0.fileLengthLimit = 2_000 }
@@ -316,11 +331,67 @@ struct ExportTests {
         #expect(tags["title"] == "Chosen" && tags["location"] == nil, "\(tags)")
     }
 
+    static let extensions: [AVFileType: String] = [.mov: "mov", .mp4: "mp4", .m4v: "m4v", .m4a: "m4a", .mkv: "mkv", .webm: "webm"]
+
+    /// Every preset Avocet offers, on a 1 s cut, into the file types it offers in turn: the codecs and
+    /// the size it promises (shrunk to fit its box, never enlarged: the source is 320x240), the pictures
+    /// and the length, read back with ffprobe and Avocet; an .m4v file carries Apple's brand.
+    @Test("every preset writes its codecs at its size, in each of its file types", arguments: AVAssetExportSession.allExportPresets())
+    func everyPreset(_ preset: String) async throws {
+        let audioOnly = preset == AVAssetExportPresetAppleM4A
+        let asset = AVURLAsset(url: Self.url(audioOnly ? "av.mp4" : "frames-h264.mp4"))
+        let session = try #require(AVAssetExportSession(asset: asset, presetName: preset))
+        let types = session.supportedFileTypes
+        let all = AVAssetExportSession.allExportPresets()
+        let type = types[(all.firstIndex(of: preset) ?? 0) % max(1, types.count)]
+        let (output, done) = try await Self.export(asset, preset: preset, as: type, name: "out-\(all.firstIndex(of: preset) ?? 0).\(Self.extensions[type] ?? "bin")") {
+            $0.timeRange = Self.r(0, 1)
+        }
+        #expect(done.currentStatus == .completed && done.progress == 1)
+        let report = try await Self.probe(output)
+        #expect(abs((report.duration ?? 0) - 1) < 0.1, "\(preset) as \(type.rawValue): \(String(describing: report.duration)) s")
+        if type == .m4v { #expect(report.format.tags?["major_brand"] == "M4V ", "\(String(describing: report.format.tags))") }
+        let video = report.streams.first { $0.codecType == "video" && !$0.isAttachedPicture }
+        if audioOnly {
+            #expect(video == nil && report.streams.map(\.codecName) == ["aac"])
+            return
+        }
+        let expected: (codec: String, width: Int, height: Int) = switch preset {
+        case AVAssetExportPresetHEVCHighestQuality, AVAssetExportPresetHEVC1920x1080, AVAssetExportPresetHEVC3840x2160: ("hevc", 320, 240)
+        case AVAssetExportPresetLowQuality: ("h264", 224, 168)
+        default: ("h264", 320, 240)
+        }
+        #expect(video?.codecName == expected.codec && video?.width == expected.width && video?.height == expected.height,
+                "\(preset): \(String(describing: video?.codecName)) \(String(describing: video?.width))x\(String(describing: video?.height))")
+        #expect(try await Self.frameNumber(output, at: 0.5) == 12, "\(preset): the picture at 0.5 s")
+    }
+
+    /// A volume ramp from silence to full over the audio's two seconds: quiet early, louder late, never silent.
+    @Test("an audio mix's volume ramp is rendered into the export")
+    func volumeRampExport() async throws {
+        let asset = AVURLAsset(url: Self.url("av.mp4"))
+        let track = try #require(try await asset.loadTracks(withMediaType: .audio).first)
+        let ramp = AVMutableAudioMixInputParameters(track: track)
+        ramp.setVolumeRamp(fromStartVolume: 0, toEndVolume: 1, timeRange: Self.r(0, 2))
+        let mix = AVMutableAudioMix()
+        mix.inputParameters = [ramp]
+        let (output, _) = try await Self.export(asset, preset: AVAssetExportPresetAppleM4A, as: .m4a, name: "ramp.m4a") { $0.audioMix = mix }
+        let (source, early, late) = (try await Self.meanVolume(Self.url("av.mp4"), from: 1.5, to: 1.9),
+                                     try await Self.meanVolume(output, from: 0.1, to: 0.5), try await Self.meanVolume(output, from: 1.5, to: 1.9))
+        // Gains of 0.05-0.25 early (-26 to -12 dB), 0.75-0.95 late (-2.5 to -0.5 dB).
+        #expect(early > -90 && late - early > 8 && abs(source - late) < 4, "source \(source) dB, early \(early) dB, late \(late) dB")
+    }
+
     @available(*, deprecated, message: "exercises the deprecated class method and status")
     @Test("presets, compatibility, estimates and the completion-handler form")
     func presetQueries() async throws {
         let video = AVURLAsset(url: Self.url("frames-h264.mp4")), sound = AVURLAsset(url: Self.url("tone.wav"))
         #expect(AVAssetExportSession.allExportPresets().contains(AVAssetExportPresetHEVC3840x2160))
+        // Declared, not offered: Debian's libx265 cannot write an alpha layer.
+        #expect(!AVAssetExportSession.allExportPresets().contains(AVAssetExportPresetHEVCHighestQualityWithAlpha))
+        #expect(AVAssetExportSession(asset: video, presetName: AVAssetExportPresetHEVCHighestQualityWithAlpha) == nil)
+        #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPresetHEVCHighestQualityWithAlpha, with: video,
+                                                           outputFileType: nil)))
         #expect(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: video, outputFileType: .mp4))
         #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPresetAppleM4A, with: video, outputFileType: nil)))
         #expect(!(await AVAssetExportSession.compatibility(ofExportPreset: AVAssetExportPreset1280x720, with: video, outputFileType: .wav)))

@@ -79,6 +79,29 @@ struct SeedSampleTests {
 
     // MARK: Seed 002, WWDC22 "Create a more responsive media app": asset inspection
 
+    // MARK: Seed 002, "Create a more responsive media app": the async composition calls
+
+    /// The slides' async `insertTimeRange(_:of:at:)` and the video composition's async counterparts,
+    /// as written (the validation result ignored, as on the slide); the values they name are set up first.
+    @Test func seed002AsyncCompositionCalls() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let timeRange = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 2, timescale: 1))
+        let startTime = CMTime.zero
+        let range = CMTimeRange(start: .zero, duration: CMTime(value: 4, timescale: 1))
+        let delegate: (any AVVideoCompositionValidationHandling)? = nil
+
+        let composition = AVMutableComposition()
+        try await composition.insertTimeRange(timeRange, of: asset, at: startTime)
+
+        let videoComposition = try await AVVideoComposition .videoComposition(withPropertiesOf: asset)
+        try await videoComposition.isValid(for: asset, timeRange: range, validationDelegate: delegate)
+
+        #expect(composition.duration == timeRange.duration && composition.tracks.map(\.mediaType) == [.video])
+        #expect(composition.tracks.first?.segments.first?.timeMapping.source == timeRange)
+        #expect(videoComposition.renderSize == CGSize(width: 320, height: 240) && videoComposition.frameDuration == CMTime(value: 1, timescale: 25))
+        #expect(try await videoComposition.isValid(for: asset, timeRange: range, validationDelegate: delegate))
+    }
+
     // MARK: Seed 002, "Create a more responsive media app": thumbnails
 
     /// The "Generate a thumbnail" sample: `UIImage(cgImage:)` becomes the CGImage itself.

@@ -12,6 +12,8 @@ extension AVVideoComposition {
     /// and, with an asset, on to the asset's end within `timeRange`; and, with an asset, layer
     /// instructions naming its video tracks. Only instructions overlapping `timeRange` are checked;
     /// pass `CMTimeRange(start: .zero, duration: .positiveInfinity)` to check them all.
+    /// The result may be ignored (as in seed 002), as with Apple's imported async method.
+    @discardableResult
     public func isValid(for asset: AVAsset?, timeRange: CMTimeRange,
                         validationDelegate: (any AVVideoCompositionValidationHandling)?) async throws -> Bool {
         var tracks: [AVAssetTrack] = [], duration: CMTime?

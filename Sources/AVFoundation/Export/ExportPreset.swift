@@ -9,6 +9,11 @@ public let AVAssetExportPresetMediumQuality = "AVAssetExportPresetMediumQuality"
 public let AVAssetExportPresetHighestQuality = "AVAssetExportPresetHighestQuality"
 /// HEVC at the source's size (x265 constant rate factor 22) and AAC at 160 kbit/s.
 public let AVAssetExportPresetHEVCHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
+/// HEVC with the picture's alpha channel: declared so that code naming it compiles, but not offered.
+/// Debian 12's libx265 (3.5) cannot write an alpha layer, so `AVAssetExportSession(asset:presetName:)`
+/// returns nil for it, it is not in `allExportPresets()`, and `compatibility(ofExportPreset:with:outputFileType:)`
+/// is false, rather than an export silently dropping the alpha.
+public let AVAssetExportPresetHEVCHighestQualityWithAlpha = "AVAssetExportPresetHEVCHighestQualityWithAlpha"
 /// H.264 fitting 640x480 (constant rate factor 23) and AAC at 128 kbit/s.
 public let AVAssetExportPreset640x480 = "AVAssetExportPreset640x480"
 /// H.264 fitting 960x540 (constant rate factor 23) and AAC at 128 kbit/s.
