@@ -52,7 +52,9 @@ let package = Package(
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
         .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "Locking"], path: "Tests/Stress"),
         // The soak (scripts/soak.sh): loads, thumbnails and exports at once under faults, for a set time.
-        .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking"], path: "Tests/Soak"),
+        .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking", "CHeapStats"], path: "Tests/Soak"),
+        // glibc's count of the heap in use, for the soak.
+        .target(name: "CHeapStats", path: "Tests/CHeapStats"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

@@ -2,16 +2,18 @@
 // all at once, from local files, a flaky loopback HTTP server and resource loader delegates with
 // random faults, with random cancellation. Run by scripts/soak.sh.
 //
-//     avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N]
+//     avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates]
 //
-// Runs for the time given and until the counts are done at least (so the counts are minimums), sampling resident memory, open descriptors and
-// threads every second. Prints the outcomes, the samples and a verdict; exits 1 when something that
+// Runs for the time given and until the counts are done at least (so the counts are minimums), sampling resident memory, the
+// heap in use (malloc's own count, to tell a leak from fragmentation), open descriptors and threads every second.
+// `--sources` limits where loads and thumbnails read from (all three by default), to tell which path holds memory. Prints the outcomes, the samples and a verdict; exits 1 when something that
 // must never happen did: a failure other than an AVError, a cancellation nobody asked for, an
 // operation running over 60 s (a hang), an export that says it completed without a file or left one
 // when it did not, descriptors or threads left behind once the work is done, or memory that keeps
 // growing. A crash ends the process, which the script reports.
 import AssetProbe
 import AVFoundation
+import CHeapStats
 import Dispatch
 import FixtureSupport
 import Foundation
@@ -25,6 +27,7 @@ struct Options {
     var exports = 100
     var seconds = 600.0
     var seed: UInt64 = 1
+    var sources: Set<Sources.Kind> = Set(Sources.Kind.allCases)
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -40,6 +43,10 @@ struct Options {
             case "--exports": exports = number(Int.self)
             case "--seconds": seconds = number(Double.self)
             case "--seed": seed = number(UInt64.self)
+            case "--sources":
+                let kinds = text.split(separator: ",").map { Sources.Kind(rawValue: String($0)) }
+                guard !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else { usage() }
+                sources = Set(kinds.compactMap { $0 })
             default: usage()
             }
         }
@@ -47,7 +54,7 @@ struct Options {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates]\n".utf8))
     exit(2)
 }
 
@@ -58,6 +65,8 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 struct Sample {
     var seconds: Double
     var residentMiB: Double
+    /// What malloc has handed out and not had back (glibc's `mallinfo2`: arenas and mmapped blocks).
+    var heapMiB: Double
     var descriptors: Int
     var threads: Int
 
@@ -70,7 +79,8 @@ struct Sample {
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
         let elapsed = ContinuousClock.now - start
         return Sample(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                      residentMiB: Double(field("VmRSS")) / 1024, descriptors: descriptors, threads: field("Threads"))
+                      residentMiB: Double(field("VmRSS")) / 1024, heapMiB: Double(avocet_heap_in_use()) / 1_048_576,
+                      descriptors: descriptors, threads: field("Threads"))
     }
 }
 
@@ -138,12 +148,16 @@ final class Dice: Sendable {
 // MARK: - Sources
 
 struct Sources {
+    enum Kind: String, CaseIterable, Hashable { case files, http, delegates }
+
+    let kinds: [Kind]
     let server: LoopbackHTTPServer
     let media: [URL]
     let video: [URL]
     let files: [URL: Data]
 
-    init() throws {
+    init(_ kinds: Set<Kind>) throws {
+        self.kinds = Kind.allCases.filter(kinds.contains)
         let names = ["av.mp4", "frames-h264.mp4", "moov-at-end.mp4", "vp9.webm", "frames-live.webm", "multi.mkv",
                      "tagged.m4a", "tagged.flac", "tagged.mp3", "voice.opus", "no-duration.avi", "fragmented.mp4",
                      "rotated.mov", "truncated.mp4", "not-media.mp4"]
@@ -167,13 +181,13 @@ struct Sources {
 
     /// An asset of `file`: from the file, over the flaky server, or through a delegate with a random program.
     func asset(_ file: URL, dice: Dice) -> (asset: AVURLAsset, delegate: ProgramDelegate?, keepsRequests: Bool) {
-        switch dice.below(3) {
-        case 0:
+        switch kinds[dice.below(kinds.count)] {
+        case .files:
             return (AVURLAsset(url: file), nil, false)
-        case 1:
+        case .http:
             // A hanging request ends in the read timeout, not the default 30 s.
             return (AVURLAsset(url: http(file), options: [AvocetURLAssetHTTPReadTimeoutKey: 2.0, AvocetURLAssetHTTPConnectTimeoutKey: 2.0]), nil, false)
-        default:
+        case .delegates:
             // Mostly served; a fault now and then (ops 1 to 11, see ProgramDelegate).
             let program = (0..<8).map { _ in dice.chance(75) ? UInt8(dice.below(16)) << 4 : UInt8(dice.below(16)) | UInt8(dice.below(4)) << 4 }
             let delegate = ProgramDelegate(file: files[file] ?? Data(), info: UInt8(dice.below(2) == 0 ? 4 : dice.below(32)), program: program)
@@ -307,7 +321,7 @@ func soak(_ options: Options) async -> Bool {
     let start = ContinuousClock.now
     let deadline = start + .seconds(options.seconds)
     let sources: Sources
-    do { sources = try Sources() } catch {
+    do { sources = try Sources(options.sources) } catch {
         say("avocet-soak: cannot start the loopback server: \(error)")
         return false
     }
@@ -322,7 +336,7 @@ func soak(_ options: Options) async -> Bool {
     await run(1, width: 1, until: start) { number in await export(sources, dice, ledger, into: folder, number: 10_000 + number) }
     try? await Task.sleep(for: .seconds(3))
     let before = Sample.now(since: start)
-    say("soak: at least \(options.loads) loads, \(options.thumbnails) thumbnails, \(options.exports) exports, and at least \(Int(options.seconds)) s, seed \(options.seed)")
+    say("soak: at least \(options.loads) loads, \(options.thumbnails) thumbnails, \(options.exports) exports, and at least \(Int(options.seconds)) s, seed \(options.seed), from \(sources.kinds.map(\.rawValue).joined(separator: ", "))")
     say("after warm-up: \(String(format: "%.1f", before.residentMiB)) MiB, \(before.descriptors) descriptors, \(before.threads) threads")
 
     let samples = Locked<[Sample]>([])
@@ -368,10 +382,13 @@ func soak(_ options: Options) async -> Bool {
     let peakDescriptors = series.map(\.descriptors).max() ?? 0
     say(String(format: "memory: median %.1f MiB in the second quarter, %.1f MiB in the last; peak %.1f MiB",
                early, late, series.map(\.residentMiB).max() ?? 0))
+    say(String(format: "heap in use: median %.1f MiB in the second quarter, %.1f MiB in the last",
+               median(series.dropFirst(quarter).prefix(quarter).map(\.heapMiB)), median(series.suffix(quarter).map(\.heapMiB))))
     say("descriptors: \(before.descriptors) before, peak \(peakDescriptors), \(after.descriptors) after")
     say("threads: \(before.threads) before, peak \(peakThreads), \(after.threads) after")
-    say("samples (s MiB fds threads): " + series.enumerated().filter { $0.offset % max(1, series.count / 20) == 0 }
-        .map { String(format: "%.0f %.0f %d %d", $0.element.seconds, $0.element.residentMiB, $0.element.descriptors, $0.element.threads) }
+    say("samples (s MiB heap-MiB fds threads): " + series.enumerated().filter { $0.offset % max(1, series.count / 20) == 0 }
+        .map { String(format: "%.0f %.0f %.0f %d %d", $0.element.seconds, $0.element.residentMiB, $0.element.heapMiB,
+                      $0.element.descriptors, $0.element.threads) }
         .joined(separator: ", "))
 
     // Pooled HTTP connections (a socket at each end) may differ by a few.
