@@ -127,19 +127,26 @@ struct CompositionImageTests {
         #expect(Self.rgb(end, 160, 120).isClose(to: FramePattern.RGB(255, 255, 255)), "the background where no layer has media")
     }
 
+    /// One instruction over `range` with `layers`, at `renderSize` and 25 pictures a second.
+    static func videoComposition(_ layers: [AVVideoCompositionLayerInstruction], range: CMTimeRange,
+                                 renderSize: CGSize) -> AVMutableVideoComposition {
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = range
+        instruction.layerInstructions = layers
+        let video = AVMutableVideoComposition()
+        video.renderSize = renderSize
+        video.frameDuration = CMTime(value: 1, timescale: 25)
+        video.instructions = [instruction]
+        return video
+    }
+
     /// A transform ramp slides the picture out to the right over two seconds: still at the start, half
     /// its width along at 1 s (the ramp's middle), the background where it has left.
     @Test("a transform ramp moves the layer by the ramp's share")
     func transformRamp() async throws {
         let slide = AVMutableVideoCompositionLayerInstruction(assetTrack: try await Self.videoTrack("frames-h264.mp4"))
         slide.setTransformRamp(fromStart: .identity, toEnd: CGAffineTransform(translationX: 320, y: 0), timeRange: Self.r(0, 2))
-        let instruction = AVMutableVideoCompositionInstruction()
-        instruction.timeRange = Self.r(0, 4)
-        instruction.layerInstructions = [slide]
-        let video = AVMutableVideoComposition()
-        video.renderSize = CGSize(width: 320, height: 240)
-        video.frameDuration = CMTime(value: 1, timescale: 25)
-        video.instructions = [instruction]
+        let video = Self.videoComposition([slide], range: Self.r(0, 4), renderSize: CGSize(width: 320, height: 240))
         let generator = Self.exactGenerator(AVURLAsset(url: Self.url("frames-h264.mp4")))
         generator.videoComposition = video
         let start = try await generator.image(at: .zero).image
@@ -158,13 +165,7 @@ struct CompositionImageTests {
         let turn = AVMutableVideoCompositionLayerInstruction(assetTrack: try await Self.videoTrack("frames-h264.mp4"))
         turn.setTransform(CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 240, ty: 0), at: .zero)   // a quarter turn clockwise
         turn.setCropRectangle(CGRect(x: 0, y: 0, width: 160, height: 240), at: .zero)               // the left half only
-        let instruction = AVMutableVideoCompositionInstruction()
-        instruction.timeRange = Self.r(0, 4)
-        instruction.layerInstructions = [turn]
-        let video = AVMutableVideoComposition()
-        video.renderSize = CGSize(width: 240, height: 320)
-        video.frameDuration = CMTime(value: 1, timescale: 25)
-        video.instructions = [instruction]
+        let video = Self.videoComposition([turn], range: Self.r(0, 4), renderSize: CGSize(width: 240, height: 320))
         let generator = Self.exactGenerator(source)
         generator.videoComposition = video
         let image = try await generator.image(at: Self.t(1)).image

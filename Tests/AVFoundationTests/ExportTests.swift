@@ -455,13 +455,7 @@ struct ExportTests {
 
         let far = AVMutableVideoCompositionLayerInstruction(assetTrack: track)
         far.setTransform(CGAffineTransform(translationX: 1e20, y: -1e20), at: .zero)
-        let instruction = AVMutableVideoCompositionInstruction()
-        instruction.timeRange = Self.r(0, 1)
-        instruction.layerInstructions = [far]
-        let video = AVMutableVideoComposition()
-        video.renderSize = CGSize(width: 1e15, height: 1)
-        video.frameDuration = CMTime(value: 1, timescale: 25)
-        video.instructions = [instruction]
+        let video = CompositionImageTests.videoComposition([far], range: Self.r(0, 1), renderSize: CGSize(width: 1e15, height: 1))
         let generator = AVAssetImageGenerator(asset: composition)
         generator.videoComposition = video
         let image = try await generator.image(at: Self.t(0.5)).image
