@@ -1,5 +1,6 @@
 #include "avocet_log.h"
 
+#include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,8 +10,27 @@ static _Thread_local int capturing = 0;
 static _Thread_local char last_error[512];
 static int verbose_logging = 0;
 
+// The mark Avocet puts in the `opaque` field of every codec context it makes.
+static char codec_tag;
+
+void *avocet_log_codec_tag(void) { return &codec_tag; }
+
+// Whether the message comes from one of Avocet's codec contexts, or a decoder thread's copy of one
+// (FFmpeg's frame threads copy the context, `opaque` included, and log from threads of their own).
+static int from_avocets_codec(void *avcl) {
+    if (!avcl) return 0;
+    const AVClass *cls = *(const AVClass **)avcl;
+    return cls == avcodec_get_class() && ((AVCodecContext *)avcl)->opaque == &codec_tag;
+}
+
 static void avocet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
     if (!capturing) {
+        // On one of FFmpeg's own threads working for Avocet there is no request to tell: the
+        // message goes where Avocet's go when they are not asked for (nowhere, or stderr when verbose).
+        if (from_avocets_codec(avcl)) {
+            if (fmt && verbose_logging && level <= AV_LOG_VERBOSE) vfprintf(stderr, fmt, vl);
+            return;
+        }
         av_log_default_callback(avcl, level, fmt, vl);
         return;
     }

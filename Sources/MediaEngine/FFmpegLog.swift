@@ -1,10 +1,12 @@
 internal import CAvocetLog
+internal import CFFmpeg
 import Foundation
 
 /// Captures FFmpeg's error messages during Avocet's own operations, per thread, so an error can carry
 /// FFmpeg's words ("moov atom not found") instead of them going to stderr.
 ///
-/// Messages logged outside an Avocet operation (a host application's own FFmpeg use) go to FFmpeg's
+/// Messages logged by FFmpeg's own threads working on Avocet's codec contexts (see `claim`) count as
+/// Avocet's. Messages logged outside an Avocet operation (a host application's own FFmpeg use) go to FFmpeg's
 /// default callback under the host's log level: Avocet never changes the process-wide level. Messages
 /// from Avocet's operations are kept quiet unless `AVOCET_FFMPEG_LOG=1` is set. The filtering is done
 /// in C before any message is formatted, so FFmpeg's many trace messages cost next to nothing. (A host
@@ -20,6 +22,14 @@ enum FFmpegLog {
         let outer = avocet_log_capture_begin()
         defer { avocet_log_capture_end(outer) }
         return try body()
+    }
+
+    /// Marks a codec context as Avocet's, so that what FFmpeg's own threads log while working on it
+    /// (a frame-threaded decoder's "Invalid NAL unit size", an encoder's notes) stays as quiet as the
+    /// rest of Avocet's messages. Takes the context's `opaque` field, which nothing else uses.
+    static func claim(_ context: UnsafeMutablePointer<AVCodecContext>) {
+        _ = installed
+        context.pointee.opaque = avocet_log_codec_tag()
     }
 
     /// The last error-level message FFmpeg logged on the calling thread in the current capture.

@@ -30,6 +30,7 @@ final class StreamDecoder {
         guard let ctx = context else {
             throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
         }
+        FFmpegLog.claim(ctx)
         try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         if isVideo {

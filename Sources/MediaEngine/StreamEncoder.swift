@@ -41,6 +41,7 @@ final class StreamEncoder {
             throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
         }
         (context, frame, packet) = (ctx, f, p)
+        FFmpegLog.claim(ctx)
         try configure(ctx)
         var dictionary: OpaquePointer? = nil
         defer { av_dict_free(&dictionary) }
