@@ -180,20 +180,20 @@ struct Sources {
     func http(_ file: URL) -> URL { server.url("/flaky/" + file.lastPathComponent) }
 
     /// An asset of `file`: from the file, over the flaky server, or through a delegate with a random program.
-    func asset(_ file: URL, dice: Dice) -> (asset: AVURLAsset, delegate: ProgramDelegate?, keepsRequests: Bool) {
+    func asset(_ file: URL, dice: Dice) -> (asset: AVURLAsset, delegate: ProgramDelegate?, keepsRequests: Bool, kind: Kind) {
         switch kinds[dice.below(kinds.count)] {
         case .files:
-            return (AVURLAsset(url: file), nil, false)
+            return (AVURLAsset(url: file), nil, false, .files)
         case .http:
             // A hanging request ends in the read timeout, not the default 30 s.
-            return (AVURLAsset(url: http(file), options: [AvocetURLAssetHTTPReadTimeoutKey: 2.0, AvocetURLAssetHTTPConnectTimeoutKey: 2.0]), nil, false)
+            return (AVURLAsset(url: http(file), options: [AvocetURLAssetHTTPReadTimeoutKey: 2.0, AvocetURLAssetHTTPConnectTimeoutKey: 2.0]), nil, false, .http)
         case .delegates:
             // Mostly served; a fault now and then (ops 1 to 11, see ProgramDelegate).
             let program = (0..<8).map { _ in dice.chance(75) ? UInt8(dice.below(16)) << 4 : UInt8(dice.below(16)) | UInt8(dice.below(4)) << 4 }
             let delegate = ProgramDelegate(file: files[file] ?? Data(), info: UInt8(dice.below(2) == 0 ? 4 : dice.below(32)), program: program)
             let asset = AVURLAsset(url: URL(string: "soak://media/" + file.lastPathComponent)!)
             asset.resourceLoader.setDelegate(delegate, queue: delegate.queue)
-            return (asset, delegate, delegate.mayKeepRequests)
+            return (asset, delegate, delegate.mayKeepRequests, .delegates)
         }
     }
 }
@@ -222,7 +222,7 @@ func withRandomCancellation<T: Sendable>(dice: Dice, percent: Int, mustEndBy dea
 
 func load(_ sources: Sources, _ dice: Dice, _ ledger: Ledger) async {
     let file = dice.pick(sources.media)
-    let (asset, delegate, keeps) = sources.asset(file, dice: dice)
+    let (asset, delegate, keeps, kind) = sources.asset(file, dice: dice)
     let id = ledger.begin("load \(asset.url)")
     var cancelLoading: (@Sendable () -> Void)?
     if dice.chance(50) { cancelLoading = { @Sendable in asset.cancelLoading() } }
@@ -234,7 +234,7 @@ func load(_ sources: Sources, _ dice: Dice, _ ledger: Ledger) async {
         return tracks.count
     }
     switch result {
-    case .success: ledger.end(id, "load ok")
+    case .success: ledger.end(id, "load ok from \(kind.rawValue)")
     case .failure(let error): ledger.record(id, "load", error, cancelled: cancelled)
     }
     if delegate?.offQueue == true { ledger.violate("a delegate was called off its queue") }
@@ -242,7 +242,8 @@ func load(_ sources: Sources, _ dice: Dice, _ ledger: Ledger) async {
 
 func thumbnail(_ sources: Sources, _ dice: Dice, _ ledger: Ledger) async {
     let file = dice.pick(sources.video)
-    let (asset, _, keeps) = sources.asset(file, dice: dice)
+    // The delegate is held here until the end: the resource loader holds it weakly, as Apple's does.
+    let (asset, delegate, keeps, kind) = sources.asset(file, dice: dice)
     let generator = AVAssetImageGenerator(asset: asset)
     generator.maximumSize = CGSize(width: 160, height: 160)
     generator.appliesPreferredTrackTransform = true
@@ -258,9 +259,10 @@ func thumbnail(_ sources: Sources, _ dice: Dice, _ ledger: Ledger) async {
     switch result {
     case .success(let (image, _)):
         if image.width > 160 || image.height > 160 || image.width < 1 { ledger.violate("a thumbnail of \(image.width)x\(image.height) for a 160x160 limit") }
-        ledger.end(id, "thumbnail ok")
+        ledger.end(id, "thumbnail ok from \(kind.rawValue)")
     case .failure(let error): ledger.record(id, "thumbnail", error, cancelled: cancelled)
     }
+    if delegate?.offQueue == true { ledger.violate("a delegate was called off its queue") }
 }
 
 func export(_ sources: Sources, _ dice: Dice, _ ledger: Ledger, into folder: URL, number: Int) async {
@@ -391,6 +393,12 @@ func soak(_ options: Options) async -> Bool {
                       $0.element.descriptors, $0.element.threads) }
         .joined(separator: ", "))
 
+    // Every source serves some of each kind of work (a source whose every request fails is a broken soak).
+    for kind in sources.kinds {
+        for work in ["load", "thumbnail"] where outcomes["\(work) ok from \(kind.rawValue)", default: 0] == 0 {
+            ledger.violate("no \(work) from \(kind.rawValue) succeeded")
+        }
+    }
     // Pooled HTTP connections (a socket at each end) may differ by a few.
     if after.descriptors > before.descriptors + 6 {
         let open = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).sorted()
