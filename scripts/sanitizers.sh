@@ -8,13 +8,14 @@
 # reports. Each builds into a build directory of its own (.build-SANITIZER), so the normal build stays
 # as it is.
 #
-# `thread`: with Swift 6.3.1 on Linux, ThreadSanitizer does not see a continuation's resume as ordering
-# anything (scripts/tsan-continuation-repro.sh shows it without Avocet), so a test that passes a value
-# through a continuation may be reported now and then; read such a report's stacks for a
-# continuation hand-off before anything else. It runs the tests one at a time (--no-parallel): under ThreadSanitizer the suite's many
+# `thread`: runs the tests one at a time (--no-parallel): under ThreadSanitizer the suite's many
 # loopback servers and engine threads in parallel slow it so far that network timeouts fire. The
-# package's lock (Sources/Locking) tells ThreadSanitizer of every hand-over; Swift's own Mutex on Linux
-# waits through a futex it cannot see.
+# package's lock (Sources/Locking) tells ThreadSanitizer of every hand-over (Swift's own Mutex on Linux
+# waits through a futex it cannot see), and so do its continuations: with Swift 6.3 on Linux the
+# runtime announces a release when a continuation resumes a task but no acquire where the task goes
+# on (scripts/tsan-continuation-repro.sh shows it without Avocet), so every continuation in the
+# package and its tests is a withHandOffContinuation, which adds the acquire. A continuation made
+# with the standard functions is reported now and then.
 #
 #     bash scripts/sanitizers.sh thread [swift test arguments, e.g. --filter PlayerTests]
 set -euo pipefail
@@ -33,8 +34,7 @@ bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-pl
 # The suite's time bounds and timeouts are scaled by 4 (FixtureSupport's TestTiming): a sanitizer
 # slows everything. AVOCET_SANITIZER tells the memory-growth test that resident memory is the
 # sanitizer allocator's.
-# scripts/tsan-suppressions.txt names the one report ThreadSanitizer cannot judge (a Swift runtime
-# hand-over), with its reason.
+# scripts/tsan-suppressions.txt is for reports ThreadSanitizer cannot judge, each with its reason (none today).
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/scripts/tsan-suppressions.txt:${TSAN_OPTIONS:-}"
 export ASAN_OPTIONS="halt_on_error=1:${ASAN_OPTIONS:-}"
 export AVOCET_SANITIZER="$kind"

@@ -2,9 +2,8 @@
 # Runs the whole test suite, installing what is missing first: Avocet's tests, then the media server
 # example's (Examples/MediaServer, its own package). With CI=true (as .ci/run has it) or --all, also
 # the production checks: the DocC documentation without warnings, each fuzz target briefly with the
-# committed crashers replayed, the soak's short form, and the suite under AddressSanitizer (the
-# deterministic one; ThreadSanitizer reports Swift continuation hand-offs on this toolchain, see
-# scripts/tsan-continuation-repro.sh).
+# committed crashers replayed, the soak's short form, and the suite under AddressSanitizer and under
+# ThreadSanitizer (one test at a time; about 11 minutes on two cores, build included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ffmpeg: ffprobe reads exported files back in the export tests, and ffmpeg decodes reference pictures.
@@ -19,4 +18,5 @@ if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
   bash scripts/fuzz.sh --ci
   bash scripts/soak.sh --ci
   bash scripts/sanitizers.sh address
+  bash scripts/sanitizers.sh thread
 fi
