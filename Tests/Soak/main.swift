@@ -2,11 +2,13 @@
 // all at once, from local files, a flaky loopback HTTP server and resource loader delegates with
 // random faults, with random cancellation. Run by scripts/soak.sh.
 //
-//     avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates]
+//     avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates] [--trim yes]
 //
 // Runs for the time given and until the counts are done at least (so the counts are minimums), sampling resident memory, the
 // heap in use (malloc's own count, to tell a leak from fragmentation), open descriptors and threads every second.
-// `--sources` limits where loads and thumbnails read from (all three by default), to tell which path holds memory. Prints the outcomes, the samples and a verdict; exits 1 when something that
+// `--sources` limits where loads and thumbnails read from (all three by default), to tell which path holds memory;
+// `--trim yes` has malloc give its free memory back before each sample (glibc's malloc_trim), so resident memory
+// shows what is in use plus what fragmentation pins. Prints the outcomes, the samples and a verdict; exits 1 when something that
 // must never happen did: a failure other than an AVError, a cancellation nobody asked for, an
 // operation running over 60 s (a hang), an export that says it completed without a file or left one
 // when it did not, descriptors or threads left behind once the work is done, or memory that keeps
@@ -28,6 +30,7 @@ struct Options {
     var seconds = 600.0
     var seed: UInt64 = 1
     var sources: Set<Sources.Kind> = Set(Sources.Kind.allCases)
+    var trim = false
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -43,6 +46,7 @@ struct Options {
             case "--exports": exports = number(Int.self)
             case "--seconds": seconds = number(Double.self)
             case "--seed": seed = number(UInt64.self)
+            case "--trim": trim = ["yes", "true", "1"].contains(text)
             case "--sources":
                 let kinds = text.split(separator: ",").map { Sources.Kind(rawValue: String($0)) }
                 guard !kinds.isEmpty, kinds.allSatisfy({ $0 != nil }) else { usage() }
@@ -54,7 +58,7 @@ struct Options {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates]\n".utf8))
+    FileHandle.standardError.write(Data("usage: avocet-soak [--loads N] [--thumbnails N] [--exports N] [--seconds S] [--seed N] [--sources files,http,delegates] [--trim yes]\n".utf8))
     exit(2)
 }
 
@@ -70,7 +74,8 @@ struct Sample {
     var descriptors: Int
     var threads: Int
 
-    static func now(since start: ContinuousClock.Instant) -> Sample {
+    static func now(since start: ContinuousClock.Instant, trim: Bool = false) -> Sample {
+        if trim { avocet_heap_trim() }
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Int {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
@@ -344,7 +349,7 @@ func soak(_ options: Options) async -> Bool {
     let samples = Locked<[Sample]>([])
     let sampler = Task {
         while !Task.isCancelled {
-            let sample = Sample.now(since: start)
+            let sample = Sample.now(since: start, trim: options.trim)
             samples.withLock { $0.append(sample) }
             let overdue = ledger.overdue(.seconds(60))
             for what in overdue { ledger.violate("running for over 60 s (a hang): \(what)") }

@@ -10,4 +10,6 @@ static inline size_t avocet_heap_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return info.uordblks + info.hblkhd;
 }
+/// Gives the free memory malloc holds back to the system (glibc's malloc_trim over every arena).
+static inline void avocet_heap_trim(void) { malloc_trim(0); }
 #endif
