@@ -5,7 +5,7 @@ import Foundation
 /// Captures FFmpeg's error messages during Avocet's own operations, per thread, so an error can carry
 /// FFmpeg's words ("moov atom not found") instead of them going to stderr.
 ///
-/// Messages logged by FFmpeg's own threads working on Avocet's codec contexts (see `claim`) count as
+/// Messages logged by FFmpeg's own threads working on Avocet's codec contexts (see `codecContext(for:)`) count as
 /// Avocet's. Messages logged outside an Avocet operation (a host application's own FFmpeg use) go to FFmpeg's
 /// default callback under the host's log level: Avocet never changes the process-wide level. Messages
 /// from Avocet's operations are kept quiet unless `AVOCET_FFMPEG_LOG=1` is set. The filtering is done
@@ -24,12 +24,15 @@ enum FFmpegLog {
         return try body()
     }
 
-    /// Marks a codec context as Avocet's, so that what FFmpeg's own threads log while working on it
-    /// (a frame-threaded decoder's "Invalid NAL unit size", an encoder's notes) stays as quiet as the
-    /// rest of Avocet's messages. Takes the context's `opaque` field, which nothing else uses.
-    static func claim(_ context: UnsafeMutablePointer<AVCodecContext>) {
+    /// A new codec context for `codec` (nil when out of memory), marked as Avocet's so that what
+    /// FFmpeg's own threads log while working on it (a frame-threaded decoder's "Invalid NAL unit
+    /// size", an encoder's notes) stays as quiet as the rest of Avocet's messages. The mark takes the
+    /// context's `opaque` field, which nothing else uses. Every codec context Avocet makes comes from here.
+    static func codecContext(for codec: UnsafePointer<AVCodec>) -> UnsafeMutablePointer<AVCodecContext>? {
         _ = installed
-        context.pointee.opaque = avocet_log_codec_tag()
+        let context = avcodec_alloc_context3(codec)
+        context?.pointee.opaque = avocet_log_codec_tag()
+        return context
     }
 
     /// The last error-level message FFmpeg logged on the calling thread in the current capture.

@@ -50,10 +50,9 @@ package enum ImageCodec {
         guard let codec = avcodec_find_encoder(isPNG ? AV_CODEC_ID_PNG : AV_CODEC_ID_MJPEG) else {
             throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "this FFmpeg has no such encoder")
         }
-        var ctx = avcodec_alloc_context3(codec)
+        var ctx = FFmpegLog.codecContext(for: codec)
         defer { avcodec_free_context(&ctx) }
         guard let context = ctx else { throw outOfMemory(operation) }
-        FFmpegLog.claim(context)
         // An opaque image (every video picture) is written without its alpha channel: a quarter less to
         // compress, and the file FFmpeg's own command writes.
         let targetFormat = isPNG ? (image.isOpaque ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_RGBA) : AV_PIX_FMT_YUVJ420P
@@ -118,10 +117,9 @@ package enum ImageCodec {
         guard let codec = avcodec_find_decoder(codecID) else {
             throw MediaEngineError(.unsupported, source: "image", operation: operation, reason: "this FFmpeg has no such decoder")
         }
-        var ctx = avcodec_alloc_context3(codec)
+        var ctx = FFmpegLog.codecContext(for: codec)
         defer { avcodec_free_context(&ctx) }
         guard let context = ctx else { throw outOfMemory(operation) }
-        FFmpegLog.claim(context)
         try FFmpeg.check(avcodec_open2(context, codec, nil), operation, source: "image")
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }

@@ -26,11 +26,10 @@ final class StreamDecoder {
             throw MediaEngineError(.unsupported, source: source, operation: operation,
                                    reason: "this FFmpeg has no decoder for \(name) \(isVideo ? "video" : "audio")")
         }
-        context = avcodec_alloc_context3(codec)
+        context = FFmpegLog.codecContext(for: codec)
         guard let ctx = context else {
             throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
         }
-        FFmpegLog.claim(ctx)
         try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
         ctx.pointee.pkt_timebase = stream.pointee.time_base
         if isVideo {

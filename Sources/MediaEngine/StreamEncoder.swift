@@ -37,11 +37,10 @@ final class StreamEncoder {
         guard let encoder = found else {
             throw MediaEngineError(.unsupported, source: source, operation: operation, reason: "this FFmpeg has no \(codec.rawValue) encoder")
         }
-        guard let ctx = avcodec_alloc_context3(encoder), let f = av_frame_alloc(), let p = av_packet_alloc() else {
+        guard let ctx = FFmpegLog.codecContext(for: encoder), let f = av_frame_alloc(), let p = av_packet_alloc() else {
             throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
         }
         (context, frame, packet) = (ctx, f, p)
-        FFmpegLog.claim(ctx)
         try configure(ctx)
         var dictionary: OpaquePointer? = nil
         defer { av_dict_free(&dictionary) }
