@@ -383,14 +383,18 @@ func soak(_ options: Options) async -> Bool {
     let series = samples.withLock { $0 }
     func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
     let quarter = max(1, series.count / 4)
-    let early = median(series.dropFirst(quarter).prefix(quarter).map(\.residentMiB))
-    let late = median(series.suffix(quarter).map(\.residentMiB))
+    /// A value's median in the second quarter of the samples (the first is warm-up) and in the last.
+    func secondAndLastQuarter(_ value: (Sample) -> Double) -> (Double, Double) {
+        (median(series.dropFirst(quarter).prefix(quarter).map(value)), median(series.suffix(quarter).map(value)))
+    }
+    let (early, late) = secondAndLastQuarter(\.residentMiB)
+    let (earlyHeap, lateHeap) = secondAndLastQuarter(\.heapMiB)
     let peakThreads = series.map(\.threads).max() ?? 0
     let peakDescriptors = series.map(\.descriptors).max() ?? 0
     say(String(format: "memory: median %.1f MiB in the second quarter, %.1f MiB in the last; peak %.1f MiB",
                early, late, series.map(\.residentMiB).max() ?? 0))
     say(String(format: "heap in use: median %.1f MiB in the second quarter, %.1f MiB in the last",
-               median(series.dropFirst(quarter).prefix(quarter).map(\.heapMiB)), median(series.suffix(quarter).map(\.heapMiB))))
+               earlyHeap, lateHeap))
     say("descriptors: \(before.descriptors) before, peak \(peakDescriptors), \(after.descriptors) after")
     say("threads: \(before.threads) before, peak \(peakThreads), \(after.threads) after")
     say("samples (s MiB heap-MiB fds threads): " + series.enumerated().filter { $0.offset % max(1, series.count / 20) == 0 }
