@@ -293,6 +293,8 @@ def make_frames(frames):
                                                    "-keyint_min", str(fx["gop"]), "-bf", str(fx["b_frames"])]
             if fx["codec"] == "h264":
                 codec += ["-sc_threshold", "0"]
+            if "display_aspect_ratio" in fx:
+                codec += ["-aspect", fx["display_aspect_ratio"]]
             rotation = fx.get("rotation")
             encoded = os.path.join(tmp, fx["name"]) if rotation else out
             if fx.get("live"):

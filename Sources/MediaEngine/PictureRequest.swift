@@ -19,21 +19,59 @@ package struct PictureRequest: Sendable, Equatable {
 }
 
 /// How a decoded picture becomes pixels: scaled to `width` x `height` (the size before reorienting),
-/// then turned as `orientation` says.
+/// then turned as `orientation` says. A width or height of zero means a size the header did not
+/// state: the decoded size, shrunk to fit `maximumWidth` x `maximumHeight` after reorienting (a
+/// zero maximum leaves that side free).
 package struct PictureFormat: Sendable, Equatable {
     package var width: Int
     package var height: Int
     package var orientation: PictureOrientation
+    package var maximumWidth: Double
+    package var maximumHeight: Double
 
-    package init(width: Int, height: Int, orientation: PictureOrientation = .up) {
+    package init(width: Int, height: Int, orientation: PictureOrientation = .up, maximumWidth: Double = 0, maximumHeight: Double = 0) {
         self.width = width
         self.height = height
         self.orientation = orientation
+        self.maximumWidth = maximumWidth
+        self.maximumHeight = maximumHeight
     }
 
     /// Most pixels an output picture may have (8192 x 8192): a header claiming more never makes the
     /// engine allocate gigabytes.
     package static let maximumPixels = 8192 * 8192
+
+    /// The longest side of a picture made (65536; 8192 x 8192 pixels at most in all).
+    package static let maximumSide = 65536
+
+    /// `width` x `height` shrunk to fit `maximumWidth` x `maximumHeight` keeping the aspect ratio
+    /// (never enlarged; a zero or non-finite maximum leaves that side free), and held under
+    /// `maximumPixels` and `maximumSide`. A side that is not a number of at least one pixel gives 1 x 1.
+    package static func fit(width: Double, height: Double, maximumWidth: Double, maximumHeight: Double) -> (width: Int, height: Int) {
+        guard width.isFinite, height.isFinite, width >= 1, height >= 1 else { return (1, 1) }
+        var scale = 1.0
+        if maximumWidth > 0, maximumWidth.isFinite { scale = min(scale, maximumWidth / width) }
+        if maximumHeight > 0, maximumHeight.isFinite { scale = min(scale, maximumHeight / height) }
+        let limit = Double(maximumPixels)
+        // Each side is held under `maximumSide` too (an extreme shape could otherwise make one side
+        // billions of pixels long within the pixel count).
+        func side(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int { max(1, Int(min(Double(maximumSide), v.rounded(rule)))) }
+        if width * height * scale * scale > limit {
+            // Rounded down, so the rounded sides stay under the limit too.
+            scale = (limit / (width * height)).squareRoot()
+            return (side(width * scale, .down), side(height * scale, .down))
+        }
+        return (side(width * scale, .toNearestOrAwayFromZero), side(height * scale, .toNearestOrAwayFromZero))
+    }
+
+    /// The size to scale a decoded `decodedWidth` x `decodedHeight` picture to: the stated size, or
+    /// when none is stated the decoded one fitted to the maximum as it will be shown (after reorienting).
+    package func size(decodedWidth: Int, decodedHeight: Int) -> (width: Int, height: Int) {
+        guard width <= 0 || height <= 0 else { return (width, height) }
+        let (w, h) = orientation.transposes ? (decodedHeight, decodedWidth) : (decodedWidth, decodedHeight)
+        let fitted = PictureFormat.fit(width: Double(w), height: Double(h), maximumWidth: maximumWidth, maximumHeight: maximumHeight)
+        return orientation.transposes ? (fitted.height, fitted.width) : fitted
+    }
 
     /// The size after reorienting.
     package var orientedSize: (width: Int, height: Int) {

@@ -516,10 +516,8 @@ package final class VideoFrameReader: @unchecked Sendable {
 
     private func render(_ picture: Picture, _ requested: PictureFormat) throws -> DecodedPicture {
         var format = requested
-        if format.width <= 0 || format.height <= 0 {
-            // A size the header did not state: the decoded one.
-            (format.width, format.height) = (Int(picture.frame.pointer.pointee.width), Int(picture.frame.pointer.pointee.height))
-        }
+        (format.width, format.height) = requested.size(decodedWidth: Int(picture.frame.pointer.pointee.width),
+                                                       decodedHeight: Int(picture.frame.pointer.pointee.height))
         var pixels = try scaler.rgba(from: picture.frame.pointer, width: format.width, height: format.height, source: name)
         pixels = FrameScaler.reorient(pixels, width: format.width, height: format.height, format.orientation)
         let (width, height) = format.orientedSize

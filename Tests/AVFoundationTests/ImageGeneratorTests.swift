@@ -163,6 +163,24 @@ struct ImageGeneratorTests {
         #expect(Self.reading(encoded).topRight.isClose(to: .green))
     }
 
+    /// A fuzzed AVI stated pixels 3:40000 wide, which made the display size under a pixel wide, and
+    /// its images came out at the decoded size whatever `maximumSize` said. FFmpeg's own rule
+    /// (av_image_check_sar) rejects such a shape: the pixels are square.
+    @Test("a pixel shape that would make the picture under a pixel wide is ignored, and maximumSize holds")
+    func impossibleAspectRatio() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-bad-aspect.avi")))
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        #expect(try await track.load(.naturalSize) == CGSize(width: 320, height: 240))
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.maximumSize = CGSize(width: 160, height: 120)
+        for mode in [AVAssetImageGenerator.ApertureMode.cleanAperture, .encodedPixels] {
+            generator.apertureMode = mode
+            let (image, _) = try await generator.image(at: Self.time(0.5))
+            #expect(image.width == 160 && image.height == 120, "\(mode): \(image.width)x\(image.height)")
+            #expect(Self.reading(image).topRight.isClose(to: .green))
+        }
+    }
+
     @Test("times outside the video, bad times and assets without video fail as documented")
     func outside() async throws {
         let short = Self.generator("frames-short-video.mp4")

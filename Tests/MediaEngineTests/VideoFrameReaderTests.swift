@@ -93,6 +93,25 @@ struct VideoFrameReaderTests {
         #expect(FramePattern.read(first.pixels, width: first.width, height: first.height).frameNumber == 0)
     }
 
+    @Test("a size not stated is the decoded one, fitted to the maximum as shown")
+    func unstatedSize() async throws {
+        let reader = try await Self.reader(Self.h264)
+        let request = PictureRequest(time: MediaTimestamp(value: 0, timeBase: Rational(1, 25)), earliest: nil, latest: nil)
+        let turned = PictureOrientation(a: 0, b: 1, c: -1, d: 0)
+        let cases: [(PictureFormat, (Int, Int))] = [
+            (PictureFormat(width: 0, height: 0), (320, 240)),
+            (PictureFormat(width: 0, height: 0, maximumWidth: 160, maximumHeight: 0), (160, 120)),
+            (PictureFormat(width: 0, height: 0, maximumWidth: 1000, maximumHeight: 60), (80, 60)),
+            // Turned a quarter, the picture is 240 x 320 as shown, and the maximum applies to that.
+            (PictureFormat(width: 0, height: 0, orientation: turned ?? .up, maximumWidth: 120, maximumHeight: 0), (120, 160)),
+        ]
+        #expect(turned?.transposes == true)
+        for (format, expected) in cases {
+            let picture = try await IOExecutor.shared.run { token in try reader.picture(request, format: format, cancellation: token) }
+            #expect(picture.width == expected.0 && picture.height == expected.1, "\(format): \(picture.width)x\(picture.height)")
+        }
+    }
+
     @Test("every codec of the frame fixtures decodes the right picture in the right colours",
           arguments: Fixtures.facts.frames.fixtures.filter { $0.rotation == nil && $0.sampleAspectRatio == nil })
     func codecs(_ fixture: FixtureFacts.FrameFixture) async throws {

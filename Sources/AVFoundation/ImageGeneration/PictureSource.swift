@@ -299,27 +299,10 @@ final class PictureSource: Sendable {
     }
 
     /// `width` x `height` shrunk to fit `maximum` keeping the aspect ratio (never enlarged; a zero side
-    /// is free), and held under `PictureFormat.maximumPixels`.
+    /// is free), and held under `PictureFormat.maximumPixels` and `PictureFormat.maximumSide`.
     static func fit(width: Double, height: Double, into maximum: CGSize) -> (width: Int, height: Int) {
-        guard width.isFinite, height.isFinite, width >= 1, height >= 1 else { return (1, 1) }
-        var scale = 1.0
-        let maxWidth = Double(maximum.width), maxHeight = Double(maximum.height)
-        if maxWidth > 0, maxWidth.isFinite { scale = min(scale, maxWidth / width) }
-        if maxHeight > 0, maxHeight.isFinite { scale = min(scale, maxHeight / height) }
-        let limit = Double(PictureFormat.maximumPixels)
-        // Each side is held under `maximumSide` too (an extreme shape could otherwise make one side
-        // billions of pixels long within the pixel count).
-        func side(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int { max(1, Int(min(Double(maximumSide), v.rounded(rule)))) }
-        if width * height * scale * scale > limit {
-            // Rounded down, so the rounded sides stay under the limit too.
-            scale = (limit / (width * height)).squareRoot()
-            return (side(width * scale, .down), side(height * scale, .down))
-        }
-        return (side(width * scale, .toNearestOrAwayFromZero), side(height * scale, .toNearestOrAwayFromZero))
+        PictureFormat.fit(width: width, height: height, maximumWidth: Double(maximum.width), maximumHeight: Double(maximum.height))
     }
-
-    /// The longest side of a picture made (8192 x 8192 pixels at most in all, 65536 on a side).
-    static let maximumSide = 65536
 
     /// The output's shape: the track's display size (aperture mode), turned by `transform` (the
     /// preferred transform of the track shown: a composition track's own) when asked (quarter turns and mirrors only, as Apple's), then shrunk to fit `maximumSize`
@@ -328,14 +311,18 @@ final class PictureSource: Sendable {
         let coded = (Double(track.file?.stream.width ?? 0), Double(track.file?.stream.height ?? 0))
         var size = coded
         let natural = track.facts.naturalSize
-        if settings.apertureMode != .encodedPixels, natural.width > 0, natural.height > 0, natural.width.isFinite, natural.height.isFinite {
+        if settings.apertureMode != .encodedPixels, natural.width >= 1, natural.height >= 1, natural.width.isFinite, natural.height.isFinite {
             size = (Double(natural.width), Double(natural.height))
         }
-        guard size.0 >= 1, size.1 >= 1 else { return PictureFormat(width: 0, height: 0) }
         var orientation = PictureOrientation.up
         if settings.appliesPreferredTrackTransform {
             let t = transform
             orientation = PictureOrientation(a: Double(t.a), b: Double(t.b), c: Double(t.c), d: Double(t.d)) ?? .up
+        }
+        guard size.0 >= 1, size.1 >= 1 else {
+            // No size in the header: the decoded one, still fitted to `maximumSize` once turned.
+            return PictureFormat(width: 0, height: 0, orientation: orientation,
+                                 maximumWidth: Double(settings.maximumSize.width), maximumHeight: Double(settings.maximumSize.height))
         }
         let shown = orientation.transposes ? (size.1, size.0) : size
         let (width, height) = fit(width: shown.0, height: shown.1, into: settings.maximumSize)
