@@ -18,6 +18,8 @@ enum FFmpeg {
         throw error(rc, operation, source: source, ioError: ioError)
     }
 
+    /// The engine error for FFmpeg's `rc`: the byte source's own error when there is one, else the
+    /// code's nearest kind (a seek that fails for no stated reason is a damaged file).
     static func error(_ rc: Int32, _ operation: String, source: String, ioError: MediaEngineError? = nil) -> MediaEngineError {
         if let ioError { return ioError }
         let code: MediaEngineError.Code
@@ -29,6 +31,12 @@ enum FFmpeg {
         case avocet_averror_einval(): code = .invalidArgument
         case avocet_averror_eio(): code = .readFailed
         default: code = .failed
+        }
+        if operation == "seek", code == .failed {
+            // FFmpeg's bare -1 ("Operation not permitted") after every way of seeking failed: the
+            // demuxer has no index entry to go to (an MP4 whose sample tables are empty or damaged).
+            return MediaEngineError(.truncated, source: source, operation: operation,
+                                    reason: "the file's index gives no place to seek to (damaged or empty)", ffmpegCode: rc)
         }
         let reason = code == .cancelled ? "the operation was cancelled" : describe(rc)
         return MediaEngineError(code, source: source, operation: operation, reason: reason, ffmpegCode: rc)

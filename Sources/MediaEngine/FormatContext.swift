@@ -146,12 +146,12 @@ final class FormatContext: @unchecked Sendable {
                                     reason: "not a media file Avocet opens: the contents are \(probed.longName), which names other files or URLs; they are not fetched",
                                     ffmpegCode: rc)
         }
+        // The bytes are a format FFmpeg knows and the source read them all, yet its header could not be
+        // read: the file is damaged, whatever FFmpeg's code (INVALIDDATA; EOF or EIO where data ends
+        // early; ENOMEM where a damaged table claims billions of entries).
         let ffmpegWords = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
-        if rc == avocet_averror_invaliddata() || rc == avocet_averror_eof() {
-            return MediaEngineError(.truncated, source: name, operation: "open",
-                                    reason: "the \(probed.longName) data is truncated or damaged: \(ffmpegWords)", ffmpegCode: rc)
-        }
-        return MediaEngineError(.failed, source: name, operation: "open", reason: ffmpegWords, ffmpegCode: rc)
+        return MediaEngineError(.truncated, source: name, operation: "open",
+                                reason: "the \(probed.longName) data is truncated or damaged: \(ffmpegWords)", ffmpegCode: rc)
     }
 
     /// The format the first bytes look like, judged by content alone (no file name), and whether

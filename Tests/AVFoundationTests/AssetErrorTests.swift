@@ -35,6 +35,30 @@ struct AssetErrorTests {
         await #expect(throws: AVError.self) { try await asset.load(.commonMetadata) }
     }
 
+    /// Damaged files that FFmpeg recognises but cannot read the header of, whatever its code says:
+    /// EIO (a WebM or FLAC cut inside the data the header reads), ENOMEM (an MP4 time-to-sample table
+    /// claiming 4 billion entries). Each once failed with `.unknown`; the mutation tests found them.
+    @Test(arguments: [("vp9.webm", "cut", 0x1cb), ("tagged.flac", "cut", 0x35), ("av.mp4", "stts", 0)])
+    func damagedHeadersFailToParse(_ fixture: String, _ damage: String, _ offset: Int) async throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(fixture)))
+        if damage == "cut" {
+            bytes = bytes.prefix(offset)
+        } else {
+            let box = try #require(bytes.range(of: Data(damage.utf8)))
+            bytes.replaceSubrange(box.upperBound + 4..<box.upperBound + 8, with: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)-\(fixture)")
+        try bytes.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            _ = try await AVURLAsset(url: url).load(.duration, .tracks)
+            Issue.record("\(fixture) (\(damage)) must not load")
+        } catch let error as AVError {
+            #expect(error.code == .fileFailedToParse, "\(fixture): \(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("truncated or damaged"), "\(error.localizedDescription)")
+        }
+    }
+
     @Test @available(*, deprecated) func legacyStatusAndSynchronousGettersOnFailure() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("truncated.mp4")))
         await asset.loadValues(forKeys: ["duration", "playable"])

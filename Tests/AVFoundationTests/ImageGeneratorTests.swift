@@ -181,6 +181,20 @@ struct ImageGeneratorTests {
         }
     }
 
+    /// Found by the soak (a delegate answering zeros): with its time-to-sample table emptied, an MP4
+    /// opens but FFmpeg can seek nowhere in it, and says only -1 ("Operation not permitted").
+    @Test("a movie whose sample table is empty fails to parse, not with an unknown error")
+    func emptySampleTable() async throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let box = try #require(bytes.range(of: Data("stts".utf8)))
+        bytes.replaceSubrange(box.upperBound..<box.upperBound + 8, with: Data(count: 8))
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("empty-stts-\(UUID().uuidString).mp4")
+        try bytes.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
+        await Self.expectError(.fileFailedToParse) { _ = try await generator.image(at: Self.time(0.5)) }
+    }
+
     @Test("times outside the video, bad times and assets without video fail as documented")
     func outside() async throws {
         let short = Self.generator("frames-short-video.mp4")
