@@ -9,7 +9,7 @@
 // `--sources` limits where loads and thumbnails read from (all three by default), to tell which path holds memory;
 // `--trim yes` has malloc give its free memory back before each sample (glibc's malloc_trim), so resident memory
 // shows what is in use plus what fragmentation pins. Prints the outcomes, the samples and a verdict; exits 1 when something that
-// must never happen did: a failure other than an AVError, a cancellation nobody asked for, an
+// must never happen did: a failure other than an AVError (or AVError.unknown), a cancellation nobody asked for, an
 // operation running over 60 s (a hang), an export that says it completed without a file or left one
 // when it did not, descriptors or threads left behind once the work is done, or memory that keeps
 // growing. A crash ends the process, which the script reports.
@@ -128,10 +128,12 @@ final class Ledger: Sendable {
         state.withLock { s in s.running.values.filter { ContinuousClock.now - $0.since > limit }.map(\.what) }
     }
 
-    /// Files a failure: an AVError by its code, a CancellationError only when this operation cancelled.
+    /// Files a failure: an AVError by its code (never `.unknown`), a CancellationError only when this operation cancelled.
     func record(_ id: Int, _ kind: String, _ error: any Error, cancelled: Bool) {
         if let error = error as? AVError {
             end(id, "\(kind) AVError \(error.code)")
+            // Every failure the soak provokes has a cause Apple's codes name; .unknown says Avocet lost it.
+            if error.code == .unknown { violate("\(kind): AVError.unknown, \(error.localizedDescription)") }
         } else if error is CancellationError, cancelled {
             end(id, "\(kind) cancelled")
         } else {
