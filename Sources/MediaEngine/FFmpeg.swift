@@ -26,6 +26,8 @@ enum FFmpeg {
         switch rc {
         case avocet_averror_exit(): code = .cancelled
         case avocet_averror_invaliddata(): code = .notMedia
+        // Where a caller did not expect the end (reading a header, probing streams): the data ends early.
+        case avocet_averror_eof(): code = .truncated
         case avocet_averror_decoder_not_found(), avocet_averror_encoder_not_found(): code = .unsupported
         case avocet_averror_enomem(): code = .outOfMemory
         case avocet_averror_einval(): code = .invalidArgument

@@ -14,7 +14,8 @@ public struct Tally: Sendable {
     public var firstAVErrorCode: Int?
     /// A load threw CancellationError although nothing cancelled it.
     public var cancelled = false
-    /// A load threw something other than an AVError, or a legacy status was not settled.
+    /// A load threw something other than an AVError (or AVError.unknown, which says Avocet lost the
+    /// cause), or a legacy status was not settled.
     public var foreign: String?
 
     public init() {}
@@ -22,6 +23,7 @@ public struct Tally: Sendable {
     mutating func record(_ error: any Error, during what: String) {
         if let error = error as? AVError {
             if firstAVErrorCode == nil { firstAVErrorCode = error.code.rawValue }
+            if error.code == .unknown { recordForeign("AVError.unknown@\(what)") }
         } else if error is CancellationError {
             cancelled = true
         } else {
@@ -37,6 +39,7 @@ public struct Tally: Sendable {
         }
         if error.domain == AVError.errorDomain {
             if firstAVErrorCode == nil { firstAVErrorCode = error.code }
+            if error.code == AVError.Code.unknown.rawValue { recordForeign("AVError.unknown@\(what)") }
         } else {
             recordForeign("NSError(\(error.domain),\(error.code))@\(what)")
         }

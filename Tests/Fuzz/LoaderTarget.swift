@@ -13,7 +13,7 @@ import AssetProbe
 /// bit 1: the legacy API); then one op per request (low 4 bits the op, high 4 a parameter; past the
 /// end every request is served).
 ///
-/// Traps when a load fails with something other than an AVError, when it outlives `cancelLoading()`
+/// Traps when a load fails with something other than an AVError (or with AVError.unknown), when it outlives `cancelLoading()`
 /// by 5 s, when a request kept unanswered is never cancelled after the asset is gone, or when a
 /// request reaches the delegate off its queue.
 enum LoaderTarget {
@@ -79,9 +79,9 @@ enum LoaderTarget {
 
     static func load(_ asset: AVURLAsset, image: Bool, legacy: Bool, cancelled: Locked<Bool>) async {
         func check(_ error: any Error) {
-            if error is AVError { return }
+            if let error = error as? AVError, error.code != .unknown { return }
             if error is CancellationError, cancelled.withLock({ $0 }) { return }
-            fatalError("a load through the delegate failed without an AVError: \(String(reflecting: error))")
+            fatalError("a load through the delegate failed without an AVError that names a cause: \(String(reflecting: error))")
         }
         if legacy {
             let loader: any LegacyLoading = LegacyLoader()
@@ -131,7 +131,7 @@ struct LegacyLoader: LegacyLoading {
             let status = asset.statusOfValue(forKey: key, error: &error)
             switch status {
             case .loaded: break
-            case .failed where error?.domain == AVError.errorDomain: break
+            case .failed where error?.domain == AVError.errorDomain && error?.code != AVError.Code.unknown.rawValue: break
             case .cancelled where cancelled.withLock({ $0 }): break
             default: fatalError("legacy status of \(key): \(status.rawValue), error \(String(describing: error))")
             }

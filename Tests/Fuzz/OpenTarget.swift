@@ -2,7 +2,7 @@ import AssetProbe
 import Foundation
 
 /// The input is a file: open it and load every property, four ways (AssetProbe). Traps when a load
-/// throws something other than an AVError, or a CancellationError that nothing asked for.
+/// throws something other than an AVError (or AVError.unknown), or a CancellationError that nothing asked for.
 enum OpenTarget {
     static func run(_ bytes: Data) {
         let url = Scratch.write(bytes)

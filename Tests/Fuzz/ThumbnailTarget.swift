@@ -4,7 +4,7 @@ import Locking
 
 /// A 16-byte header of generator settings and times, then a file: generate images at those times
 /// through one of the generator's four ways. Traps on an image outside `maximumSize`, a failure other
-/// than an AVError, a cancellation nobody asked for, or a legacy handler not called once per time.
+/// than an AVError (or AVError.unknown), a cancellation nobody asked for, or a legacy handler not called once per time.
 ///
 /// Header: [0] way (bits 0-1: image(at:), images(for:), generateCGImagesAsynchronously, copyCGImage),
 /// bit 2 appliesPreferredTrackTransform, bits 3-4 aperture mode, bit 5 cancel after the first image,
@@ -80,11 +80,12 @@ enum ThumbnailTarget {
         guard actualTime.isNumeric else { fatalError("an image whose actual time is \(actualTime)") }
     }
 
-    /// A failure must be an AVError, or a CancellationError when this input cancelled.
+    /// A failure must be an AVError that names a cause (not `.unknown`), or a CancellationError when
+    /// this input cancelled.
     static func check(_ error: any Error, cancelled: Bool) {
-        if error is AVError { return }
+        if let error = error as? AVError, error.code != .unknown { return }
         if error is CancellationError, cancelled { return }
-        fatalError("image generation failed without an AVError: \(String(reflecting: error))")
+        fatalError("image generation failed without an AVError that names a cause: \(String(reflecting: error))")
     }
 
     static func viaImageAt(_ generator: AVAssetImageGenerator, _ settings: Settings) {
