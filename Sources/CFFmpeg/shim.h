@@ -23,6 +23,8 @@ static inline int avocet_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int avocet_averror_einval(void) { return AVERROR(EINVAL); }
 static inline int avocet_averror_eperm(void) { return AVERROR(EPERM); }
 static inline int avocet_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int avocet_averror_enosys(void) { return AVERROR(ENOSYS); }
+static inline int avocet_averror_patchwelcome(void) { return AVERROR_PATCHWELCOME; }
 static inline int avocet_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int avocet_averror_decoder_not_found(void) { return AVERROR_DECODER_NOT_FOUND; }
 static inline int avocet_averror_encoder_not_found(void) { return AVERROR_ENCODER_NOT_FOUND; }

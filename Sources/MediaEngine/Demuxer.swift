@@ -425,7 +425,9 @@ package final class Demuxer: @unchecked Sendable {
             let sar = containerStatesSize || s.sample_aspect_ratio.num != 0 ? s.sample_aspect_ratio : par.sample_aspect_ratio
             // FFmpeg's own rule (av_image_check_sar): an aspect ratio that shrinks a side below one pixel
             // is the file's error, and the pixels are taken as square (as FFmpeg's decoders do).
-            let usable = sar.num > 0 && sar.den > 0 && av_image_check_sar(UInt32(max(0, par.width)), UInt32(max(0, par.height)), sar) == 0
+            // (It refuses every shape when a side is unknown, so only a known size is checked.)
+            let known = par.width > 0 && par.height > 0
+            let usable = sar.num > 0 && sar.den > 0 && (!known || av_image_check_sar(UInt32(par.width), UInt32(par.height), sar) == 0)
             info.sampleAspectRatio = usable ? Rational(sar.num, sar.den) : nil
             info.isFullRange = par.color_range == AVCOL_RANGE_JPEG
             info.averageFrameRate = s.avg_frame_rate.num != 0 ? Rational(s.avg_frame_rate.num, s.avg_frame_rate.den) : nil

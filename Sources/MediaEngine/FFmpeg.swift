@@ -19,7 +19,7 @@ enum FFmpeg {
     }
 
     /// The engine error for FFmpeg's `rc`: the byte source's own error when there is one, else the
-    /// code's nearest kind (a seek that fails for no stated reason is a damaged file).
+    /// code's nearest kind.
     static func error(_ rc: Int32, _ operation: String, source: String, ioError: MediaEngineError? = nil) -> MediaEngineError {
         if let ioError { return ioError }
         let code: MediaEngineError.Code
@@ -33,12 +33,6 @@ enum FFmpeg {
         case avocet_averror_einval(): code = .invalidArgument
         case avocet_averror_eio(): code = .readFailed
         default: code = .failed
-        }
-        if operation == "seek", code == .failed {
-            // FFmpeg's bare -1 ("Operation not permitted") after every way of seeking failed: the
-            // demuxer has no index entry to go to (an MP4 whose sample tables are empty or damaged).
-            return MediaEngineError(.truncated, source: source, operation: operation,
-                                    reason: "the file's index gives no place to seek to (damaged or empty)", ffmpegCode: rc)
         }
         let reason = code == .cancelled ? "the operation was cancelled" : describe(rc)
         return MediaEngineError(code, source: source, operation: operation, reason: reason, ffmpegCode: rc)
@@ -63,12 +57,26 @@ extension FFmpeg {
 }
 
 extension FFmpeg {
+    /// The error for a seek that failed with `rc` (FFmpeg.seek's): cancellation, the byte source's own
+    /// error, or, where the demuxer said only -1 or INVALIDDATA (an MP4 whose sample tables are empty
+    /// or damaged: no index entry to go to), a damaged file; else as `error` says.
+    static func seekError(_ rc: Int32, source: String, ioError: MediaEngineError?, cancelled: Bool) -> MediaEngineError {
+        if cancelled || rc == avocet_averror_exit() { return error(avocet_averror_exit(), "seek", source: source) }
+        if ioError == nil, rc == avocet_averror_eperm() || rc == avocet_averror_invaliddata() {
+            return MediaEngineError(.truncated, source: source, operation: "seek",
+                                    reason: "the file's index gives no place to seek to (damaged or empty)", ffmpegCode: rc)
+        }
+        return error(rc, "seek", source: source, ioError: ioError)
+    }
+
     /// Seeks `stream` to the keyframe at or before `timestamp` (its ticks); where the demuxer cannot
     /// (a time before the first keyframe, a demuxer with rules of its own), to the nearest it can, and
-    /// last to the file's start. FFmpeg's result code.
+    /// last to the file's start. FFmpeg's result code: 0, or when every way failed the demuxer's own
+    /// answer to the first (the later ways' codes say only that they do not apply, as a byte seek in MP4).
     static func seek(_ ctx: UnsafeMutablePointer<AVFormatContext>, stream: Int32, atOrBefore timestamp: Int64,
                      _ token: CancellationToken) -> Int32 {
-        var rc = av_seek_frame(ctx, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        let first = av_seek_frame(ctx, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        var rc = first
         // HLS refuses a time before its first packet's (the playlist's start, where the first keyframe
         // often shows a few hundredths later): a quarter second on lands in the first segment, whose
         // keyframe at or before that time is its first.
@@ -79,7 +87,7 @@ extension FFmpeg {
         }
         if rc < 0 && !token.isCancelled { rc = avformat_seek_file(ctx, stream, Int64.min, timestamp, Int64.max, 0) }
         if rc < 0 && !token.isCancelled { rc = av_seek_frame(ctx, stream, 0, AVSEEK_FLAG_BYTE) }
-        return rc
+        return rc < 0 && !token.isCancelled ? first : rc
     }
 
     /// Where item time zero falls on the container's timeline, in AV_TIME_BASE units: an HLS stream's

@@ -146,10 +146,19 @@ final class FormatContext: @unchecked Sendable {
                                     reason: "not a media file Avocet opens: the contents are \(probed.longName), which names other files or URLs; they are not fetched",
                                     ffmpegCode: rc)
         }
-        // The bytes are a format FFmpeg knows and the source read them all, yet its header could not be
-        // read: the file is damaged, whatever FFmpeg's code (INVALIDDATA; EOF or EIO where data ends
-        // early; ENOMEM where a damaged table claims billions of entries).
         let ffmpegWords = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
+        if rc == avocet_averror_einval() {
+            // FFmpeg, reading more than the first 4 KiB, settled on a format outside Avocet's list.
+            return MediaEngineError(.notMedia, source: name, operation: "open",
+                                    reason: "not a media file Avocet opens: \(ffmpegWords)", ffmpegCode: rc)
+        }
+        if rc == avocet_averror_enosys() || rc == avocet_averror_patchwelcome() {
+            return MediaEngineError(.unsupported, source: name, operation: "open",
+                                    reason: "the \(probed.longName) file uses a feature FFmpeg does not implement: \(ffmpegWords)", ffmpegCode: rc)
+        }
+        // The bytes are a format FFmpeg knows and the source read them all, yet its header could not be
+        // read: the file is damaged (INVALIDDATA; EOF or EIO where data ends early; ENOMEM where a
+        // damaged table claims billions of entries).
         return MediaEngineError(.truncated, source: name, operation: "open",
                                 reason: "the \(probed.longName) data is truncated or damaged: \(ffmpegWords)", ffmpegCode: rc)
     }

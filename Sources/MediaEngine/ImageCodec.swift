@@ -131,7 +131,11 @@ package enum ImageCodec {
         var frame = av_frame_alloc()
         defer { av_frame_free(&frame) }
         guard let f = frame else { throw outOfMemory(operation) }
-        try FFmpeg.check(avcodec_receive_frame(context, f), operation, source: "image")
+        let received = avcodec_receive_frame(context, f)
+        if received == avocet_averror_eof() {
+            throw MediaEngineError(.decodeFailed, source: "image", operation: operation, reason: "the data holds no picture", ffmpegCode: received)
+        }
+        try FFmpeg.check(received, operation, source: "image")
 
         let width = Int(f.pointee.width), height = Int(f.pointee.height)
         let pixels = try FrameScaler().rgba(from: f, width: width, height: height, source: "image", maximumPixels: nil)

@@ -64,7 +64,7 @@ final class PacketReader {
     func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
         context.use(token)
         let rc = FFmpegLog.capturing { FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token) }
-        if rc < 0 { throw failure(rc, "seek", token) }
+        if rc < 0 { throw FFmpeg.seekError(rc, source: name, ioError: context.io.lastError, cancelled: token.isCancelled) }
     }
 
     /// Reads the next packet of the streams read into `packet`; false at the end.

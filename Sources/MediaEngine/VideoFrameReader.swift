@@ -417,7 +417,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             return
         }
         let rc = FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token)
-        if rc < 0 { throw failure(rc, "seek", token) }
+        if rc < 0 { throw FFmpeg.seekError(rc, source: name, ioError: context.io.lastError, cancelled: token.isCancelled) }
         work.seeks += 1
         decoder.flush()
         resetPosition()

@@ -117,7 +117,7 @@ struct AssetLoadingTests {
         let start = ContinuousClock.now
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
-        #expect(ContinuousClock.now - start < TestTiming.seconds(2))
+        #expect(ContinuousClock.now - start < min(TestTiming.seconds(2), .seconds(15)))
         try await Task.sleep(for: .milliseconds(100))
         let reads = source.reads.load(ordering: .relaxed)
         #expect(reads == 1, "the blocked read was woken, no more reads")
@@ -152,7 +152,7 @@ struct AssetLoadingTests {
         } catch let error as AVError {
             #expect(error.code == .operationCancelled)
         }
-        #expect(ContinuousClock.now - start < TestTiming.seconds(2))
+        #expect(ContinuousClock.now - start < min(TestTiming.seconds(2), .seconds(15)))
         var error: NSError?
         #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .cancelled)
         #expect(error?.code == AVError.Code.operationCancelled.rawValue)
@@ -314,7 +314,7 @@ struct HeartbeatTests {
         for load in loads { _ = try? await load.value }
         // A blocked pool would stop the heartbeat for the whole 30-second read; other suites' CPU work
         // can delay a tick by a fraction of a second.
-        #expect(worst < TestTiming.seconds(1), "the heartbeat's longest gap was \(worst)")
+        #expect(worst < min(TestTiming.seconds(1), .seconds(10)), "the heartbeat's longest gap was \(worst)")
     }
 }
 
