@@ -144,7 +144,6 @@ package final class Demuxer: @unchecked Sendable {
     /// Runs `avformat_find_stream_info` when the options and the container call for it; returns whether it ran.
     static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken) throws -> Bool {
         guard let ctx = context.pointer else { return false }
-        let name = context.io.source.name
         let analyze: Bool
         switch options.streamAnalysis {
         case .always: analyze = true
@@ -154,12 +153,7 @@ package final class Demuxer: @unchecked Sendable {
         }
         guard analyze else { return false }
         let rc = avformat_find_stream_info(ctx, nil)
-        if rc < 0 {
-            if cancellation.isCancelled || rc == avocet_averror_exit() {
-                throw FFmpeg.error(avocet_averror_exit(), "read stream information", source: name)
-            }
-            throw FFmpeg.error(rc, "read stream information", source: name, ioError: context.io.lastError)
-        }
+        if rc < 0 { throw context.failure(rc, "read stream information", cancellation) }
         return true
     }
 
@@ -240,10 +234,7 @@ package final class Demuxer: @unchecked Sendable {
         while true {
             let rc = av_read_frame(ctx, p)
             if rc == avocet_averror_eof() { break }
-            if rc < 0 {
-                if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "read packets", source: name) }
-                throw FFmpeg.error(rc, "read packets", source: name, ioError: context.io.lastError)
-            }
+            if rc < 0 { throw context.failure(rc, "read packets", cancellation) }
             let index = Int(p.pointee.stream_index)
             // Streams found mid-file (MPEG-TS) have no header entry; they are not counted.
             if index >= 0 && index < slot.count, let i = slot[index] {

@@ -57,18 +57,6 @@ extension FFmpeg {
 }
 
 extension FFmpeg {
-    /// The error for a seek that failed with `rc` (FFmpeg.seek's): cancellation, the byte source's own
-    /// error, or, where the demuxer said only -1 or INVALIDDATA (an MP4 whose sample tables are empty
-    /// or damaged: no index entry to go to), a damaged file; else as `error` says.
-    static func seekError(_ rc: Int32, source: String, ioError: MediaEngineError?, cancelled: Bool) -> MediaEngineError {
-        if cancelled || rc == avocet_averror_exit() { return error(avocet_averror_exit(), "seek", source: source) }
-        if ioError == nil, rc == avocet_averror_eperm() || rc == avocet_averror_invaliddata() {
-            return MediaEngineError(.truncated, source: source, operation: "seek",
-                                    reason: "the file's index gives no place to seek to (damaged or empty)", ffmpegCode: rc)
-        }
-        return error(rc, "seek", source: source, ioError: ioError)
-    }
-
     /// Seeks `stream` to the keyframe at or before `timestamp` (its ticks); where the demuxer cannot
     /// (a time before the first keyframe, a demuxer with rules of its own), to the nearest it can, and
     /// last to the file's start. FFmpeg's result code: 0, or when every way failed the demuxer's own

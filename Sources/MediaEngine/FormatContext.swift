@@ -123,6 +123,25 @@ final class FormatContext: @unchecked Sendable {
         }
     }
 
+    /// The error for FFmpeg's failed `rc` from `operation` on this file: a cancellation when `cancellation`
+    /// was cancelled or FFmpeg was interrupted, else the byte source's own error, else the kind of
+    /// FFmpeg's code.
+    func failure(_ rc: Int32, _ operation: String, _ cancellation: CancellationToken) -> MediaEngineError {
+        if cancellation.isCancelled || rc == avocet_averror_exit() { return FFmpeg.error(avocet_averror_exit(), operation, source: io.source.name) }
+        return FFmpeg.error(rc, operation, source: io.source.name, ioError: io.lastError)
+    }
+
+    /// The error for a failed `FFmpeg.seek`: as `failure`, except that where the demuxer said only -1 or
+    /// INVALIDDATA (an MP4 whose sample tables are empty or damaged: no index entry to go to) and the
+    /// source read fine, the file is damaged.
+    func seekFailure(_ rc: Int32, _ cancellation: CancellationToken) -> MediaEngineError {
+        guard !cancellation.isCancelled, io.lastError == nil, rc == avocet_averror_eperm() || rc == avocet_averror_invaliddata() else {
+            return failure(rc, "seek", cancellation)
+        }
+        return MediaEngineError(.truncated, source: io.source.name, operation: "seek",
+                                reason: "the file's index gives no place to seek to (damaged or empty)", ffmpegCode: rc)
+    }
+
     /// FFmpeg's short name of the demuxer that opened the file ("mov,mp4,m4a,3gp,3g2,mj2", ...).
     var demuxerName: String {
         pointer?.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""

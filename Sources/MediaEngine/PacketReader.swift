@@ -64,24 +64,20 @@ final class PacketReader {
     func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
         context.use(token)
         let rc = FFmpegLog.capturing { FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token) }
-        if rc < 0 { throw FFmpeg.seekError(rc, source: name, ioError: context.io.lastError, cancelled: token.isCancelled) }
+        if rc < 0 { throw context.seekFailure(rc, token) }
     }
 
     /// Reads the next packet of the streams read into `packet`; false at the end.
     func next(_ packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
         context.use(token)
         while true {
-            if token.isCancelled { throw failure(avocet_averror_exit(), "read", token) }
+            if token.isCancelled { throw context.failure(avocet_averror_exit(), "read", token) }
             av_packet_unref(packet)
             let rc = FFmpegLog.capturing { av_read_frame(ctx, packet) }
             if rc == avocet_averror_eof() { return false }
-            if rc < 0 { throw failure(rc, "read", token) }
+            if rc < 0 { throw context.failure(rc, "read", token) }
             if kept.contains(packet.pointee.stream_index) { return true }
         }
     }
 
-    private func failure(_ rc: Int32, _ operation: String, _ token: CancellationToken) -> MediaEngineError {
-        if token.isCancelled || rc == avocet_averror_exit() { return FFmpeg.error(avocet_averror_exit(), operation, source: name) }
-        return FFmpeg.error(rc, operation, source: name, ioError: context.io.lastError)
-    }
 }

@@ -417,7 +417,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             return
         }
         let rc = FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token)
-        if rc < 0 { throw FFmpeg.seekError(rc, source: name, ioError: context.io.lastError, cancelled: token.isCancelled) }
+        if rc < 0 { throw context.seekFailure(rc, token) }
         work.seeks += 1
         decoder.flush()
         resetPosition()
@@ -428,11 +428,11 @@ package final class VideoFrameReader: @unchecked Sendable {
         guard let p = packet else { return false }
         var skipped = 0
         while true {
-            if token.isCancelled { throw failure(avocet_averror_exit(), "read", token) }
+            if token.isCancelled { throw context.failure(avocet_averror_exit(), "read", token) }
             av_packet_unref(p)
             let rc = av_read_frame(ctx, p)
             if rc == avocet_averror_eof() { return false }
-            if rc < 0 { throw failure(rc, "read", token) }
+            if rc < 0 { throw context.failure(rc, "read", token) }
             guard p.pointee.stream_index == streamIndex else { continue }
             if needsKeyframe && p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
                 // A stream whose demuxer never marks keyframes is decoded from wherever it is.
@@ -463,7 +463,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// The next picture going forward, reading and sending packets as the decoder asks; nil at the end.
     private func nextPicture(_ token: CancellationToken) throws -> Picture? {
         while true {
-            if token.isCancelled { throw failure(avocet_averror_exit(), "decode", token) }
+            if token.isCancelled { throw context.failure(avocet_averror_exit(), "decode", token) }
             let frame = try newFrame()
             switch decoder.receive(into: frame.pointer) {
             case .frame:
@@ -526,10 +526,6 @@ package final class VideoFrameReader: @unchecked Sendable {
                                                                timeBase: Rational(timeBase.num, timeBase.den)))
     }
 
-    private func failure(_ rc: Int32, _ operation: String, _ token: CancellationToken) -> MediaEngineError {
-        if token.isCancelled || rc == avocet_averror_exit() { return FFmpeg.error(avocet_averror_exit(), operation, source: name) }
-        return FFmpeg.error(rc, operation, source: name, ioError: context.io.lastError)
-    }
 
     private func seconds(_ ticks: Int64) -> String {
         String(format: "%.3f", Double(ticks) * Double(timeBase.num) / Double(timeBase.den))
