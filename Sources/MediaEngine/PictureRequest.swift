@@ -64,13 +64,21 @@ package struct PictureFormat: Sendable, Equatable {
         return (side(width * scale, .toNearestOrAwayFromZero), side(height * scale, .toNearestOrAwayFromZero))
     }
 
+    /// `width` x `height` (before reorienting) shrunk as `fit` says so that, turned as `orientation`
+    /// says, it fits `maximumWidth` x `maximumHeight`; the size before reorienting.
+    package static func fit(width: Double, height: Double, turned orientation: PictureOrientation,
+                            maximumWidth: Double, maximumHeight: Double) -> (width: Int, height: Int) {
+        let shown = orientation.transposes ? (height, width) : (width, height)
+        let fitted = fit(width: shown.0, height: shown.1, maximumWidth: maximumWidth, maximumHeight: maximumHeight)
+        return orientation.transposes ? (fitted.height, fitted.width) : fitted
+    }
+
     /// The size to scale a decoded `decodedWidth` x `decodedHeight` picture to: the stated size, or
     /// when none is stated the decoded one fitted to the maximum as it will be shown (after reorienting).
     package func size(decodedWidth: Int, decodedHeight: Int) -> (width: Int, height: Int) {
         guard width <= 0 || height <= 0 else { return (width, height) }
-        let (w, h) = orientation.transposes ? (decodedHeight, decodedWidth) : (decodedWidth, decodedHeight)
-        let fitted = PictureFormat.fit(width: Double(w), height: Double(h), maximumWidth: maximumWidth, maximumHeight: maximumHeight)
-        return orientation.transposes ? (fitted.height, fitted.width) : fitted
+        return PictureFormat.fit(width: Double(decodedWidth), height: Double(decodedHeight), turned: orientation,
+                                 maximumWidth: maximumWidth, maximumHeight: maximumHeight)
     }
 
     /// The size after reorienting.

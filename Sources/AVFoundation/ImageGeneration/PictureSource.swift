@@ -319,15 +319,13 @@ final class PictureSource: Sendable {
             let t = transform
             orientation = PictureOrientation(a: Double(t.a), b: Double(t.b), c: Double(t.c), d: Double(t.d)) ?? .up
         }
+        let (maximumWidth, maximumHeight) = (Double(settings.maximumSize.width), Double(settings.maximumSize.height))
         guard size.0 >= 1, size.1 >= 1 else {
             // No size in the header: the decoded one, still fitted to `maximumSize` once turned.
-            return PictureFormat(width: 0, height: 0, orientation: orientation,
-                                 maximumWidth: Double(settings.maximumSize.width), maximumHeight: Double(settings.maximumSize.height))
+            return PictureFormat(width: 0, height: 0, orientation: orientation, maximumWidth: maximumWidth, maximumHeight: maximumHeight)
         }
-        let shown = orientation.transposes ? (size.1, size.0) : size
-        let (width, height) = fit(width: shown.0, height: shown.1, into: settings.maximumSize)
-        return orientation.transposes
-            ? PictureFormat(width: height, height: width, orientation: orientation)
-            : PictureFormat(width: width, height: height, orientation: orientation)
+        let (width, height) = PictureFormat.fit(width: size.0, height: size.1, turned: orientation,
+                                                maximumWidth: maximumWidth, maximumHeight: maximumHeight)
+        return PictureFormat(width: width, height: height, orientation: orientation)
     }
 }
