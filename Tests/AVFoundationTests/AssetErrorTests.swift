@@ -40,16 +40,15 @@ struct AssetErrorTests {
     /// claiming 4 billion entries). Each once failed with `.unknown`; the mutation tests found them.
     @Test(arguments: [("vp9.webm", "cut", 0x1cb), ("tagged.flac", "cut", 0x35), ("av.mp4", "stts", 0)])
     func damagedHeadersFailToParse(_ fixture: String, _ damage: String, _ offset: Int) async throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(fixture)))
-        if damage == "cut" {
-            bytes = bytes.prefix(offset)
-        } else {
-            let box = try #require(bytes.range(of: Data(damage.utf8)))
-            bytes.replaceSubrange(box.upperBound + 4..<box.upperBound + 8, with: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+        let url = try Fixtures.damagedCopy(of: fixture) { bytes in
+            if damage == "cut" {
+                bytes = bytes.prefix(offset)
+            } else {
+                let box = try #require(bytes.range(of: Data(damage.utf8)))
+                bytes.replaceSubrange(box.upperBound + 4..<box.upperBound + 8, with: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+            }
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString)-\(fixture)")
-        try bytes.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         do {
             _ = try await AVURLAsset(url: url).load(.duration, .tracks)
             Issue.record("\(fixture) (\(damage)) must not load")

@@ -185,12 +185,11 @@ struct ImageGeneratorTests {
     /// opens but FFmpeg can seek nowhere in it, and says only -1 ("Operation not permitted").
     @Test("a movie whose sample table is empty fails to parse, not with an unknown error")
     func emptySampleTable() async throws {
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
-        let box = try #require(bytes.range(of: Data("stts".utf8)))
-        bytes.replaceSubrange(box.upperBound..<box.upperBound + 8, with: Data(count: 8))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("empty-stts-\(UUID().uuidString).mp4")
-        try bytes.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try Fixtures.damagedCopy(of: "frames-h264.mp4") { bytes in
+            let box = try #require(bytes.range(of: Data("stts".utf8)))
+            bytes.replaceSubrange(box.upperBound..<box.upperBound + 8, with: Data(count: 8))
+        }
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let generator = AVAssetImageGenerator(asset: AVURLAsset(url: url))
         await Self.expectError(.fileFailedToParse) { _ = try await generator.image(at: Self.time(0.5)) }
     }

@@ -183,4 +183,14 @@ public enum Fixtures {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A copy of the fixture `name`, changed by `damage`, in a fresh temporary directory (remove the
+    /// file's directory when done).
+    public static func damagedCopy(of name: String, _ damage: (inout Data) throws -> Void) throws -> URL {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path(name)))
+        try damage(&bytes)
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url
+    }
 }
