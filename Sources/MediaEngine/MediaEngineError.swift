@@ -18,6 +18,8 @@ package struct MediaEngineError: Error, Sendable, Equatable, CustomStringConvert
         case decodeFailed
         /// The stream has no picture at the time asked for, within the tolerances given.
         case noFrameAtTime
+        /// A rule of the caller's refused the operation (an asset's URL policy refusing a connection).
+        case refused
         case failed
     }
 

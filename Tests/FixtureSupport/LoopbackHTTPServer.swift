@@ -68,15 +68,19 @@ package final class LoopbackHTTPServer: Sendable {
     package let baseURL: URL
     private let core: Core
 
-    /// Binds 127.0.0.1 on a port the kernel picks and starts serving `routes` (keyed by path, as
+    /// Binds `address` (127.0.0.1 unless another loopback address is given, for tests that need two
+    /// hosts) on a port the kernel picks, or `port`, and starts serving `routes` (keyed by path, as
     /// "/movie.mp4"; a key without a leading "/" gets one). Unknown paths answer 404.
-    package init(routes: [String: Route]) throws {
+    package init(routes: [String: Route], address bindAddress: String = "127.0.0.1", port requestedPort: UInt16 = 0) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", code: errno) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        address.sin_port = requestedPort.bigEndian
+        guard inet_pton(AF_INET, bindAddress, &address.sin_addr) == 1 else {
+            close(fd)
+            throw SocketError(operation: "inet_pton \(bindAddress)", code: EINVAL)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
@@ -89,7 +93,7 @@ package final class LoopbackHTTPServer: Sendable {
         guard named == 0 else { let code = errno; close(fd); throw SocketError(operation: "getsockname", code: code) }
 
         port = Int(UInt16(bigEndian: address.sin_port))
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        baseURL = URL(string: "http://\(bindAddress):\(port)")!
         var normalized: [String: Route] = [:]
         for (path, route) in routes { normalized[path.hasPrefix("/") ? path : "/" + path] = route }
         core = Core(listenFD: fd, routes: normalized)

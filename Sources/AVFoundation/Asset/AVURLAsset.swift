@@ -34,14 +34,24 @@ public let AvocetURLAssetHTTPConnectTimeoutKey = "AvocetURLAssetHTTPConnectTimeo
 /// Option key (Avocet's own): seconds an HTTP asset waits for more bytes of a response before failing;
 /// a Double, 30 by default.
 public let AvocetURLAssetHTTPReadTimeoutKey = "AvocetURLAssetHTTPReadTimeoutKey"
+/// Option key (Avocet's own): an ``AvocetURLPolicy`` that every connection of an http(s) asset must
+/// pass (the first request, each redirect hop, each HLS playlist, segment and key, the http(s) URLs a
+/// resource loader delegate redirects to), such as ``AvocetURLPolicy/publicInternetOnly``. Without it
+/// the asset connects wherever its URL and redirects lead, as Apple's do.
+public let AvocetURLAssetURLPolicyKey = "AvocetURLAssetURLPolicyKey"
+/// Option key (Avocet's own): the most bytes an asset may receive over HTTP in all, over every request,
+/// resource and reading of it (an `Int` or `Int64`); past it reads fail with
+/// `AVError.failedToLoadMediaData`. No cap by default.
+public let AvocetURLAssetHTTPMaximumBytesKey = "AvocetURLAssetHTTPMaximumBytesKey"
 
 /// An asset read from a URL: a local file, a web server, or bytes a resource loader's delegate serves.
 ///
 /// Creating one does no I/O; properties load on demand (see `AVAsset`). `file` URLs are read directly
 /// with positional reads. `http` and `https` URLs are read with range requests through Foundation's
 /// `URLSession` into a bounded cache (reading ahead, as for any network source); the options take
-/// `AVURLAssetHTTPHeaderFieldsKey`, `AVURLAssetHTTPUserAgentKey`, `AVURLAssetHTTPCookiesKey` and
-/// Avocet's two timeout keys. URLs of any other scheme (a custom one such as `archive://clip.mp4`)
+/// `AVURLAssetHTTPHeaderFieldsKey`, `AVURLAssetHTTPUserAgentKey`, `AVURLAssetHTTPCookiesKey`,
+/// Avocet's two timeout keys, its URL policy (`AvocetURLAssetURLPolicyKey`) and its byte cap
+/// (`AvocetURLAssetHTTPMaximumBytesKey`). URLs of any other scheme (a custom one such as `archive://clip.mp4`)
 /// are served by the delegate of `resourceLoader`: set it before loading.
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL the asset reads.
@@ -66,7 +76,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             super.init { try FileByteSource(path: path) }
         } else if AVURLAsset.isWeb(URL) {
             isLocalFile = false
-            let http = AVURLAsset.httpFeeders(options)
+            let http = AVURLAsset.httpFeeders(options, assetURL: URL)
             let feed = { @Sendable (url: Foundation.URL) in BufferedByteSource(feeder: http(url)) }
             let buffered = feed(URL)
             if AVURLAsset.isPlaylist(URL, options: options) {
@@ -89,7 +99,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
         } else {
             isLocalFile = false
             // One cache per asset, shared by every piece of work on it.
-            let http = AVURLAsset.httpFeeders(options)
+            let http = AVURLAsset.httpFeeders(options, assetURL: URL)
             let buffered = BufferedByteSource(feeder: ResourceLoaderFeeder(url: URL, loader: loader) { target in
                 AVURLAsset.isWeb(target) ? http(target) : nil
             })
@@ -112,12 +122,19 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
         return ["m3u8", "m3u"].contains(url.pathExtension.lowercased())
     }
 
-    /// Makes feeders for http(s) URLs with the asset's headers and timeouts, from its options.
-    private static func httpFeeders(_ options: [String: Any]?) -> @Sendable (URL) -> HTTPFeeder {
-        let headers = httpHeaders(options)
-        let connectTimeout = (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15
-        let readTimeout = (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30
-        return { url in HTTPFeeder(url: url, headers: headers, connectTimeout: connectTimeout, readTimeout: readTimeout) }
+    /// Makes feeders for http(s) URLs with the asset's headers, timeouts, URL policy and byte cap, from
+    /// its options. The feeders it makes share one byte budget: the cap is the asset's.
+    private static func httpFeeders(_ options: [String: Any]?, assetURL: URL) -> @Sendable (URL) -> HTTPFeeder {
+        let maximumBytes = (options?[AvocetURLAssetHTTPMaximumBytesKey] as? Int64)
+            ?? (options?[AvocetURLAssetHTTPMaximumBytesKey] as? Int).map(Int64.init)
+        let settings = HTTPConnectionSettings(
+            headers: httpHeaders(options),
+            connectTimeout: (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15,
+            readTimeout: (options?[AvocetURLAssetHTTPReadTimeoutKey] as? Double) ?? 30,
+            policy: options?[AvocetURLAssetURLPolicyKey] as? AvocetURLPolicy,
+            budget: maximumBytes.map { HTTPByteBudget(limit: $0) },
+            assetURL: assetURL)
+        return { url in HTTPFeeder(url: url, settings: settings) }
     }
 
     /// The header fields every HTTP request of the asset carries, from its options.

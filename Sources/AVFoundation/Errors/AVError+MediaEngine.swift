@@ -25,6 +25,7 @@ extension AVError {
         case .outOfMemory: code = .outOfMemory
         case .decodeFailed: code = .decodeFailed
         case .noFrameAtTime: code = .noImageAtTime
+        case .refused: code = .referenceForbiddenByReferencePolicy
         case .invalidArgument, .failed: code = .unknown
         }
         if let cause = e.underlying { underlying = cause }

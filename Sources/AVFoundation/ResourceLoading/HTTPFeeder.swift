@@ -7,6 +7,40 @@ internal import MediaEngine
 internal import Locking
 import Synchronization
 
+/// What an asset's options say about its HTTP connections, shared by every feeder of the asset (its
+/// media, and for HLS each playlist, segment and key).
+struct HTTPConnectionSettings: Sendable {
+    var headers: [String: String]
+    /// Seconds a request waits for the server's first answer.
+    var connectTimeout: Double
+    /// Seconds a request may go without bytes before its reads fail.
+    var readTimeout: Double
+    /// Which connections may be made; nil connects wherever URLs and redirects lead (Apple's behaviour).
+    var policy: AvocetURLPolicy?
+    /// The bytes the asset may still receive from the network, shared by all its feeders; nil: no cap.
+    var budget: HTTPByteBudget?
+    /// The asset's URL, which the policy's and the budget's errors name: a nested resource's URL or a
+    /// redirect's target may be an internal address the caller never gave.
+    var assetURL: URL
+}
+
+/// The bytes an asset may receive over HTTP in all (`AvocetURLAssetHTTPMaximumBytesKey`), counted as
+/// they arrive on the session's queue, by every feeder of the asset.
+final class HTTPByteBudget: Sendable {
+    let limit: Int64
+    private let used = Locked<Int64>(0)
+
+    init(limit: Int64) { self.limit = max(0, limit) }
+
+    /// Counts `count` more bytes; false once the total passes the limit.
+    func spend(_ count: Int) -> Bool {
+        used.withLock { total in
+            total = total.addingReportingOverflow(Int64(count)).overflow ? .max : total + Int64(count)
+            return total <= limit
+        }
+    }
+}
+
 /// Feeds an `http`/`https` asset's buffered source with range requests, through Foundation's
 /// `URLSession` (libcurl underneath on Linux): TLS, redirects, keep-alive and proxies come with it,
 /// and no other HTTP client is linked.
@@ -17,30 +51,27 @@ import Synchronization
 /// status in the message. A request that gets no response within the connect timeout, or no bytes
 /// for the read timeout, fails; cancellation cancels the transfer. Answers arrive on the session's
 /// delegate queue and are handed to the source there; nothing blocks.
+///
+/// With a URL policy each connection is checked first (the host resolved on a resolver thread, `http`
+/// pinned to the address checked) and redirects are followed here, one checked hop at a time.
 final class HTTPFeeder: ByteFeeder {
     let name: String
     /// The read timeout: seconds a request may go without bytes before its reads fail.
     let stallTimeout: Double?
     private let url: URL
-    private let headers: [String: String]
-    private let connectTimeout: Double
+    private let settings: HTTPConnectionSettings
 
-    init(url: URL, headers: [String: String], connectTimeout: Double, readTimeout: Double) {
+    init(url: URL, settings: HTTPConnectionSettings) {
         self.url = url
-        self.headers = headers
-        self.connectTimeout = connectTimeout
-        stallTimeout = readTimeout
+        self.settings = settings
+        stallTimeout = settings.readTimeout
         name = url.absoluteString
     }
 
     func start(_ range: FeedRequest, sink: FeedSink) {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: stallTimeout ?? 60)
-        for (field, value) in headers { request.setValue(value, forHTTPHeaderField: field) }
-        request.setValue(range.rangeHeader, forHTTPHeaderField: "Range")
-        // Bytes as stored: a compressed body would not match the offsets asked for.
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        HTTPSession.shared.start(request, transfer: HTTPTransfer(id: range.id, offset: range.offset, url: url, sink: sink),
-                                 connectTimeout: connectTimeout, key: TransferKey(feeder: ObjectIdentifier(self), id: range.id))
+        let transfer = HTTPTransfer(id: range.id, offset: range.offset, url: url, sink: sink, rangeHeader: range.rangeHeader,
+                                    settings: settings, key: TransferKey(feeder: ObjectIdentifier(self), id: range.id))
+        transfer.connect(to: url)
     }
 
     func cancel(_ requestID: Int) {
@@ -58,39 +89,141 @@ struct TransferKey: Hashable, Sendable {
     let id: Int
 }
 
-/// One range request in flight: turns the response and its bytes into feed events.
+/// One range request in flight: makes its connections (one, or one per redirect hop when Avocet follows
+/// redirects itself) and turns the response and its bytes into feed events.
 final class HTTPTransfer: @unchecked Sendable {
-    // @unchecked Sendable: touched only on the session's serial delegate queue (and once, before the
-    // task starts, by the thread that starts it).
+    // @unchecked Sendable: touched only on the session's serial delegate queue, and before each
+    // connection by the thread that starts it (the feeder's caller, or the session's queue for a
+    // redirect hop); the hops follow one another, never overlap.
     let id: Int
     let offset: Int64
     let url: URL
+    let key: TransferKey
     weak var sink: (any FeedSink)?
+    private let rangeHeader: String
+    private let settings: HTTPConnectionSettings
     /// Bytes of the body to drop before the range starts (a server that answered 200 to a range).
     private var skip: Int64 = 0
     var responded = false
+    /// The URL of the connection in flight: `url`, or the target of the last redirect followed.
+    private var current: URL
+    private var redirects = 0
 
-    init(id: Int, offset: Int64, url: URL, sink: any FeedSink) {
+    init(id: Int, offset: Int64, url: URL, sink: any FeedSink, rangeHeader: String, settings: HTTPConnectionSettings,
+         key: TransferKey) {
         self.id = id
         self.offset = offset
         self.url = url
         self.sink = sink
+        self.rangeHeader = rangeHeader
+        self.settings = settings
+        self.key = key
+        current = url
     }
 
-    /// Reads the status and headers. False when the transfer ends here (an error, or a range past the end).
-    func response(_ response: URLResponse) -> Bool {
-        responded = true
+    /// Whether Avocet follows this transfer's redirects itself (it has a URL policy), rather than Foundation.
+    var managesRedirects: Bool { settings.policy != nil }
+
+    /// Starts the connection to `target` (the transfer's URL, or a redirect's target). Without a policy
+    /// the request goes to Foundation at once; with one, the host is resolved and checked first on a
+    /// resolver thread, and an `http` request is pinned to the address checked.
+    func connect(to target: URL) {
+        current = target
+        let session = HTTPSession.shared
+        guard let policy = settings.policy else {
+            let request = request(to: target, pinnedTo: nil)
+            session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout, resolving: false) { .success(request) }
+            return
+        }
+        let redirects = redirects
+        session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout, resolving: true) { [self] in
+            checkedRequest(to: target, redirects: redirects, policy: policy)
+        }
+    }
+
+    /// The request for one range of `target`, sent to `address` (an `http` connection pinned to the
+    /// address checked, with the URL's own `Host` header) or to the URL's host.
+    private func request(to target: URL, pinnedTo address: AvocetIPAddress?) -> URLRequest {
+        var destination = target
+        var hostHeader: String?
+        if let address, var parts = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = parts.percentEncodedHost {
+            hostHeader = host + (parts.port.map { ":\($0)" } ?? "")
+            parts.percentEncodedHost = address.isIPv4 ? address.description : "[\(address.description)]"
+            if parts.port == nil { parts.port = 80 }
+            if let pinned = parts.url { destination = pinned } else { hostHeader = nil }
+        }
+        var request = URLRequest(url: destination, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.readTimeout)
+        for (field, value) in settings.headers { request.setValue(value, forHTTPHeaderField: field) }
+        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
+        request.setValue(rangeHeader, forHTTPHeaderField: "Range")
+        // Bytes as stored: a compressed body would not match the offsets asked for.
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        return request
+    }
+
+    /// Resolves `target`'s host, asks the policy, and makes the request (blocking while the resolver
+    /// asks DNS: run on a resolver thread).
+    private func checkedRequest(to target: URL, redirects: Int, policy: AvocetURLPolicy) -> Result<URLRequest, MediaEngineError> {
+        guard var host = target.host, !host.isEmpty else { return .failure(refusal("the URL names no host")) }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let addresses: [AvocetIPAddress]
+        var name = host.lowercased()
+        if name.hasSuffix(".") { name.removeLast() }
+        if name == "localhost" || name.hasSuffix(".localhost") {
+            // libcurl answers these names with loopback itself, whatever DNS or /etc/hosts would say
+            // (RFC 6761): check what it connects to, not what the resolver says.
+            addresses = [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]].compactMap { AvocetIPAddress(bytes: $0) }
+        } else {
+            switch HostResolver.resolve(host) {
+            case .failure:
+                return .failure(MediaEngineError(.readFailed, source: settings.assetURL.absoluteString, operation: "load",
+                                                 reason: "the host name could not be resolved",
+                                                 underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorCannotFindHost)))
+            case .success(let found):
+                addresses = found.compactMap { AvocetIPAddress(bytes: $0) }
+            }
+        }
+        guard let first = addresses.first else { return .failure(refusal("the host has no address")) }
+        let connection = AvocetURLPolicy.Connection(url: target, host: host, addresses: addresses, redirectCount: redirects)
+        if case .refuse(let rule) = policy.evaluate(connection) { return .failure(refusal(rule)) }
+        return .success(request(to: target, pinnedTo: target.scheme?.lowercased() == "http" ? first : nil))
+    }
+
+    /// The error of a connection the policy (or a rule that goes with it) refused. Names the asset's
+    /// URL and the rule, never the address or the redirect's target.
+    func refusal(_ rule: String) -> MediaEngineError {
+        let reason = "refused by the URL policy: \(rule)"
+        return MediaEngineError(.refused, source: settings.assetURL.absoluteString, operation: "load", reason: reason)
+    }
+
+    /// What the session does after a response.
+    enum Outcome {
+        /// Let the body come.
+        case proceed
+        /// The transfer ended here (an error, or a range past the end).
+        case stop
+        /// A redirect Avocet follows itself: connect again to this URL.
+        case redirect(URL)
+    }
+
+    /// Reads the status and headers.
+    func response(_ response: URLResponse) -> Outcome {
         guard let http = response as? HTTPURLResponse else {
+            responded = true
             fail(reason: "the server's answer is not HTTP", code: NSURLErrorBadServerResponse)
-            return false
+            return .stop
         }
         let status = http.statusCode
+        if managesRedirects, [301, 302, 303, 307, 308].contains(status) {
+            return redirect(location: http.value(forHTTPHeaderField: "Location"))
+        }
+        responded = true
         switch status {
         case 206:
             let range = Self.contentRange(http.value(forHTTPHeaderField: "Content-Range"))
             guard let range, range.first == offset else {
                 fail(reason: "the server answered a range request with another range", code: NSURLErrorBadServerResponse)
-                return false
+                return .stop
             }
             sink?.received(info: ContentInfo(length: range.total, isByteRangeAccessSupported: true,
                                              contentType: http.mimeType, shortAnswerEndsResource: false), for: id)
@@ -104,27 +237,55 @@ final class HTTPTransfer: @unchecked Sendable {
             // The range starts at or past the end: the resource ends before it.
             sink?.received(info: ContentInfo(length: nil, isByteRangeAccessSupported: true), for: id)
             sink?.finished(id, error: nil)
-            return false
+            return .stop
         default:
             let text = HTTPURLResponse.localizedString(forStatusCode: status)
             fail(reason: "the server answered \(status) \(text)",
                  code: status == 404 || status == 410 ? NSURLErrorFileDoesNotExist
                      : status == 401 || status == 403 ? NSURLErrorNoPermissionsToReadFile : NSURLErrorBadServerResponse,
                  status: status)
-            return false
+            return .stop
         }
-        return true
+        return .proceed
     }
 
-    func received(_ data: Data) {
+    /// A redirect's next hop, when the policy lets one be followed; else the transfer fails.
+    private func redirect(location: String?) -> Outcome {
+        guard let policy = settings.policy, policy.followsRedirects else {
+            sink?.finished(id, error: refusal("it follows no redirects"))
+            return .stop
+        }
+        guard redirects < policy.maximumRedirects else {
+            sink?.finished(id, error: refusal("more than \(policy.maximumRedirects) redirects"))
+            return .stop
+        }
+        guard let location, let next = URL(string: location, relativeTo: current)?.absoluteURL,
+              ["http", "https"].contains(next.scheme?.lowercased()) else {
+            sink?.finished(id, error: refusal("a redirect leads to a URL that is not http or https"))
+            return .stop
+        }
+        redirects += 1
+        return .redirect(next)
+    }
+
+    /// Takes bytes of the body; false when the asset's byte budget is spent (the transfer has failed).
+    func received(_ data: Data) -> Bool {
+        if let budget = settings.budget, !budget.spend(data.count) {
+            sink?.finished(id, error: MediaEngineError(
+                .readFailed, source: settings.assetURL.absoluteString, operation: "load",
+                reason: "the asset received more than \(budget.limit) bytes from the network, the most its options allow",
+                underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorDataLengthExceedsMaximum)))
+            return false
+        }
         var data = data
         if skip > 0 {
             let dropped = min(Int64(data.count), skip)
             skip -= dropped
             data = data.dropFirst(Int(dropped))
-            if data.isEmpty { return }
+            if data.isEmpty { return true }
         }
         sink?.received(data, for: id)
+        return true
     }
 
     func completed(_ error: (any Error)?) {
@@ -178,6 +339,8 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let routes = Locked(Routes())
     private let queue: OperationQueue
     private let starter = DispatchQueue(label: "avocet.http.start")
+    /// Where hosts are resolved for URL policies: `getaddrinfo` blocks while DNS answers.
+    private let resolver = DispatchQueue(label: "avocet.http.resolve", attributes: .concurrent)
     private var session: URLSession?
 
     override init() {
@@ -192,37 +355,51 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
 
-    /// Starts a transfer. Returns at once: the task is made and resumed on a queue of the session's
+    /// Starts a transfer's connection. Returns at once: `makeRequest` runs on a resolver thread when
+    /// `resolving` (it may block on DNS), and the task is made and resumed on a queue of the session's
     /// own, since Foundation's `resume()` waits for the session's internal queue, which must never hold
-    /// up the caller (a thread of Swift's cooperative pool, often).
-    func start(_ request: URLRequest, transfer: HTTPTransfer, connectTimeout: Double, key: TransferKey) {
+    /// up the caller (a thread of Swift's cooperative pool, often). A request `makeRequest` refuses
+    /// fails the transfer, unless it was cancelled meanwhile.
+    func start(key: TransferKey, transfer: HTTPTransfer, connectTimeout: Double, resolving: Bool,
+               makeRequest: @escaping @Sendable () -> Result<URLRequest, MediaEngineError>) {
         let cancelled = routes.withLock { r -> Bool in
             if r.cancelledEarly.remove(key) != nil { return true }
             r.starting.insert(key)
             return false
         }
         if cancelled { return }
-        starter.async { [self] in
-            guard let session else { return }
-            let task = session.dataTask(with: request)
-            let wanted = routes.withLock { r -> Bool in
-                // Cancelled before it started: never started.
-                guard r.starting.remove(key) != nil else { return false }
-                r.byTask[task.taskIdentifier] = (key, transfer)
-                r.byKey[key] = task
-                return true
+        let begin = { @Sendable [self] in
+            switch makeRequest() {
+            case .success(let request):
+                starter.async { [self] in resume(request, key: key, transfer: transfer, connectTimeout: connectTimeout) }
+            case .failure(let error):
+                let wanted = routes.withLock { $0.starting.remove(key) != nil }
+                if wanted { queue.addOperation { transfer.sink?.finished(transfer.id, error: error) } }
             }
-            guard wanted else { return }
-            task.resume()
-            // No answer at all within the connect timeout: the server is not there, or hangs.
-            DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout) { [weak self, weak task] in
-                guard let self, let task else { return }
-                self.queue.addOperation {
-                    guard let entry = self.routes.withLock({ $0.byTask[task.taskIdentifier] }), !entry.transfer.responded else { return }
-                    self.forget(task.taskIdentifier)
-                    task.cancel()
-                    entry.transfer.fail(reason: "the server did not answer within \(Int(connectTimeout)) s", code: NSURLErrorTimedOut)
-                }
+        }
+        if resolving { resolver.async(execute: begin) } else { begin() }
+    }
+
+    private func resume(_ request: URLRequest, key: TransferKey, transfer: HTTPTransfer, connectTimeout: Double) {
+        guard let session else { return }
+        let task = session.dataTask(with: request)
+        let wanted = routes.withLock { r -> Bool in
+            // Cancelled before it started: never started.
+            guard r.starting.remove(key) != nil else { return false }
+            r.byTask[task.taskIdentifier] = (key, transfer)
+            r.byKey[key] = task
+            return true
+        }
+        guard wanted else { return }
+        task.resume()
+        // No answer at all within the connect timeout: the server is not there, or hangs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + connectTimeout) { [weak self, weak task] in
+            guard let self, let task else { return }
+            self.queue.addOperation {
+                guard let entry = self.routes.withLock({ $0.byTask[task.taskIdentifier] }), !entry.transfer.responded else { return }
+                self.forget(task.taskIdentifier)
+                task.cancel()
+                entry.transfer.fail(reason: "the server did not answer within \(Int(connectTimeout)) s", code: NSURLErrorTimedOut)
             }
         }
     }
@@ -266,19 +443,33 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        // With a URL policy Avocet follows the redirect itself, checked (the 3xx answer comes to
+        // `didReceive response`); without one Foundation follows it, as on Apple's platforms.
+        completionHandler(transfer(task)?.managesRedirects == true ? nil : request)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         guard let transfer = transfer(dataTask) else { return completionHandler(.cancel) }
-        if transfer.response(response) {
+        switch transfer.response(response) {
+        case .proceed:
             completionHandler(.allow)
-        } else {
+        case .stop:
             forget(dataTask.taskIdentifier)
             completionHandler(.cancel)
+        case .redirect(let next):
+            forget(dataTask.taskIdentifier)
+            completionHandler(.cancel)
+            transfer.connect(to: next)
         }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfer(dataTask)?.received(data)
+        guard let transfer = transfer(dataTask), !transfer.received(data) else { return }
+        forget(dataTask.taskIdentifier)
+        starter.async { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
