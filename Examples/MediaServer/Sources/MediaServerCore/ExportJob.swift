@@ -49,21 +49,27 @@ public final class ExportJob: Sendable {
         var finishedAt: Date?
         var work: Task<Void, Never>?
         var cancelRequested = false
+        /// Set when the time limit stopped the export.
+        var timedOut = false
     }
 
     public let id: String
     let request: ExportRequest
     let source: MediaSource
     let outputPath: String
+    /// Seconds the export may run before it is stopped and marked failed; nil: no limit.
+    let timeLimit: TimeInterval?
     private let session: AVAssetExportSession
     private let state = Mutex(State())
 
-    init(id: String, request: ExportRequest, source: MediaSource, session: AVAssetExportSession, outputPath: String) {
+    init(id: String, request: ExportRequest, source: MediaSource, session: AVAssetExportSession, outputPath: String,
+         timeLimit: TimeInterval? = nil) {
         self.id = id
         self.request = request
         self.source = source
         self.session = session
         self.outputPath = outputPath
+        self.timeLimit = timeLimit
     }
 
     var status: Status { state.withLock { $0.status } }
@@ -87,10 +93,22 @@ public final class ExportJob: Sendable {
                     if case .exporting = state { mark(.exporting) }
                 }
             }
+            let timer = timeLimit.map { limit in
+                Task { [self] in
+                    try await Task.sleep(nanoseconds: UInt64(max(0, limit) * 1_000_000_000))
+                    state.withLock { $0.timedOut = true }
+                    session.cancelExport()
+                }
+            }
+            defer { timer?.cancel() }
             do {
                 try await session.export(to: url, as: fileType)
                 let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
                 finish(.completed, error: nil, outputBytes: size)
+            } catch _ where state.withLock({ $0.timedOut }) {
+                let limit = Int((timeLimit ?? 0).rounded())
+                finish(.failed, error: "The export of \(source.displayName) took longer than \(limit) s, the most this server allows for a remote source.",
+                       outputBytes: nil)
             } catch is CancellationError {
                 finish(.cancelled, error: "The export was cancelled.", outputBytes: nil)
             } catch {

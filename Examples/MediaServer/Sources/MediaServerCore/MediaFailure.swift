@@ -5,7 +5,8 @@ import Foundation
 /// with server paths replaced by the names the client used.
 ///
 /// Bad media (not media, truncated, unsupported, no picture at the time, no video) is 422; a remote
-/// source that could not be read is 502; cancellation by the server's deadline is 504.
+/// source that could not be read is 502; one the URL policy refused (an address or redirect the server
+/// does not reach) is 403; cancellation by the server's deadline is 504.
 enum MediaFailure {
     static func apiError(_ error: any Error, source: MediaSource) -> APIError {
         if let api = error as? APIError { return api }
@@ -21,6 +22,9 @@ enum MediaFailure {
             return APIError(.gatewayTimeout, message)
         case .outOfMemory:
             return APIError(.serviceUnavailable, message)
+        case .referenceForbiddenByReferencePolicy:
+            // The URL policy refused a connection: the host, an address it resolves to, or a redirect.
+            return APIError(.forbidden, message)
         case .failedToLoadMediaData where source.kind == .remote:
             return APIError(.badGateway, message)
         default:

@@ -16,6 +16,8 @@ public final class MediaService: Sendable {
     let jobs: ExportJobStore
     let resolver: MediaSourceResolver
     let limiter: WorkLimiter
+    /// What every connection to a remote source must pass, redirect hops included.
+    let urlPolicy: AvocetURLPolicy
 
     /// The JPEG quality of thumbnails, from 0 to 1.
     static let jpegQuality = 0.85
@@ -33,6 +35,24 @@ public final class MediaService: Sendable {
                               maxFinished: configuration.maxFinishedExports)
         resolver = MediaSourceResolver(uploads: uploads, configuration: configuration)
         limiter = WorkLimiter(limit: configuration.maxConcurrentMediaWork, maxQueued: configuration.maxQueuedMediaWork)
+        urlPolicy = Self.urlPolicy(configuration)
+    }
+
+    /// The configuration's rules for remote sources as Avocet's URL policy: the address categories
+    /// (public only, unless private networks are allowed) and the host list, at every hop, so a
+    /// redirect can lead nowhere the first URL could not.
+    static func urlPolicy(_ configuration: ServerConfiguration) -> AvocetURLPolicy {
+        let reachable: Set<AvocetIPAddress.Category> = configuration.allowsPrivateNetworks
+            ? [.publicInternet, .privateNetwork, .loopback, .sharedAddressSpace] : [.publicInternet]
+        let addresses = AvocetURLPolicy.reaching(reachable)
+        let hosts = Set(configuration.allowedRemoteHosts.map(MediaSourceResolver.normalizedHost))
+        return AvocetURLPolicy(maximumRedirects: 5) { connection in
+            if !hosts.isEmpty && !hosts.contains(MediaSourceResolver.normalizedHost(connection.host)) {
+                return .refuse(rule: connection.isRedirect ? "a redirect leads to a host this server does not fetch from"
+                                                           : "the host is not one this server fetches from")
+            }
+            return addresses.evaluate(connection)
+        }
     }
 
     /// Creates the upload and export directories and clears uploads an earlier run left. Blocking
@@ -107,19 +127,22 @@ public final class MediaService: Sendable {
         session.timeRange = request.timeRange
         let id = UUID().uuidString.lowercased()
         let job = ExportJob(id: id, request: request, source: source, session: session,
-                            outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension))
+                            outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
+                            timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
         jobs.start(job, in: reservation)
         return job
     }
 
     // MARK: - Shared
 
-    /// An asset for a source, with the remote timeouts of the configuration.
+    /// An asset for a source, with the remote timeouts, URL policy and byte cap of the configuration.
     func makeAsset(_ source: MediaSource) -> AVURLAsset {
         var options: [String: Any] = [:]
         if source.kind == .remote {
             options[AvocetURLAssetHTTPConnectTimeoutKey] = configuration.remoteConnectTimeout
             options[AvocetURLAssetHTTPReadTimeoutKey] = configuration.remoteReadTimeout
+            options[AvocetURLAssetURLPolicyKey] = urlPolicy
+            options[AvocetURLAssetHTTPMaximumBytesKey] = configuration.maxRemoteSourceBytes
         }
         return AVURLAsset(url: source.url, options: options)
     }

@@ -4,7 +4,8 @@ import Foundation
 /// the server must not open.
 ///
 /// Accepted: an upload id (a UUID `POST /inspect` answered); an `http` or `https` URL (when allowed,
-/// and not naming an HLS playlist: Avocet would fetch what a playlist names); a path, absolute or
+/// and not naming an HLS playlist: Avocet would fetch what a playlist names; where it may connect,
+/// the first request and every redirect hop, is checked by Avocet against `MediaService.urlPolicy`); a path, absolute or
 /// relative to the media directory, or a `file:` URL, whose real path (symbolic links resolved) lies
 /// inside the media directory. Everything else is refused: unknown schemes and malformed values (400),
 /// paths resolving outside the media directory (403), names of nothing (404).
@@ -19,7 +20,15 @@ struct MediaSourceResolver: Sendable {
         self.uploads = uploads
         self.mediaRoot = configuration.mediaDirectory.flatMap { Self.realPath($0.path) }
         self.allowsRemoteURLs = configuration.allowsRemoteURLs
-        self.allowedRemoteHosts = Set(configuration.allowedRemoteHosts.map { $0.lowercased() })
+        self.allowedRemoteHosts = Set(configuration.allowedRemoteHosts.map(Self.normalizedHost))
+    }
+
+    /// A host as the allow-list compares it: lowercased, without IPv6 brackets or a final dot.
+    static func normalizedHost(_ host: String) -> String {
+        var host = host.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasSuffix(".") { host.removeLast() }
+        return host
     }
 
     /// The longest value accepted, in characters.
@@ -69,7 +78,7 @@ struct MediaSourceResolver: Sendable {
         guard let url = URL(string: value), let host = url.host, !host.isEmpty else {
             throw APIError.badRequest("The URL \(value) is malformed.")
         }
-        if !allowedRemoteHosts.isEmpty && !allowedRemoteHosts.contains(host.lowercased()) {
+        if !allowedRemoteHosts.isEmpty && !allowedRemoteHosts.contains(Self.normalizedHost(host)) {
             throw APIError.forbidden("The host \(host) is not one this server fetches from.")
         }
         // Avocet reads an http(s) URL ending in .m3u8 or .m3u as an HLS playlist and fetches what it

@@ -46,6 +46,18 @@ public struct ServerConfiguration: Sendable {
     public var allowsRemoteURLs: Bool
     /// When not empty, the only host names remote URLs may name (compared case-insensitively).
     public var allowedRemoteHosts: [String]
+    /// Whether remote URLs may lead to this machine and to private networks: loopback, 10.0.0.0/8,
+    /// 172.16.0.0/12, 192.168.0.0/16, fc00::/7 and the shared 100.64.0.0/10 (a deployment on a LAN
+    /// whose media servers sit there). False by default: remote URLs reach the public internet only,
+    /// checked by Avocet's `AvocetURLPolicy` at every connection and redirect hop. Link-local addresses
+    /// (cloud metadata services), multicast, broadcast, unspecified and reserved ones stay refused either way.
+    public var allowsPrivateNetworks: Bool
+    /// The most bytes one remote source may cost a piece of work (an inspect, a thumbnail, an export),
+    /// all requests together (`AvocetURLAssetHTTPMaximumBytesKey`); past it the work fails with 502.
+    public var maxRemoteSourceBytes: Int64
+    /// Seconds an export of a remote source may run before it is stopped and marked failed (inspect
+    /// and thumbnail work has `mediaWorkTimeout`).
+    public var remoteExportTimeout: TimeInterval
     /// Seconds Avocet waits for a remote server's first answer (`AvocetURLAssetHTTPConnectTimeoutKey`).
     public var remoteConnectTimeout: TimeInterval
     /// Seconds Avocet waits for more bytes of a remote response (`AvocetURLAssetHTTPReadTimeoutKey`).
@@ -57,7 +69,8 @@ public struct ServerConfiguration: Sendable {
     public var lingerAfterRefusal: TimeInterval
 
     /// A configuration with the defaults: loopback on port 8080, files under the system's temporary
-    /// directory, 100 MiB uploads, 2 concurrent exports, 4 concurrent media operations.
+    /// directory, 100 MiB uploads, 2 concurrent exports, 4 concurrent media operations; remote URLs to
+    /// the public internet only, at most 1 GiB and (for exports) 10 minutes each.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -74,6 +87,9 @@ public struct ServerConfiguration: Sendable {
         mediaWorkTimeout: TimeInterval = 30,
         allowsRemoteURLs: Bool = true,
         allowedRemoteHosts: [String] = [],
+        allowsPrivateNetworks: Bool = false,
+        maxRemoteSourceBytes: Int64 = 1024 * 1024 * 1024,
+        remoteExportTimeout: TimeInterval = 600,
         remoteConnectTimeout: TimeInterval = 5,
         remoteReadTimeout: TimeInterval = 10,
         maxJSONBytes: Int = 16 * 1024,
@@ -94,6 +110,9 @@ public struct ServerConfiguration: Sendable {
         self.mediaWorkTimeout = mediaWorkTimeout
         self.allowsRemoteURLs = allowsRemoteURLs
         self.allowedRemoteHosts = allowedRemoteHosts
+        self.allowsPrivateNetworks = allowsPrivateNetworks
+        self.maxRemoteSourceBytes = maxRemoteSourceBytes
+        self.remoteExportTimeout = remoteExportTimeout
         self.remoteConnectTimeout = remoteConnectTimeout
         self.remoteReadTimeout = remoteReadTimeout
         self.maxJSONBytes = maxJSONBytes

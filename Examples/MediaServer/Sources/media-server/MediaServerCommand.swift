@@ -39,6 +39,12 @@ struct MediaServerCommand: AsyncParsableCommand {
     var noRemote = false
     @Option(help: "Comma-separated hosts remote URLs may name; any when empty (MEDIA_SERVER_ALLOWED_HOSTS).")
     var allowedHosts: String?
+    @Flag(help: "Let remote URLs reach this machine and private networks, for a LAN deployment; the public internet only otherwise (MEDIA_SERVER_ALLOW_PRIVATE_NETWORKS=1).")
+    var allowPrivateNetworks = false
+    @Option(help: "The most bytes one remote source may cost a piece of work (MEDIA_SERVER_MAX_REMOTE_BYTES).")
+    var maxRemoteBytes: Int64?
+    @Option(help: "Seconds an export of a remote source may run (MEDIA_SERVER_REMOTE_EXPORT_TIMEOUT).")
+    var remoteExportTimeout: Double?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -69,7 +75,11 @@ struct MediaServerCommand: AsyncParsableCommand {
             configuration.allowedRemoteHosts = hosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
-        guard configuration.maxUploadBytes > 0, configuration.maxConcurrentMediaWork > 0, configuration.mediaWorkTimeout > 0 else {
+        if allowPrivateNetworks || env("ALLOW_PRIVATE_NETWORKS") == "1" { configuration.allowsPrivateNetworks = true }
+        configuration.maxRemoteSourceBytes = try number(maxRemoteBytes, "MAX_REMOTE_BYTES") ?? configuration.maxRemoteSourceBytes
+        configuration.remoteExportTimeout = try number(remoteExportTimeout, "REMOTE_EXPORT_TIMEOUT") ?? configuration.remoteExportTimeout
+
+        guard configuration.maxUploadBytes > 0, configuration.maxRemoteSourceBytes > 0, configuration.remoteExportTimeout > 0, configuration.maxConcurrentMediaWork > 0, configuration.mediaWorkTimeout > 0 else {
             throw ValidationError("The limits must be positive.")
         }
         let app = try MediaServer.buildApplication(configuration: configuration)

@@ -88,7 +88,7 @@ struct ExportTests {
 
     /// A slow source keeps the job running; DELETE cancels it, and then its output is not available.
     @Test func anExportIsCancelled() async throws {
-        let environment = try TestEnvironment()
+        let environment = try TestEnvironment { $0.allowsPrivateNetworks = true }  // the fixture server is on loopback
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in
@@ -117,10 +117,37 @@ struct ExportTests {
         }
     }
 
+    /// An export of a remote source stops at `remoteExportTimeout` and fails with the reason; its
+    /// partial output is removed.
+    @Test func aRemoteExportThatTakesTooLongFails() async throws {
+        let environment = try TestEnvironment {
+            $0.allowsPrivateNetworks = true  // the fixture server is on loopback
+            $0.remoteExportTimeout = 1
+        }
+        defer { environment.remove() }
+        try await FixtureHTTPServer().run { base in
+            try await environment.withServer { client in
+                let started = try await client.execute(uri: "/export", method: .post, body: try body([
+                    "source": "\(base)/slow/av.mp4", "preset": "AVAssetExportPresetLowQuality",
+                ]))
+                #expect(started.status == .accepted, "\(started.text)")
+                let id = try #require(try started.json()["id"] as? String)
+                let ended = try await poll(client, id, seconds: 30) { ($0["status"] as? String).map { ["completed", "failed", "cancelled"].contains($0) } ?? false }
+                #expect(ended["status"] as? String == "failed", "\(ended)")
+                #expect((ended["error"] as? String)?.contains("took longer than 1 s") == true, "\(ended)")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: environment.configuration.exportDirectory.path)
+                #expect(leftovers.isEmpty, "the partial output is removed: \(leftovers)")
+            }
+        }
+    }
+
     /// With one job allowed, a second while the first runs is refused with 429 (not queued), and
     /// accepted again once the first has ended.
     @Test func theConcurrentJobLimitAnswers429() async throws {
-        let environment = try TestEnvironment { $0.maxConcurrentExports = 1 }
+        let environment = try TestEnvironment {
+            $0.maxConcurrentExports = 1
+            $0.allowsPrivateNetworks = true
+        }
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in

@@ -70,7 +70,7 @@ struct ThumbnailTests {
     }
 
     @Test func aThumbnailOfAnHTTPURLFetchedByAvocet() async throws {
-        let environment = try TestEnvironment()
+        let environment = try TestEnvironment { $0.allowsPrivateNetworks = true }  // its servers are on loopback
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in
@@ -175,7 +175,7 @@ struct ThumbnailTests {
     /// Avocet reads an http(s) URL ending in .m3u8 as a playlist and would fetch what it names: refused
     /// before anything is fetched. A playlist served under a movie's name is refused by Avocet itself.
     @Test func playlistsOverHTTPAreRefusedAndNothingTheyNameIsFetched() async throws {
-        let environment = try TestEnvironment()
+        let environment = try TestEnvironment { $0.allowsPrivateNetworks = true }  // its servers are on loopback
         defer { environment.remove() }
         let fixtures = FixtureHTTPServer()
         try await fixtures.run { base in
@@ -212,7 +212,7 @@ struct ThumbnailTests {
     /// An unreachable server is an error within a bounded time, never a hang: a refused connection at
     /// once, a server that accepts and never answers after Avocet's timeouts (2 s here).
     @Test func anUnreachableURLIsAJSONErrorWithinBoundedTime() async throws {
-        let environment = try TestEnvironment()
+        let environment = try TestEnvironment { $0.allowsPrivateNetworks = true }  // its servers are on loopback
         defer { environment.remove() }
         let silent = try SilentListener()
         try await environment.withServer { client in
@@ -230,6 +230,7 @@ struct ThumbnailTests {
     @Test func theServersDeadlineCancelsSlowWork() async throws {
         let environment = try TestEnvironment {
             $0.mediaWorkTimeout = 1
+            $0.allowsPrivateNetworks = true
             $0.remoteConnectTimeout = 30
             $0.remoteReadTimeout = 30
         }

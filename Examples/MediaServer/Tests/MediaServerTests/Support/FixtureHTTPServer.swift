@@ -9,24 +9,44 @@ import Synchronization
 /// - `GET /files/NAME`: the fixture, with byte ranges (206) as Avocet asks for them.
 /// - `GET /slow/NAME`: the same, but past the first 64 KiB of the file only 2 KiB every 100 ms.
 /// - `GET /disguised.mp4`: an HLS playlist naming `/secret` on this server, served as a movie.
+/// - `GET /to?url=URL`: a 302 redirect to URL.
 /// - `GET /secret` and `GET /list.m3u8`: counted in `forbiddenHits`; a correct server never asks.
+///
+/// Every request, whatever its path, is counted in `requestCount`.
 final class FixtureHTTPServer: Sendable {
     private let hits = Mutex(0)
+    private let requests = Mutex(0)
+    /// The loopback address it listens on.
+    let address: String
+
+    init(address: String = "127.0.0.1") {
+        self.address = address
+    }
 
     /// Requests for `/secret` or `/list.m3u8` so far.
     var forbiddenHits: Int { hits.withLock { $0 } }
 
-    /// Runs `body` with the server's base URL (`http://localhost:PORT`).
+    /// Requests of any path so far.
+    var requestCount: Int { requests.withLock { $0 } }
+
+    /// Runs `body` with the server's base URL (`http://localhost:PORT` on 127.0.0.1, else
+    /// `http://ADDRESS:PORT`).
     func run<Value: Sendable>(_ body: @escaping @Sendable (String) async throws -> Value) async throws -> Value {
-        let app = Application(router: router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(router: router(), configuration: .init(address: .hostname(address, port: 0)))
+        let host = address == "127.0.0.1" ? "localhost" : address
         return try await app.test(.live) { client in
             guard let port = client.port else { throw URLError(.badURL) }
-            return try await body("http://localhost:\(port)")
+            return try await body("http://\(host):\(port)")
         }
     }
 
     private func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: Counter { [self] in requests.withLock { $0 += 1 } })
+        router.get("/to") { request, _ in
+            guard let target = request.uri.queryParameters.get("url") else { throw HTTPError(.badRequest) }
+            return Response(status: .found, headers: [.location: target])
+        }
         router.get("/files/:name") { request, context in
             try Self.serve(try context.parameters.require("name"), request: request, throttled: false)
         }
@@ -47,6 +67,16 @@ final class FixtureHTTPServer: Sendable {
             return "#EXTM3U\n"
         }
         return router
+    }
+
+    /// Counts every request before routing.
+    private struct Counter: RouterMiddleware {
+        typealias Context = BasicRequestContext
+        let count: @Sendable () -> Void
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            count()
+            return try await next(request, context)
+        }
     }
 
     private func hit() {
