@@ -131,7 +131,7 @@ final class HTTPTransfer: @unchecked Sendable {
         current = target
         let session = HTTPSession.shared
         guard let policy = settings.policy else {
-            let request = request(to: target, pinnedTo: nil)
+            let request = request(to: target, pinnedTo: nil) ?? URLRequest(url: target)
             session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout, resolving: false) { .success(request) }
             return
         }
@@ -142,15 +142,19 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// The request for one range of `target`, sent to `address` (an `http` connection pinned to the
-    /// address checked, with the URL's own `Host` header) or to the URL's host.
-    private func request(to target: URL, pinnedTo address: AvocetIPAddress?) -> URLRequest {
+    /// address checked, with the URL's own `Host` header) or, without one, to the URL's host. Nil when
+    /// the URL cannot be rewritten to the address (the connection is then not made: never unpinned).
+    private func request(to target: URL, pinnedTo address: AvocetIPAddress?) -> URLRequest? {
         var destination = target
         var hostHeader: String?
-        if let address, var parts = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = parts.percentEncodedHost {
+        if let address {
+            guard var parts = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = parts.percentEncodedHost,
+                  !host.isEmpty else { return nil }
             hostHeader = host + (parts.port.map { ":\($0)" } ?? "")
             parts.percentEncodedHost = address.isIPv4 ? address.description : "[\(address.description)]"
             if parts.port == nil { parts.port = 80 }
-            if let pinned = parts.url { destination = pinned } else { hostHeader = nil }
+            guard let pinned = parts.url else { return nil }
+            destination = pinned
         }
         var request = URLRequest(url: destination, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.readTimeout)
         for (field, value) in settings.headers { request.setValue(value, forHTTPHeaderField: field) }
@@ -186,7 +190,10 @@ final class HTTPTransfer: @unchecked Sendable {
         guard let first = addresses.first else { return .failure(refusal("the host has no address")) }
         let connection = AvocetURLPolicy.Connection(url: target, host: host, addresses: addresses, redirectCount: redirects)
         if case .refuse(let rule) = policy.evaluate(connection) { return .failure(refusal(rule)) }
-        return .success(request(to: target, pinnedTo: target.scheme?.lowercased() == "http" ? first : nil))
+        guard let request = request(to: target, pinnedTo: target.scheme?.lowercased() == "http" ? first : nil) else {
+            return .failure(refusal("the URL cannot be sent to the address checked"))
+        }
+        return .success(request)
     }
 
     /// The error of a connection the policy (or a rule that goes with it) refused. Names the asset's
