@@ -41,6 +41,9 @@ final class WorkLimiter: Sendable {
     /// How many operations run now (for tests and logs).
     var running: Int { state.withLock { $0.running } }
 
+    /// How many operations wait for a slot now (for tests and logs).
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
     private func acquire() async throws {
         enum Decision { case go, wait(UInt64), refuse }
         let decision = state.withLock { state -> Decision in

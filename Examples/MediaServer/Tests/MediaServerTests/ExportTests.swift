@@ -12,19 +12,17 @@ struct ExportTests {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 
-    /// Polls the job until `done` holds of its JSON or `seconds` pass; the last JSON seen.
+    /// Polls the job until `done` holds of its JSON, for at most `seconds` (scaled); the last JSON seen.
     private func poll(_ client: any TestClientProtocol, _ id: String, seconds: Double = 60,
-                      until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
+                      until done: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
         var last: [String: Any] = [:]
         var progressSeen: [Double] = []
-        while Date() < deadline {
+        try await until("job \(id) to reach the state asked", seconds: seconds) {
             let response = try await client.execute(uri: "/jobs/\(id)", method: .get)
             #expect(response.status == .ok, "\(response.text)")
             last = try response.json()
             if let progress = last["progress"] as? Double { progressSeen.append(progress) }
-            if done(last) { break }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            return done(last)
         }
         #expect(progressSeen == progressSeen.sorted(), "progress never goes back: \(progressSeen)")
         #expect(progressSeen.allSatisfy { (0...1).contains($0) })

@@ -96,7 +96,8 @@ struct InspectTests {
                 #expect(!message.contains("secret") && !message.contains("passwd"), "the message never repeats what the file names: \(message)")
                 #expect(try environment.uploadFiles().isEmpty)
             }
-            try await Task.sleep(nanoseconds: 200_000_000)
+            // A negative check, after the answer: the work on the file has ended, so nothing it
+            // named can be fetched later; a slow machine can only make this pass, never fail.
             #expect(fixtures.forbiddenHits == 0, "\(kind): the server fetched what the playlist names")
         }
     }
@@ -110,7 +111,7 @@ struct InspectTests {
             #expect(response.status == .contentTooLarge, "\(response.text)")
             #expect(response.errorMessage?.contains("65536") == true, "\(response.text)")
             #expect(response.headers[.connection] == "close", "the connection is closed: the body was not read")
-            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(Date().timeIntervalSince(started) < 5 * testTimeScale)
             #expect(try environment.uploadFiles().isEmpty, "no partial file")
         }
     }
@@ -130,7 +131,7 @@ struct InspectTests {
                 chunks: Array(repeating: chunk, count: 64))   // 2 MiB, eight times the limit
             #expect(reply.status == 413, "\(reply.head)\n\(reply.body)")
             #expect(reply.body.contains("262144"), "\(reply.body)")
-            #expect(Date().timeIntervalSince(started) < 8, "the connection is closed after the linger, not left open")
+            #expect(Date().timeIntervalSince(started) < 8 * testTimeScale, "the connection is closed after the linger, not left open")
             #expect(try environment.uploadFiles().isEmpty, "the partial upload is dropped")
 
             // The server still serves others.
@@ -159,7 +160,7 @@ struct InspectTests {
                 head: "POST /inspect HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 10000000",
                 chunks: [], chunked: false)
             #expect(!refused.sawContinue && refused.status == 413, "\(refused.head)\n\(refused.body)")
-            #expect(Date().timeIntervalSince(started) < 5, "the server closes the connection itself")
+            #expect(Date().timeIntervalSince(started) < 5 * testTimeScale, "the server closes the connection itself")
         }
     }
 

@@ -32,17 +32,13 @@ struct WorkLimiterTests {
         }
     }
 
-    private func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<200 where !condition() { try await Task.sleep(nanoseconds: 5_000_000) }
-    }
-
     @Test func oneRunsOneWaitsTheNextIsRefusedAndTheWaiterRunsAfter() async throws {
         let limiter = WorkLimiter(limit: 1, maxQueued: 1)
         let gate = Gate()
         let first = Task { try await limiter.run { await gate.wait(); return 1 } }
-        try await eventually { limiter.running == 1 }
+        await until("the first to run") { limiter.running == 1 }
         let second = Task { try await limiter.run { 2 } }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await until("the second to wait") { limiter.waiting == 1 }
         await #expect(throws: APIError.self, "a third is refused while one runs and one waits") {
             try await limiter.run { 3 }
         }
@@ -56,9 +52,9 @@ struct WorkLimiterTests {
         let limiter = WorkLimiter(limit: 1, maxQueued: 1)
         let gate = Gate()
         let first = Task { try await limiter.run { await gate.wait(); return 1 } }
-        try await eventually { limiter.running == 1 }
+        await until("the first to run") { limiter.running == 1 }
         let waiter = Task { try await limiter.run { 2 } }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await until("the second to wait") { limiter.waiting == 1 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         // Its place in the queue is free again.
@@ -75,7 +71,7 @@ struct WorkLimiterTests {
             try await withDeadline(seconds: 0.1) { try await Task.sleep(nanoseconds: 60_000_000_000); return 1 }
         }
         // Far below the minute slept; generous, as other tests may keep both cores busy meanwhile.
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(Date().timeIntervalSince(started) < 10 * testTimeScale)
         #expect(try await withDeadline(seconds: 5) { 42 } == 42)
     }
 }
