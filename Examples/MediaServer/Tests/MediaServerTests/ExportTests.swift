@@ -12,6 +12,15 @@ struct ExportTests {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 
+    /// Starts an export of the fixture server's slow movie (it keeps the job running for seconds); its id.
+    private func startSlowExport(_ client: any TestClientProtocol, from base: String) async throws -> String {
+        let started = try await client.execute(uri: "/export", method: .post, body: try body([
+            "source": "\(base)/slow/av.mp4", "preset": "AVAssetExportPresetLowQuality",
+        ]))
+        #expect(started.status == .accepted, "\(started.text)")
+        return try #require(try started.json()["id"] as? String)
+    }
+
     /// Polls the job until `done` holds of its JSON, for at most `seconds` (scaled); the last JSON seen.
     private func poll(_ client: any TestClientProtocol, _ id: String, seconds: Double = 60,
                       until done: @escaping ([String: Any]) -> Bool) async throws -> [String: Any] {
@@ -90,11 +99,7 @@ struct ExportTests {
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in
-                let started = try await client.execute(uri: "/export", method: .post, body: try body([
-                    "source": "\(base)/slow/av.mp4", "preset": "AVAssetExportPresetLowQuality",
-                ]))
-                #expect(started.status == .accepted, "\(started.text)")
-                let id = try #require(try started.json()["id"] as? String)
+                let id = try await startSlowExport(client, from: base)
                 let running = try await client.execute(uri: "/jobs/\(id)", method: .get)
                 let status = try running.json()["status"] as? String
                 #expect(status == "waiting" || status == "exporting", "\(running.text)")
@@ -125,11 +130,7 @@ struct ExportTests {
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in
-                let started = try await client.execute(uri: "/export", method: .post, body: try body([
-                    "source": "\(base)/slow/av.mp4", "preset": "AVAssetExportPresetLowQuality",
-                ]))
-                #expect(started.status == .accepted, "\(started.text)")
-                let id = try #require(try started.json()["id"] as? String)
+                let id = try await startSlowExport(client, from: base)
                 let ended = try await poll(client, id, seconds: 30) { ($0["status"] as? String).map { ["completed", "failed", "cancelled"].contains($0) } ?? false }
                 #expect(ended["status"] as? String == "failed", "\(ended)")
                 #expect((ended["error"] as? String)?.contains("took longer than 1 s") == true, "\(ended)")
@@ -149,11 +150,7 @@ struct ExportTests {
         defer { environment.remove() }
         try await FixtureHTTPServer().run { base in
             try await environment.withServer { client in
-                let slow = try await client.execute(uri: "/export", method: .post, body: try body([
-                    "source": "\(base)/slow/av.mp4", "preset": "AVAssetExportPresetLowQuality",
-                ]))
-                #expect(slow.status == .accepted, "\(slow.text)")
-                let id = try #require(try slow.json()["id"] as? String)
+                let id = try await startSlowExport(client, from: base)
 
                 let refused = try await client.execute(uri: "/export", method: .post, body: try body([
                     "source": "av.mp4", "preset": "AVAssetExportPresetLowQuality",
