@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+internal import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,9 +15,52 @@ package enum HostResolver {
         package var reason: String
     }
 
+    /// The most lookups in flight at once in the process; one more fails at once. Each holds a thread
+    /// of its own while DNS answers (or for the resolver's own timeouts, up to half a minute, when a
+    /// name server never does), so a flood of names whose servers hang costs at most this many threads.
+    package static let maximumLookups = 16
+
+    private static let lookups = Locked(0)
+
+    /// Resolves `host` on a thread of its own, never Dispatch's or Swift's shared pools (a lookup may
+    /// block for as long as the resolver's timeouts), and calls `completion` once, on that thread or
+    /// on a Dispatch timer: with the addresses, or with a failure when the resolver fails, when
+    /// `seconds` pass first (the lookup's thread then runs on, unobserved, until the resolver gives up),
+    /// or at once when `maximumLookups` are already in flight.
+    package static func resolve(_ host: String, within seconds: Double,
+                                completion: @escaping @Sendable (Result<[[UInt8]], Failure>) -> Void) {
+        let admitted = lookups.withLock { count -> Bool in
+            guard count < maximumLookups else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            return completion(.failure(Failure(reason: "too many host names are being resolved at once")))
+        }
+        let once = Locked(false)
+        let finish = { @Sendable (result: Result<[[UInt8]], Failure>) in
+            let first = once.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { completion(result) }
+        }
+        let limit = seconds.isFinite ? min(max(seconds, 0), 3600) : 3600
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+            finish(.failure(Failure(reason: "the host name was not resolved within \(Int(limit.rounded(.up))) s")))
+        }
+        let thread = Thread {
+            let result = resolve(host)
+            lookups.withLock { $0 -= 1 }
+            finish(result)
+        }
+        thread.name = "avocet.resolve"
+        thread.start()
+    }
+
     /// Every address `host` resolves to for a TCP connection, in the resolver's order, without repeats.
     /// Blocks while the resolver asks DNS (seconds at worst, the resolver's own timeouts): call it on a
-    /// thread that may wait, never on Swift's cooperative pool.
+    /// thread of its own (as `resolve(_:within:completion:)` does), never on a shared pool.
     ///
     /// - Parameter host: a name or a numeric address, IPv6 with or without brackets (a zone, `%eth0`, is
     ///   accepted and dropped from the result).

@@ -152,6 +152,32 @@ struct URLPolicyTests {
         #expect(media.allSatisfy { $0.headers["host"] == "localhost:\(server.port)" }, "\(media.map(\.headers))")
     }
 
+    /// The asset's credentials go to its own origin, not to another host a redirect leads to.
+    @Test func credentialsStayWithTheAssetsOrigin() async throws {
+        let other = try LoopbackHTTPServer(routes: ["/av.mp4": .file(Self.movie)], address: "127.0.0.2")
+        let server = try LoopbackHTTPServer(routes: [
+            "/here.mp4": .redirect(to: "/av.mp4"), "/av.mp4": .file(Self.movie),
+            "/away.mp4": .redirect(to: other.url("/av.mp4").absoluteString),
+        ])
+        let options = Self.options(Self.only(["127.0.0.1", "127.0.0.2"]),
+                                   [AVURLAssetHTTPHeaderFieldsKey: ["Authorization": "Bearer secret", "X-Trace": "1"]])
+        _ = try await AVURLAsset(url: server.url("/here.mp4"), options: options).load(.duration)
+        _ = try await AVURLAsset(url: server.url("/away.mp4"), options: options).load(.duration)
+        let home = server.requests.filter { $0.path == "/av.mp4" }
+        #expect(!home.isEmpty && home.allSatisfy { $0.headers["authorization"] == "Bearer secret" }, "the same origin keeps them")
+        #expect(!other.requests.isEmpty)
+        #expect(other.requests.allSatisfy { $0.headers["authorization"] == nil && $0.headers["x-trace"] == "1" },
+                "another host gets the other fields but not the credentials: \(other.requests.map(\.headers))")
+    }
+
+    /// The byte cap takes any integer type, a Double or an NSNumber.
+    @Test(arguments: [UInt64(4096), Int32(4096), 4096.0, NSNumber(value: 4096)] as [any Sendable])
+    func theByteCapTakesAnyNumber(limit: any Sendable) async throws {
+        let server = try LoopbackHTTPServer(routes: ["/av.mp4": .file(Self.movie)])
+        let error = try #require(await failure(server.url("/av.mp4"), options: Self.quick.merging([AvocetURLAssetHTTPMaximumBytesKey: limit]) { $1 }))
+        #expect(error.localizedDescription.contains("more than 4096 bytes"), "\(type(of: limit)): \(error.localizedDescription)")
+    }
+
     @Test func aPolicyThatFollowsNoRedirectsRefusesThem() async throws {
         let server = try LoopbackHTTPServer(routes: ["/r.mp4": .redirect(to: "/av.mp4"), "/av.mp4": .file(Self.movie)])
         let error = try #require(await failure(server.url("/r.mp4"), options: Self.options(Self.only(["127.0.0.1"], followsRedirects: false))))

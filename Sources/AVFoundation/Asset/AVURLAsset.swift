@@ -40,8 +40,9 @@ public let AvocetURLAssetHTTPReadTimeoutKey = "AvocetURLAssetHTTPReadTimeoutKey"
 /// the asset connects wherever its URL and redirects lead, as Apple's do.
 public let AvocetURLAssetURLPolicyKey = "AvocetURLAssetURLPolicyKey"
 /// Option key (Avocet's own): the most bytes an asset may receive over HTTP in all, over every request,
-/// resource and reading of it (an `Int` or `Int64`); past it reads fail with
-/// `AVError.failedToLoadMediaData`. No cap by default.
+/// resource and reading of it (any integer type, a `Double` or an `NSNumber`); past it reads fail with
+/// `AVError.failedToLoadMediaData`. No cap by default. The bodies of redirects Avocet follows for a
+/// URL policy are not counted (Foundation keeps them to itself); the connect timeout bounds them.
 public let AvocetURLAssetHTTPMaximumBytesKey = "AvocetURLAssetHTTPMaximumBytesKey"
 
 /// An asset read from a URL: a local file, a web server, or bytes a resource loader's delegate serves.
@@ -125,8 +126,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// Makes feeders for http(s) URLs with the asset's headers, timeouts, URL policy and byte cap, from
     /// its options. The feeders it makes share one byte budget: the cap is the asset's.
     private static func httpFeeders(_ options: [String: Any]?, assetURL: URL) -> @Sendable (URL) -> HTTPFeeder {
-        let maximumBytes = (options?[AvocetURLAssetHTTPMaximumBytesKey] as? Int64)
-            ?? (options?[AvocetURLAssetHTTPMaximumBytesKey] as? Int).map(Int64.init)
+        let maximumBytes = byteCount(options?[AvocetURLAssetHTTPMaximumBytesKey])
         let settings = HTTPConnectionSettings(
             headers: httpHeaders(options),
             connectTimeout: (options?[AvocetURLAssetHTTPConnectTimeoutKey] as? Double) ?? 15,
@@ -135,6 +135,17 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
             budget: maximumBytes.map { HTTPByteBudget(limit: $0) },
             assetURL: assetURL)
         return { url in HTTPFeeder(url: url, settings: settings) }
+    }
+
+    /// A count of bytes given as any integer type, a finite `Double` or an `NSNumber` (negative is 0,
+    /// too large is `Int64.max`); nil for anything else.
+    static func byteCount(_ value: Any?) -> Int64? {
+        switch value {
+        case let integer as any BinaryInteger: return max(0, Int64(clamping: integer))
+        case let double as Double where double.isFinite: return double >= 9.2e18 ? .max : Int64(max(0, double))
+        case let number as NSNumber: return max(0, number.int64Value)
+        default: return nil
+        }
     }
 
     /// The header fields every HTTP request of the asset carries, from its options.

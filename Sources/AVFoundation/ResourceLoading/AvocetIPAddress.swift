@@ -29,7 +29,8 @@ public struct AvocetIPAddress: Hashable, Sendable, CustomStringConvertible {
         case unspecified
         /// Reserved, documentation, benchmarking and protocol ranges that no public server uses:
         /// 192.0.0.0/24, 192.0.2.0/24, 192.88.99.0/24, 198.18.0.0/15, 198.51.100.0/24, 203.0.113.0/24,
-        /// 240.0.0.0/4; IPv6 outside 2000::/3, and 2001::/23 (Teredo, ORCHID, ...), 2001:db8::/32, 100::/64.
+        /// 240.0.0.0/4; IPv6 outside 2000::/3, and 2001::/23 (Teredo, ORCHID, ...), 2001:db8::/32 and
+        /// 3fff::/20 (documentation), 100::/64.
         case reserved
     }
 

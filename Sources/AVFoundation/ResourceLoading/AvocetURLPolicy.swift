@@ -7,9 +7,11 @@ import Foundation
 ///
 /// The policy is asked about **every connection** the asset makes: the first request, each redirect
 /// hop, each HLS playlist, segment and key, and the http(s) URLs a resource loader delegate redirects
-/// to. Before each one the URL's host is resolved (the system's resolver, on a thread that may wait,
-/// never Swift's cooperative pool) and the policy sees the URL and every address the host resolved to.
-/// A connection it allows is made:
+/// to. Before each one the URL's host is resolved by the system's resolver, on a thread of its own
+/// (never Dispatch's or Swift's shared pools; at most 16 lookups in flight in the process, one more
+/// fails at once) within the asset's connect timeout, and the policy sees the URL and every address
+/// the host resolved to (`localhost` and names under `.localhost` count as loopback whatever DNS says,
+/// as libcurl treats them). A connection it allows is made:
 ///
 /// - for `http`, to the address checked, **pinned**: the request goes to that address with the
 ///   original `Host` header, so a name that resolves elsewhere a moment later changes nothing;
@@ -17,6 +19,17 @@ import Foundation
 ///   the name): a DNS server that answers differently between the check and the connection (DNS
 ///   rebinding, with a time-to-live of zero) could still lead it to an address the check did not see.
 ///   Where that matters, give such servers plain `http` URLs, or resolve names on a resolver you trust.
+///
+/// Two more things the check cannot see: a proxy libcurl takes from the environment (`http_proxy`,
+/// `https_proxy`, `all_proxy`) receives `https` connections by name and resolves them itself, so run
+/// servers that use a policy without those variables (pinned `http` still names the checked address);
+/// and addresses that are internal only by a provider's convention, outside IANA's special-purpose
+/// ranges (Azure's 168.63.129.16, a NAT64 prefix other than 64:ff9b::/96): a policy of your own can
+/// refuse those too.
+///
+/// Assets with a policy use a `URLSession` of their own, so their connections are never ones an
+/// unchecked asset opened. Credentials in the asset's header fields (`Authorization`, `Cookie`) go to
+/// the asset's own origin only, never to another host a redirect leads to.
 ///
 /// With a policy, Avocet follows redirects itself, one hop at a time (at most ``maximumRedirects``,
 /// `http` and `https` only), checking each target before connecting. A refused connection fails the
@@ -27,7 +40,7 @@ public struct AvocetURLPolicy: Sendable {
     public struct Connection: Sendable {
         /// The URL of the request (for a redirect hop, the target of the redirect).
         public let url: URL
-        /// The URL's host as written, without IPv6 brackets.
+        /// The URL's host as Foundation reads it (percent-decoded, without IPv6 brackets).
         public let host: String
         /// Every address the host resolved to, in the resolver's order (never empty). For `http` the
         /// connection goes to the first; for `https`, libcurl picks among those it resolves itself.
@@ -71,7 +84,8 @@ public struct AvocetURLPolicy: Sendable {
         self.decide = decide
     }
 
-    /// This policy's verdict on `connection`. Pure: no I/O.
+    /// This policy's verdict on `connection`: what the policy's closure says (the built-in policies do
+    /// no I/O).
     public func evaluate(_ connection: Connection) -> Verdict {
         decide(connection)
     }

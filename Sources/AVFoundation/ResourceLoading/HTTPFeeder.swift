@@ -60,32 +60,40 @@ final class HTTPFeeder: ByteFeeder {
     let stallTimeout: Double?
     private let url: URL
     private let settings: HTTPConnectionSettings
+    /// This feeder's number in the process, never reused (an object's address may be, while a
+    /// lookup of a feeder gone still runs).
+    private let token: UInt64
+    private static let tokens = Locked<UInt64>(0)
 
     init(url: URL, settings: HTTPConnectionSettings) {
         self.url = url
         self.settings = settings
         stallTimeout = settings.readTimeout
         name = url.absoluteString
+        token = Self.tokens.withLock { next in
+            next += 1
+            return next
+        }
     }
 
     func start(_ range: FeedRequest, sink: FeedSink) {
         let transfer = HTTPTransfer(id: range.id, offset: range.offset, url: url, sink: sink, rangeHeader: range.rangeHeader,
-                                    settings: settings, key: TransferKey(feeder: ObjectIdentifier(self), id: range.id))
+                                    settings: settings, key: TransferKey(feeder: token, id: range.id))
         transfer.connect(to: url)
     }
 
     func cancel(_ requestID: Int) {
-        HTTPSession.shared.cancel(TransferKey(feeder: ObjectIdentifier(self), id: requestID))
+        HTTPSession.for(settings).cancel(TransferKey(feeder: token, id: requestID))
     }
 
     deinit {
-        HTTPSession.shared.cancelAll(of: ObjectIdentifier(self))
+        HTTPSession.for(settings).cancelAll(of: token)
     }
 }
 
 /// Identifies one range request of one feeder.
 struct TransferKey: Hashable, Sendable {
-    let feeder: ObjectIdentifier
+    let feeder: UInt64
     let id: Int
 }
 
@@ -129,15 +137,15 @@ final class HTTPTransfer: @unchecked Sendable {
     /// resolver thread, and an `http` request is pinned to the address checked.
     func connect(to target: URL) {
         current = target
-        let session = HTTPSession.shared
+        let session = HTTPSession.for(settings)
         guard let policy = settings.policy else {
             let request = request(to: target, pinnedTo: nil) ?? URLRequest(url: target)
-            session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout, resolving: false) { .success(request) }
+            session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout) { ready in ready(.success(request)) }
             return
         }
         let redirects = redirects
-        session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout, resolving: true) { [self] in
-            checkedRequest(to: target, redirects: redirects, policy: policy)
+        session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout) { [self] ready in
+            checkedRequest(to: target, redirects: redirects, policy: policy, then: ready)
         }
     }
 
@@ -157,7 +165,13 @@ final class HTTPTransfer: @unchecked Sendable {
             destination = pinned
         }
         var request = URLRequest(url: destination, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.readTimeout)
-        for (field, value) in settings.headers { request.setValue(value, forHTTPHeaderField: field) }
+        // Credentials go to the asset's own origin only: not to another host a redirect leads to
+        // (as libcurl does unless told otherwise).
+        let sameOrigin = Self.origin(of: target) == Self.origin(of: url)
+        for (field, value) in settings.headers {
+            if !sameOrigin && ["authorization", "cookie", "proxy-authorization"].contains(field.lowercased()) { continue }
+            request.setValue(value, forHTTPHeaderField: field)
+        }
         if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
         request.setValue(rangeHeader, forHTTPHeaderField: "Range")
         // Bytes as stored: a compressed body would not match the offsets asked for.
@@ -165,28 +179,44 @@ final class HTTPTransfer: @unchecked Sendable {
         return request
     }
 
-    /// Resolves `target`'s host, asks the policy, and makes the request (blocking while the resolver
-    /// asks DNS: run on a resolver thread).
-    private func checkedRequest(to target: URL, redirects: Int, policy: AvocetURLPolicy) -> Result<URLRequest, MediaEngineError> {
-        guard var host = target.host, !host.isEmpty else { return .failure(refusal("the URL names no host")) }
+    /// The scheme, host and port of a URL (the port the scheme implies when it names none).
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// Resolves `target`'s host (on a thread of the resolver's own, within the connect timeout), asks
+    /// the policy, and hands `then` the request or the refusal.
+    private func checkedRequest(to target: URL, redirects: Int, policy: AvocetURLPolicy,
+                                then ready: @escaping @Sendable (Result<URLRequest, MediaEngineError>) -> Void) {
+        guard var host = target.host, !host.isEmpty else { return ready(.failure(refusal("the URL names no host"))) }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let addresses: [AvocetIPAddress]
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") {
             // libcurl answers these names with loopback itself, whatever DNS or /etc/hosts would say
             // (RFC 6761): check what it connects to, not what the resolver says.
-            addresses = [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]].compactMap { AvocetIPAddress(bytes: $0) }
-        } else {
-            switch HostResolver.resolve(host) {
-            case .failure:
-                return .failure(MediaEngineError(.readFailed, source: settings.assetURL.absoluteString, operation: "load",
-                                                 reason: "the host name could not be resolved",
-                                                 underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorCannotFindHost)))
+            let loopback = [[127, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]].compactMap { AvocetIPAddress(bytes: $0) }
+            return ready(decide(target, host: host, addresses: loopback, redirects: redirects, policy: policy))
+        }
+        let assetURL = settings.assetURL
+        HostResolver.resolve(host, within: settings.connectTimeout) { [self, host] result in
+            switch result {
+            case .failure(let failure):
+                ready(.failure(MediaEngineError(.readFailed, source: assetURL.absoluteString, operation: "load",
+                                                reason: "the host name could not be resolved (\(failure.reason))",
+                                                underlying: NSError(domain: NSURLErrorDomain, code: NSURLErrorCannotFindHost))))
             case .success(let found):
-                addresses = found.compactMap { AvocetIPAddress(bytes: $0) }
+                ready(decide(target, host: host, addresses: found.compactMap { AvocetIPAddress(bytes: $0) },
+                             redirects: redirects, policy: policy))
             }
         }
+    }
+
+    /// The policy's verdict on a connection to `target` at `addresses`, as the request to send.
+    private func decide(_ target: URL, host: String, addresses: [AvocetIPAddress], redirects: Int,
+                        policy: AvocetURLPolicy) -> Result<URLRequest, MediaEngineError> {
         guard let first = addresses.first else { return .failure(refusal("the host has no address")) }
         let connection = AvocetURLPolicy.Connection(url: target, host: host, addresses: addresses, redirectCount: redirects)
         if case .refuse(let rule) = policy.evaluate(connection) { return .failure(refusal(rule)) }
@@ -309,7 +339,11 @@ final class HTTPTransfer: @unchecked Sendable {
         case NSURLErrorCannotFindHost: reason = "the host name could not be resolved"
         default: reason = ns.localizedDescription
         }
-        sink?.finished(id, error: MediaEngineError(.readFailed, source: url.absoluteString, operation: "load", reason: reason, underlying: ns))
+        // With a policy the client's own error is kept without its details: they name the URL connected
+        // to, which may be the address a name was pinned to or a redirect's target.
+        let underlying = settings.policy == nil ? ns : NSError(domain: ns.domain, code: ns.code)
+        sink?.finished(id, error: MediaEngineError(.readFailed, source: url.absoluteString, operation: "load", reason: reason,
+                                                   underlying: underlying))
     }
 
     func fail(reason: String, code: Int, status: Int? = nil) {
@@ -329,10 +363,22 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 }
 
-/// The process's one `URLSession` for assets, and the routing of its delegate callbacks to transfers.
+/// A `URLSession` for assets, and the routing of its delegate callbacks to transfers. The process has
+/// two: one for assets without a URL policy (Foundation follows their redirects), one for assets with
+/// one, whose connections (and connection pool) are never shared with an unchecked asset's and whose
+/// redirects Foundation never follows.
 final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: the routing tables sit behind a lock; the session is thread-safe.
-    static let shared = HTTPSession()
+    static let shared = HTTPSession(checked: false)
+    static let checked = HTTPSession(checked: true)
+
+    /// The session for an asset's transfers.
+    static func `for`(_ settings: HTTPConnectionSettings) -> HTTPSession {
+        settings.policy == nil ? shared : checked
+    }
+
+    /// Whether this session's transfers have a URL policy: Avocet follows their redirects itself.
+    private let isChecked: Bool
 
     private struct Routes {
         var byTask: [Int: (key: TransferKey, transfer: HTTPTransfer)] = [:]
@@ -346,14 +392,13 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let routes = Locked(Routes())
     private let queue: OperationQueue
     private let starter = DispatchQueue(label: "avocet.http.start")
-    /// Where hosts are resolved for URL policies: `getaddrinfo` blocks while DNS answers.
-    private let resolver = DispatchQueue(label: "avocet.http.resolve", attributes: .concurrent)
     private var session: URLSession?
 
-    override init() {
+    private init(checked: Bool) {
+        isChecked = checked
         queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        queue.name = "avocet.http"
+        queue.name = checked ? "avocet.http.checked" : "avocet.http"
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 8
@@ -362,21 +407,21 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
 
-    /// Starts a transfer's connection. Returns at once: `makeRequest` runs on a resolver thread when
-    /// `resolving` (it may block on DNS), and the task is made and resumed on a queue of the session's
-    /// own, since Foundation's `resume()` waits for the session's internal queue, which must never hold
-    /// up the caller (a thread of Swift's cooperative pool, often). A request `makeRequest` refuses
-    /// fails the transfer, unless it was cancelled meanwhile.
-    func start(key: TransferKey, transfer: HTTPTransfer, connectTimeout: Double, resolving: Bool,
-               makeRequest: @escaping @Sendable () -> Result<URLRequest, MediaEngineError>) {
+    /// Starts a transfer's connection. Returns at once: `prepare` hands over the request when it has
+    /// it (at once, or after a host lookup on a thread of the resolver's), and the task is made and
+    /// resumed on a queue of the session's own, since Foundation's `resume()` waits for the session's
+    /// internal queue, which must never hold up the caller (a thread of Swift's cooperative pool,
+    /// often). A request `prepare` refuses fails the transfer, unless it was cancelled meanwhile.
+    func start(key: TransferKey, transfer: HTTPTransfer, connectTimeout: Double,
+               prepare: @escaping @Sendable (@escaping @Sendable (Result<URLRequest, MediaEngineError>) -> Void) -> Void) {
         let cancelled = routes.withLock { r -> Bool in
             if r.cancelledEarly.remove(key) != nil { return true }
             r.starting.insert(key)
             return false
         }
         if cancelled { return }
-        let begin = { @Sendable [self] in
-            switch makeRequest() {
+        prepare { [self] result in
+            switch result {
             case .success(let request):
                 starter.async { [self] in resume(request, key: key, transfer: transfer, connectTimeout: connectTimeout) }
             case .failure(let error):
@@ -384,7 +429,6 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 if wanted { queue.addOperation { transfer.sink?.finished(transfer.id, error: error) } }
             }
         }
-        if resolving { resolver.async(execute: begin) } else { begin() }
     }
 
     private func resume(_ request: URLRequest, key: TransferKey, transfer: HTTPTransfer, connectTimeout: Double) {
@@ -426,7 +470,7 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if let task { starter.async { task.cancel() } }
     }
 
-    func cancelAll(of feeder: ObjectIdentifier) {
+    func cancelAll(of feeder: UInt64) {
         let tasks = routes.withLock { r -> [URLSessionDataTask] in
             r.starting = r.starting.filter { $0.feeder != feeder }
             r.cancelledEarly = r.cancelledEarly.filter { $0.feeder != feeder }
@@ -453,8 +497,9 @@ final class HTTPSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         // With a URL policy Avocet follows the redirect itself, checked (the 3xx answer comes to
-        // `didReceive response`); without one Foundation follows it, as on Apple's platforms.
-        completionHandler(transfer(task)?.managesRedirects == true ? nil : request)
+        // `didReceive response`); without one Foundation follows it, as on Apple's platforms. A task no
+        // longer routed (being cancelled) follows nothing.
+        completionHandler(!isChecked && transfer(task) != nil ? request : nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,

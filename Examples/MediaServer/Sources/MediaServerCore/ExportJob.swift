@@ -95,7 +95,7 @@ public final class ExportJob: Sendable {
             }
             let timer = timeLimit.map { limit in
                 Task { [self] in
-                    try await Task.sleep(nanoseconds: UInt64(max(0, limit) * 1_000_000_000))
+                    try await Task.sleep(for: .milliseconds(Int64(Self.boundedSeconds(limit) * 1000)))
                     state.withLock { $0.timedOut = true }
                     session.cancelExport()
                 }
@@ -106,7 +106,7 @@ public final class ExportJob: Sendable {
                 let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
                 finish(.completed, error: nil, outputBytes: size)
             } catch _ where state.withLock({ $0.timedOut }) {
-                let limit = Int((timeLimit ?? 0).rounded())
+                let limit = Int(Self.boundedSeconds(timeLimit ?? 0).rounded())
                 finish(.failed, error: "The export of \(source.displayName) took longer than \(limit) s, the most this server allows for a remote source.",
                        outputBytes: nil)
             } catch is CancellationError {
@@ -123,6 +123,12 @@ public final class ExportJob: Sendable {
             return state.cancelRequested
         }
         if cancelled { cancel() }
+    }
+
+    /// `seconds` between 0 and a week (a week for anything larger, infinite or NaN): a time limit
+    /// that converts to whole units without overflow.
+    static func boundedSeconds(_ seconds: TimeInterval) -> TimeInterval {
+        seconds.isFinite ? min(max(seconds, 0), 7 * 86_400) : 7 * 86_400
     }
 
     /// Asks the export to stop; it ends as `cancelled` soon after (unless it had already ended).

@@ -79,8 +79,21 @@ struct MediaServerCommand: AsyncParsableCommand {
         configuration.maxRemoteSourceBytes = try number(maxRemoteBytes, "MAX_REMOTE_BYTES") ?? configuration.maxRemoteSourceBytes
         configuration.remoteExportTimeout = try number(remoteExportTimeout, "REMOTE_EXPORT_TIMEOUT") ?? configuration.remoteExportTimeout
 
-        guard configuration.maxUploadBytes > 0, configuration.maxRemoteSourceBytes > 0, configuration.remoteExportTimeout > 0, configuration.maxConcurrentMediaWork > 0, configuration.mediaWorkTimeout > 0 else {
+        guard configuration.maxUploadBytes > 0, configuration.maxRemoteSourceBytes > 0, configuration.maxConcurrentMediaWork > 0 else {
             throw ValidationError("The limits must be positive.")
+        }
+        for (name, seconds) in [("media timeout", configuration.mediaWorkTimeout), ("remote export timeout", configuration.remoteExportTimeout)] {
+            guard seconds.isFinite, seconds > 0, seconds <= 7 * 86_400 else {
+                throw ValidationError("The \(name) must be a number of seconds above 0 and at most a week.")
+            }
+        }
+        if configuration.allowsRemoteURLs {
+            // libcurl sends https connections to a proxy by name, and the proxy resolves the name with
+            // its own view of DNS: the URL policy's address check cannot see where it connects.
+            let proxies = ["http_proxy", "https_proxy", "all_proxy"].flatMap { [$0, $0.uppercased()] }.filter { environment[$0]?.isEmpty == false }
+            if !proxies.isEmpty {
+                FileHandle.standardError.write(Data("warning: \(proxies.joined(separator: ", ")) set: remote https URLs go through that proxy, which resolves their names itself; the URL policy checks only what Avocet resolves. Unset it, or turn remote URLs off (--no-remote).\n".utf8))
+            }
         }
         let app = try MediaServer.buildApplication(configuration: configuration)
         try await app.runService()
