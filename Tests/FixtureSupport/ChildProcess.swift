@@ -65,6 +65,37 @@ package enum ChildProcess {
                       stderr: String(decoding: stderr.wait(), as: UTF8.self))
     }
 
+    /// Runs `executable` in the background (a server a test talks to) while `body` runs, then kills it
+    /// and waits until it has ended, whether `body` returned or threw. The kill is SIGKILL: a child
+    /// started from one of the test process's threads inherits that thread's signal mask, in which
+    /// Dispatch's and the cooperative pool's threads block SIGTERM, so `Process.terminate()` (SIGTERM)
+    /// stays pending and the child outlives the test run.
+    package static func whileRunning<T>(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                                        _ body: () async throws -> T) async throws -> T {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        let pid = process.processIdentifier
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        kill(pid, SIGKILL)
+        // Waited on a thread of its own; SIGKILL cannot be blocked, so this is short.
+        let reaped = try await onOwnThread { ended.wait(timeout: .now() + 30) == .success }
+        if !reaped { throw ChildError(message: "\(executable.lastPathComponent) (pid \(pid)) did not end after SIGKILL") }
+        return try result.get()
+    }
+
+    package struct ChildError: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
+    }
+
     /// Collects a pipe's bytes on a thread of its own, so a child that fills one pipe while the parent
     /// reads the other never stalls.
     private final class Drain: @unchecked Sendable {

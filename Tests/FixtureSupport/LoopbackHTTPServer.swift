@@ -121,14 +121,9 @@ package final class LoopbackHTTPServer: Sendable {
     package var connectionCount: Int { core.state.withLock { $0.connections } }
 
     /// Waits (without blocking a thread) until at least `count` requests were read, for up to
-    /// `timeout` seconds; false if they did not come in time.
+    /// `timeout` seconds times `TestTiming.scale`; false if they did not come in time.
     package func waitForRequests(_ count: Int, timeout: Double = 10) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-        while core.state.withLock({ $0.requests.count }) < count {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return true
+        await poll(timeout: timeout) { core.state.withLock { $0.requests.count } >= count }
     }
 }
 

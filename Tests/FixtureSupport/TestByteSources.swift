@@ -48,7 +48,10 @@ package final class SlowSource: FileWrappingSource {
     package let base: FileByteSource
     package let delay: Double
     package let honoursCancellation: Bool
+    /// Reads started.
     package let reads = Atomic<Int>(0)
+    /// Reads returned or thrown: fewer than `reads` while one is in progress.
+    package let readsEnded = Atomic<Int>(0)
     package init(path: String, delay: Double, honoursCancellation: Bool) throws {
         base = try FileByteSource(path: path)
         self.delay = delay
@@ -56,6 +59,7 @@ package final class SlowSource: FileWrappingSource {
     }
     package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
         reads.add(1, ordering: .relaxed)
+        defer { readsEnded.add(1, ordering: .relaxed) }
         if honoursCancellation {
             if cancellation.wait(seconds: delay) {
                 throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled while waiting")

@@ -15,3 +15,13 @@ package enum TestTiming {
         .milliseconds(Int64((seconds * scale * 1000).rounded()))
     }
 }
+
+extension TestTiming {
+    /// An upper bound that tells "promptly" from a hang: `seconds` times `scale`, but never more than
+    /// half of `hang`, the seconds the hang it must catch would take (a blocked cooperative pool waits
+    /// out a 30 s read; a missed cancellation, the whole of a long wait). So a slow or busy machine gets
+    /// room, and the bound still fails where the hang happens.
+    package static func bound(_ seconds: Double, hang: Double = 30) -> Duration {
+        min(self.seconds(seconds), .milliseconds(Int64((hang * 500).rounded())))
+    }
+}
