@@ -78,14 +78,15 @@ import Testing
         let task = Task {
             try await Self.readFirstByte(of: source, on: executor)
         }
-        for _ in 0..<2000 where feeder.started.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
-        for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        await until("the feeder's first request") { !feeder.started.isEmpty }
+        await until("the blocked read parked") { executor.parkedJobs >= 1 }
         #expect(executor.parkedJobs == 1, "the blocked read is set aside, not counted as an engine thread")
         let start = ContinuousClock.now
         task.cancel()
         await #expect(throws: MediaEngineError.self) { try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(5))
-        for _ in 0..<2000 where feeder.cancelled.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        // The silent feeder never answers: without the cancellation the read would wait for good.
+        #expect(ContinuousClock.now - start < TestTiming.bound(10))
+        await until("the request cancelled") { !feeder.cancelled.isEmpty }
         #expect(feeder.cancelled == feeder.started.map(\.id), "the request nobody waits for is cancelled")
     }
 
@@ -96,7 +97,7 @@ import Testing
         let stuck = Task {
             try await Self.readFirstByte(of: source, on: executor)
         }
-        for _ in 0..<2000 where executor.parkedJobs == 0 { try await Task.sleep(for: .milliseconds(2)) }
+        await until("the blocked read parked") { executor.parkedJobs >= 1 }
         let value = try await executor.run { _ in 42 }
         #expect(value == 42, "the one engine thread's job waits parked; another thread took this job")
         stuck.cancel()
@@ -114,7 +115,8 @@ import Testing
             #expect(error.code == .readFailed)
             #expect(error.reason.contains("no data arrived"))
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // A 0.2 s stall timeout; without it the read would wait for good.
+        #expect(ContinuousClock.now - start < TestTiming.bound(5))
         // The async wait times out too.
         let second = BufferedByteSource(feeder: MemoryFeeder(bytes: Data(count: 10), behaviour: .silent, stallTimeout: 0.2))
         let result: Result<Void, MediaEngineError> = await withHandOffContinuation { continuation in

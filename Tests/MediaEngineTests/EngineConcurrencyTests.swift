@@ -18,7 +18,7 @@ struct EngineConcurrencyTests {
     @Test func cancellingAnOpenBlockedOnASlowSourceEndsItPromptly() async throws {
         let source = try SlowSource(path: Fixtures.path("av.mp4"), delay: 30, honoursCancellation: true)
         let task = Task { try await Demuxer.open(source: source) }
-        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("the open's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         let start = ContinuousClock.now
         task.cancel()
         do {
@@ -27,7 +27,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "ended promptly, not after the 30 s read")
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "ended promptly, not after the 30 s read")
         #expect(source.reads.load(ordering: .relaxed) == 1)
     }
 
@@ -36,7 +36,7 @@ struct EngineConcurrencyTests {
     @Test func cancellationStopsFFmpegAfterTheReadInProgress() async throws {
         let source = try SlowSource(path: Fixtures.path("moov-at-end.mp4"), delay: 0.3, honoursCancellation: false)
         let task = Task { try await Demuxer.open(source: source) }
-        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("the open's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         // Counted at the moment of cancelling: the read in progress may finish, no other may start.
         let readsAtCancel = source.reads.load(ordering: .relaxed)
         task.cancel()
@@ -44,6 +44,9 @@ struct EngineConcurrencyTests {
         let readsAtEnd = source.reads.load(ordering: .relaxed)
         #expect(readsAtCancel >= 1)
         #expect(readsAtEnd <= readsAtCancel + 1, "at most the read in progress, then FFmpeg stops")
+        await until("the read in progress ended") { source.readsEnded.load(ordering: .relaxed) >= source.reads.load(ordering: .relaxed) }
+        // A negative check: no read starts after the open ended. 700 ms (two reads' worth) can only miss a
+        // late read on a slow machine, never fail a right answer.
         try await Task.sleep(for: .milliseconds(700))
         #expect(source.reads.load(ordering: .relaxed) == readsAtEnd, "no reads after the open ended")
     }
@@ -68,9 +71,10 @@ struct EngineConcurrencyTests {
             ticks.add(1, ordering: .relaxed)
         }
         #expect(ticks.load(ordering: .relaxed) == 10)
-        // A blocked pool would hold these 200 ms of ticks for the 30 s reads; 5 s leaves room for a
-        // busy machine running the whole suite at once (Swift Testing's start-up alone takes a while).
-        #expect(ContinuousClock.now - start < TestTiming.seconds(5))
+        // A blocked pool would hold these 200 ms of ticks for the 30 s reads; 12 s (scaled, at most 15)
+        // leaves room for a busy machine running the whole suite at once, where other tests' synchronous
+        // work holds the pool's two threads for seconds (5.95 s was seen beside a video encode).
+        #expect(ContinuousClock.now - start < TestTiming.bound(12))
         // A real open still completes while eight others are blocked.
         let info = try await Demuxer.open(path: Fixtures.path("tone.wav")).info
         #expect(info.streams.count == 1)
@@ -101,11 +105,11 @@ struct EngineConcurrencyTests {
         let release = CancellationToken()
         let flags = Flags()
         let blocker = Task { try await executor.run { _ in flags.started.store(true, ordering: .relaxed); release.wait(seconds: 30) } }
-        for _ in 0..<1000 where !flags.started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        await until("the blocker started") { flags.started.load(ordering: .relaxed) }
         var canary: Canary? = Canary(executor, flags)
         let queued = Task { [canary] in try await executor.run { _ in withExtendedLifetime(canary) {} } }
         canary = nil
-        for _ in 0..<1000 where executor.queuedJobs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("a job queued") { executor.queuedJobs >= 1 }
         queued.cancel()
         _ = try? await queued.value
         release.cancel()
@@ -128,11 +132,11 @@ struct EngineConcurrencyTests {
         let blockers = (0..<2).map { _ in
             Task { try await executor.run { _ in counters.blockersStarted.add(1, ordering: .relaxed); release.wait(seconds: 30) } }
         }
-        for _ in 0..<1000 where counters.blockersStarted.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("both blockers started") { counters.blockersStarted.load(ordering: .relaxed) >= 2 }
         #expect(counters.blockersStarted.load(ordering: .relaxed) == 2, "both engine threads are blocked")
 
         let queued = Task { try await executor.run { _ in counters.ran.store(true, ordering: .relaxed) } }
-        for _ in 0..<1000 where executor.queuedJobs == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("a job queued") { executor.queuedJobs >= 1 }
         #expect(executor.queuedJobs == 1, "the job waits for a thread")
         let start = ContinuousClock.now
         queued.cancel()
@@ -142,7 +146,7 @@ struct EngineConcurrencyTests {
         } catch let error as MediaEngineError {
             #expect(error.code == .cancelled)
         }
-        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "returned while both threads were still blocked (for 30 s)")
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "returned while both threads were still blocked (for 30 s)")
         #expect(counters.blockersStarted.load(ordering: .relaxed) == 2 && !release.isCancelled)
 
         release.cancel()
@@ -182,17 +186,22 @@ struct AVIOBridgeTests {
 
     @Test func tokenWaitWakesOnCancel() async throws {
         let token = CancellationToken()
-        let start = ContinuousClock.now
-        Task.detached {
-            try await Task.sleep(for: .milliseconds(50))
+        // The cancel comes 50 ms into the wait, from a thread of its own: neither side needs the
+        // cooperative pool, which other tests may hold for seconds on a busy machine.
+        Thread {
+            Thread.sleep(forTimeInterval: 0.05)
             token.cancel()
-        }
-        // Wait on a thread of our own, as engine threads do, never on the cooperative pool.
-        let cancelled = await withHandOffContinuation { continuation in
-            Thread { continuation.resume(returning: token.wait(seconds: 10)) }.start()
+        }.start()
+        // Wait on a thread of our own, as engine threads do, and time the wait itself there.
+        let (cancelled, waited) = await withHandOffContinuation { continuation in
+            Thread {
+                let start = ContinuousClock.now
+                let cancelled = token.wait(seconds: 10)
+                continuation.resume(returning: (cancelled, ContinuousClock.now - start))
+            }.start()
         }
         #expect(cancelled)
-        #expect(ContinuousClock.now - start < TestTiming.seconds(5), "woken by the cancel, long before the 10 s wait ends")
+        #expect(waited < TestTiming.bound(5, hang: 10), "woken by the cancel, long before the 10 s wait ends: \(waited)")
         #expect(!CancellationToken().wait(seconds: 0.01), "times out when nobody cancels")
     }
 }
