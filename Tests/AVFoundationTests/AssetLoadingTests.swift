@@ -74,8 +74,7 @@ struct AssetLoadingTests {
         let track = try #require(try await asset?.loadTracks(withMediaType: .video).first)
         asset = nil
         // The finished load task lets go of the asset a moment after the value arrives.
-        for _ in 0..<100 where track.asset != nil { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(track.asset == nil)
+        await until("the track's asset freed") { track.asset == nil }
         #expect(try await track.load(.totalSampleDataLength) > 10_000, "the scan still runs")
     }
 
@@ -85,9 +84,8 @@ struct AssetLoadingTests {
         let (asset, source) = try slowAsset("tone.wav", delay: 2 * TestTiming.scale)
         guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("not yet loaded"); return }
         let load = Task { try await asset.load(.duration) }
-        // Wait (bounded) for the load to sit in its first slow read, however busy the machine is.
-        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(source.reads.load(ordering: .relaxed) >= 1)
+        // Wait for the load to sit in its first slow read, however busy the machine is.
+        await until("the load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         guard case .loading = asset.status(of: .duration) else { Issue.record("loading"); return }
         let duration = try await load.value
         guard case .loaded(let value) = asset.status(of: .duration) else { Issue.record("loaded"); return }
@@ -115,11 +113,14 @@ struct AssetLoadingTests {
         let (asset, source) = try slowAsset("av.mp4", delay: 30)
         let load = Task { try await asset.load(.duration) }
         // Wait until the load sits in its first read (the engine may be busy with other tests' jobs).
-        for _ in 0..<500 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        await until("the load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         let start = ContinuousClock.now
         load.cancel()
         await #expect(throws: CancellationError.self) { try await load.value }
-        #expect(ContinuousClock.now - start < min(TestTiming.seconds(5), .seconds(15)), "far below the 30 s read")
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "far below the 30 s read")
+        await until("the blocked read woken") { source.readsEnded.load(ordering: .relaxed) >= 1 }
+        // A negative check: no read comes after the woken one. 100 ms more can only miss a late read on
+        // a slow machine, never fail a right answer.
         try await Task.sleep(for: .milliseconds(100))
         let reads = source.reads.load(ordering: .relaxed)
         #expect(reads == 1, "the blocked read was woken, no more reads")
@@ -134,7 +135,7 @@ struct AssetLoadingTests {
         let (asset, source) = try slowAsset("tone.wav", delay: TestTiming.scale)
         let patient = Task { try await asset.load(.duration) }
         let impatient = Task { try await asset.load(.duration) }
-        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("the shared load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         guard case .loading = asset.status(of: .duration) else { Issue.record("the shared load is under way"); return }
         impatient.cancel()
         await #expect(throws: CancellationError.self) { try await impatient.value }
@@ -144,7 +145,7 @@ struct AssetLoadingTests {
     @Test @available(*, deprecated) func cancelLoadingEndsLoadsWithStatusCancelled() async throws {
         let (asset, source) = try slowAsset("av.mp4", delay: 30)
         let load = Task { try await asset.load(.tracks) }
-        for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await until("the load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         #expect(source.reads.load(ordering: .relaxed) == 1, "the load sits in its first read")
         let start = ContinuousClock.now
         asset.cancelLoading()
@@ -154,7 +155,7 @@ struct AssetLoadingTests {
         } catch let error as AVError {
             #expect(error.code == .operationCancelled)
         }
-        #expect(ContinuousClock.now - start < min(TestTiming.seconds(5), .seconds(15)), "far below the 30 s read")
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "far below the 30 s read")
         var error: NSError?
         #expect(asset.statusOfValue(forKey: "tracks", error: &error) == .cancelled)
         #expect(error?.code == AVError.Code.operationCancelled.rawValue)
@@ -184,6 +185,8 @@ struct AssetLoadingTests {
             }
             returned.store(true, ordering: .releasing)
         }
+        // A negative check: no second call. 100 ms more can only miss a late call on a slow machine,
+        // never fail a right answer.
         try await Task.sleep(for: .milliseconds(100))
         let callCount = calls.load(ordering: .relaxed)
         let early = ranBeforeReturn.load(ordering: .relaxed)
@@ -219,7 +222,7 @@ struct AssetLoadingTests {
         let (asset, source) = try slowAsset("av.mp4", delay: 30)
         let calls = Atomic<Int>(0)
         let canceller = Task {
-            for _ in 0..<1000 where source.reads.load(ordering: .relaxed) == 0 { try? await Task.sleep(for: .milliseconds(5)) }
+            await until("the shared parse's first read") { source.reads.load(ordering: .relaxed) >= 1 }
             asset.cancelLoading()
         }
         await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -228,6 +231,8 @@ struct AssetLoadingTests {
             }
         }
         await canceller.value
+        // A negative check: no second call, no second parse. 100 ms more can only miss a late one on a
+        // slow machine, never fail a right answer.
         try await Task.sleep(for: .milliseconds(100))
         #expect(calls.load(ordering: .relaxed) == 1, "the handler runs once")
         #expect(source.reads.load(ordering: .relaxed) == 1, "no key started the parse again")
@@ -316,7 +321,7 @@ struct HeartbeatTests {
         for load in loads { _ = try? await load.value }
         // A blocked pool would stop the heartbeat for the whole 30-second read; other suites' CPU work
         // can delay a tick by a fraction of a second.
-        #expect(worst < min(TestTiming.seconds(1), .seconds(10)), "the heartbeat's longest gap was \(worst)")
+        #expect(worst < TestTiming.bound(1), "the heartbeat's longest gap was \(worst)")
     }
 }
 
@@ -330,6 +335,8 @@ struct CompletionHandlerTests {
                 if calls.add(1, ordering: .relaxed).newValue == 1 { done.resume(returning: (value, error?.localizedDescription)) }
             }
         }
+        // A negative check: no second call. 50 ms more can only miss a late call on a slow machine, never
+        // fail a right answer.
         try? await Task.sleep(for: .milliseconds(50))
         return (value, error, calls.load(ordering: .relaxed))
     }

@@ -20,19 +20,19 @@ struct AudioOutputTests {
             let player = AVPlayer(playerItem: item)
             player.audioDevice = fileDevice(path)
             player.isMuted = muted
-            try await PlayerTests.ready(item)
+            try await PlayerTests.ready(item, in: player)
             player.play()
-            try await PlayerTests.eventually { player.audioFramesWritten > 24_000 }
+            await until("player.audioFramesWritten > 24_000") { player.audioFramesWritten > 24_000 }
             player.pause()
             #expect(player.audioFramesWritten > 24_000, "half a second of sound written: \(player.audioFramesWritten)")
             // Kept a fifth of a second ahead of the player's time, not the whole file at once.
             #expect(Double(player.audioFramesWritten) / 48_000 < player.currentTime().seconds + 0.5)
         }
         // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
-        // for the file to hold the second (a sanitizer build is slow to get there), at most 5 s.
-        let second = 47_000 * 2 * MemoryLayout<Float>.size
-        for _ in 0..<500 where ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < second {
-            try await Task.sleep(nanoseconds: 10_000_000)
+        // for the file to hold the half second written (a sanitizer build is slow to get there).
+        let half = 24_000 * 2 * MemoryLayout<Float>.size
+        await until("the device's file holding half a second of sound") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= half
         }
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
@@ -69,17 +69,17 @@ struct AudioOutputTests {
             item.audioMix = mix
             let player = AVPlayer(playerItem: item)
             player.audioDevice = Self.fileDevice(path)
-            try await PlayerTests.ready(item)
+            try await PlayerTests.ready(item, in: player)
             player.play()
-            try await PlayerTests.eventually { player.rate == 0 }
+            await until("player.rate == 0") { player.rate == 0 }
             #expect(player.currentTime() == PlayerTests.t(1))
-            try await PlayerTests.eventually { player.audioFramesWritten >= 47_000 }
+            await until("player.audioFramesWritten >= 47_000") { player.audioFramesWritten >= 47_000 }
         }
         // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
-        // for the file to hold the second (a sanitizer build is slow to get there), at most 5 s.
+        // for the file to hold the second (a sanitizer build is slow to get there).
         let second = 47_000 * 2 * MemoryLayout<Float>.size
-        for _ in 0..<500 where ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) < second {
-            try await Task.sleep(nanoseconds: 10_000_000)
+        await until("the device's file holding a second of sound") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= second
         }
         let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

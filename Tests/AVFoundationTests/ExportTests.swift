@@ -275,15 +275,15 @@ struct ExportTests {
         let export = Task { await session.export() }
         // Cancelled once a fifth is done and the states have reported the export under way (they are
         // sampled every 10 ms, so a fast export could otherwise pass unseen).
-        while (session.progress < 0.2 || !heard.values.contains { $0.hasPrefix("exporting") })
-                && session.currentStatus != .failed && session.currentStatus != .completed {
-            try await Task.sleep(nanoseconds: 2_000_000)
+        await until("a fifth exported and the state reported") {
             seen.append(session.progress)
+            return (session.progress >= 0.2 && heard.values.contains { $0.hasPrefix("exporting") })
+                || session.currentStatus == .failed || session.currentStatus == .completed
         }
-        let asked = Date()
+        let asked = ContinuousClock.now
         session.cancelExport()
         await export.value
-        #expect(Date().timeIntervalSince(asked) < 5)
+        #expect(ContinuousClock.now - asked < TestTiming.bound(5, hang: 10), "at once, not when the export ends")
         #expect(session.currentStatus == .cancelled && (session.currentError as? AVError)?.code == .operationCancelled)
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(seen == seen.sorted(), "progress never falls")

@@ -58,11 +58,11 @@ struct ImageGeneratorAPITests {
         let task = Task {
             for await _ in generator.images(for: times) { count.add(1, ordering: .relaxed) }
         }
-        while count.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(1)) }
+        await until("three images") { count.load(ordering: .relaxed) >= 3 }
         task.cancel()
         let start = ContinuousClock.now
         await task.value
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < TestTiming.bound(10, hang: 20), "at once, not after the 2000 images")
         #expect(count.load(ordering: .relaxed) < 2000, "the sequence ended early")
     }
 
@@ -74,11 +74,12 @@ struct ImageGeneratorAPITests {
         generator.requestedTimeToleranceBefore = .zero
         generator.requestedTimeToleranceAfter = .zero
         let task = Task { try await generator.image(at: CMTime(seconds: 1.9, preferredTimescale: 600)) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled while it reads from the slow server (the whole file takes some 10 s).
+        await until("the slow server's first request") { server.requests.count >= 1 }
         task.cancel()
         let start = ContinuousClock.now
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < TestTiming.bound(5, hang: 10), "at once, not when the slow download ends")
     }
 
     @Test("the callback method reports every time once, in order, on a background queue")
@@ -110,13 +111,12 @@ struct ImageGeneratorAPITests {
         generator.generateCGImagesAsynchronously(forTimes: times) { requested, _, _, result, _ in
             reports.withLock { $0.append((requested, result)) }
         }
-        try await Task.sleep(for: .milliseconds(30))
+        // Cancelled once generating is under way, with most of the 300 times still pending.
+        await until("a first report") { reports.withLock { $0.count } >= 1 }
         generator.cancelAllCGImageGeneration()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while reports.withLock({ $0.count }) < times.count, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        // Let any late report show itself.
+        await until("a report for each of the \(times.count) times") { reports.withLock { $0.count } >= times.count }
+        // A negative check: let any late (second) report show itself. 100 ms more can only miss a late
+        // report on a slow machine, never fail a right answer.
         try await Task.sleep(for: .milliseconds(100))
         let all = reports.withLock { $0 }
         #expect(all.count == times.count, "one report per time, no more")

@@ -49,7 +49,7 @@ struct PlaybackAssetKindsTests {
         player.audioDevice = AudioOutputTests.fileDevice(path)
         let clock = CMClock.manual()
         player.sourceClock = clock
-        try await PlayerTests.ready(item)
+        try await PlayerTests.ready(item, in: player)
         #expect(item.status == .readyToPlay, "\(kind): \(String(describing: item.error)) \((item.error as? NSError)?.localizedDescription ?? "")")
         let duration = item.duration.seconds
         #expect(duration > 1.9 && duration < 4.1, "\(kind): \(duration)")
@@ -59,17 +59,17 @@ struct PlaybackAssetKindsTests {
         let time = output.itemTime(forHostTime: CMClockGetTime(clock).seconds)
         #expect(time == PlayerTests.t(0.5), "\(kind)")
         var buffer: CVPixelBuffer?
-        for _ in 0..<500 where buffer == nil {
+        await until("\(kind): a picture at 0.5 s") {
             buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: nil)
-            if buffer == nil { try await Task.sleep(nanoseconds: 10_000_000) }
+            return buffer != nil
         }
         let picture = try #require(buffer, "\(kind): a picture at 0.5 s")
         #expect(CVPixelBufferGetWidth(picture) >= 160 && CVPixelBufferGetHeight(picture) >= 120)
 
-        try await PlayerTests.eventually { player.audioFramesWritten > 4_800 }
+        await until("player.audioFramesWritten > 4_800") { player.audioFramesWritten > 4_800 }
         #expect(player.audioFramesWritten > 4_800, "\(kind): sound reached the device")
         for _ in 0..<45 { clock.advance(by: PlayerTests.t(0.1)) }
-        try await PlayerTests.eventually { player.rate == 0 }
+        await until("player.rate == 0") { player.rate == 0 }
         #expect(player.rate == 0 && player.currentTime() == item.duration, "\(kind): played to the end")
     }
 }

@@ -89,7 +89,7 @@ struct PlaybackBufferTests {
         let player = AVPlayer(playerItem: item)
         let clock = CMClock.manual()
         player.sourceClock = clock
-        try await PlayerTests.ready(item)
+        try await PlayerTests.ready(item, in: player)
         return (player, clock)
     }
 
@@ -112,7 +112,7 @@ struct PlaybackBufferTests {
         player.play()
         #expect(player.timeControlStatus == .playing)
         clock.advance(by: PlayerTests.t(1.2))
-        try await PlayerTests.eventually { item.loadedTimeRanges.first?.timeRangeValue.end == item.duration }
+        await until("the item read to its end") { item.loadedTimeRanges.first?.timeRangeValue.end == item.duration }
         #expect(item.loadedTimeRanges.map(\.timeRangeValue) == [CMTimeRange(start: .zero, end: item.duration)])
         #expect(ranges.values.count >= 2 && ranges.values.last == [CMTimeRange(start: .zero, end: item.duration)],
                 "observers heard the range grow: \(ranges.values)")
@@ -123,7 +123,7 @@ struct PlaybackBufferTests {
         other.preferredForwardBufferDuration = 1
         let (second, _) = try await Self.player(other)
         #expect(await second.seek(to: PlayerTests.t(1.9), toleranceBefore: .zero, toleranceAfter: .zero))
-        try await PlayerTests.eventually { other.loadedTimeRanges.first?.timeRangeValue.end == other.duration }
+        await until("the other item read to its end") { other.loadedTimeRanges.first?.timeRangeValue.end == other.duration }
         #expect(other.loadedTimeRanges.map(\.timeRangeValue) == [CMTimeRange(start: PlayerTests.t(1.9), end: other.duration)])
     }
 
@@ -139,10 +139,10 @@ struct PlaybackBufferTests {
         let (player, clock) = try await Self.player(item)
         #expect(!item.duration.isNumeric)
         // Reading ahead has reached the end of the media (the buffer is full only once it has).
-        try await PlayerTests.eventually { item.isPlaybackBufferFull }
+        await until("item.isPlaybackBufferFull") { item.isPlaybackBufferFull }
         player.play()
         for _ in 0..<30 { clock.advance(by: PlayerTests.t(0.1)) }
-        try await PlayerTests.eventually { player.rate == 0 }
+        await until("player.rate == 0") { player.rate == 0 }
         let end = player.currentTime().seconds
         #expect(player.rate == 0 && end > 0.99 && end < 1.05, "stopped at the media's end (the last picture ends at 1.014 s): \(end)")
         #expect(ends.values == [true])
@@ -164,7 +164,7 @@ struct PlaybackBufferTests {
         player.play()
         #expect(player.timeControlStatus == .playing)
         clock.advance(by: PlayerTests.t(1.7))
-        try await PlayerTests.eventually { player.timeControlStatus == .waitingToPlayAtSpecifiedRate }
+        await until("the player waiting (a stall)") { player.timeControlStatus == .waitingToPlayAtSpecifiedRate }
         #expect(player.reasonForWaitingToPlay == .toMinimizeStalls)
         #expect(stalls.values.count == 1)
         #expect(item.isPlaybackBufferEmpty && !item.isPlaybackLikelyToKeepUp)
@@ -175,11 +175,11 @@ struct PlaybackBufferTests {
         #expect(player.currentTime() == stalledAt, "no time passes while waiting")
 
         delegate.open()
-        try await PlayerTests.eventually { player.timeControlStatus == .playing }
+        await until("player.timeControlStatus == .playing") { player.timeControlStatus == .playing }
         #expect(player.currentTime() == stalledAt)
         #expect(player.rate == 1 && !item.isPlaybackBufferEmpty)
         clock.advance(by: PlayerTests.t(1))
-        try await PlayerTests.eventually { player.rate == 0 }
+        await until("player.rate == 0") { player.rate == 0 }
         #expect(player.currentTime() == item.duration)
     }
 
@@ -198,7 +198,7 @@ struct PlaybackBufferTests {
         player.play()
         #expect(item.status == .readyToPlay && player.timeControlStatus == .playing)
         delegate.fail(with: lost)
-        try await PlayerTests.eventually { item.status == .failed && player.rate == 0 }
+        await until("item.status == .failed && player.rate == 0") { item.status == .failed && player.rate == 0 }
         #expect(item.status == .failed && item.error != nil)
         #expect(failures.values == [true])
         #expect(player.rate == 0 && player.timeControlStatus == .paused)
@@ -225,7 +225,7 @@ struct PlaybackBufferTests {
         }
         let player = AVPlayer(playerItem: item)
         player.play()
-        for _ in 0..<3000 where ends.values.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
+        await until("the end played", timeout: 30) { !ends.values.isEmpty }
         #expect(ends.values == [true], "played to the end within 30 s")
         #expect(!stalls.values.isEmpty, "at half the media's rate, playing stalled")
         #expect(player.currentTime() == item.duration)

@@ -13,22 +13,19 @@ struct PlayerTests {
     static func url(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
     static func t(_ seconds: Double) -> CMTime { CMTime(value: Int64((seconds * 600).rounded()), timescale: 600) }
 
-    /// Waits (without blocking the pool, at most five seconds) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(nanoseconds: 10_000_000) }
-    }
-
-    /// Waits until `item` has loaded and its player, if any, has heard of it.
-    static func ready(_ item: AVPlayerItem) async throws {
-        try await eventually { item.status != .unknown }
-        // The player hears of it just after the status changes (on the loading thread).
-        try await Task.sleep(nanoseconds: 20_000_000)
+    /// Waits until `item` has loaded and `player`, which plays it, has heard of it: the item tells its
+    /// player just after its status changes (on the loading thread), and the player's status turns
+    /// ready then.
+    static func ready(_ item: AVPlayerItem, in player: AVPlayer) async throws {
+        await until("\(item) loaded and its player ready") {
+            item.status == .failed || (item.status == .readyToPlay && player.status == .readyToPlay)
+        }
     }
 
     /// Waits until `item`'s read-ahead is full (for the short fixtures: read to the end), so a manual
     /// clock moved on in a burst finds the media read and playing does not stall on a loaded machine.
     static func readAhead(_ item: AVPlayerItem) async throws {
-        try await eventually { item.status == .failed || item.isPlaybackBufferFull }
+        await until("item.status == .failed || item.isPlaybackBufferFull") { item.status == .failed || item.isPlaybackBufferFull }
         #expect(item.isPlaybackBufferFull, "the read-ahead of \(item) did not fill")
     }
 
@@ -38,7 +35,7 @@ struct PlayerTests {
         let player = AVPlayer(playerItem: item)
         let clock = CMClock.manual()
         player.sourceClock = clock
-        try await ready(item)
+        try await ready(item, in: player)
         try await readAhead(item)
         return (player, item, clock)
     }
@@ -68,8 +65,8 @@ struct PlayerTests {
         }
         #expect(seen.values == ["unknown true"], "nothing loads before a player takes the item")
         let player = AVPlayer(playerItem: playerItem)
-        try await Self.ready(playerItem)
-        try await Self.eventually { seen.values.count == 2 && player.status == .readyToPlay }
+        try await Self.ready(playerItem, in: player)
+        await until("seen.values.count == 2 && player.status == .readyToPlay") { seen.values.count == 2 && player.status == .readyToPlay }
         #expect(seen.values == ["unknown true", "ready, keys loaded"])
         #expect(player.status == .readyToPlay && playerItem.duration.seconds == 2 && playerItem.presentationSize == CGSize(width: 320, height: 240))
         observation.invalidate()
@@ -80,8 +77,8 @@ struct PlayerTests {
         let errors = Recorder<Bool>()
         let observation = item.observe(\.status) { item, _ in errors.add(item.error != nil) }
         let player = AVPlayer(playerItem: item)
-        try await Self.ready(item)
-        try await Self.eventually { errors.values.count == 1 }
+        try await Self.ready(item, in: player)
+        await until("errors.values.count == 1") { errors.values.count == 1 }
         #expect(item.status == .failed && errors.values == [true] && player.currentItem === item)
         #expect((item.error as? AVError)?.code == .failedToLoadMediaData, "\(String(describing: item.error))")
         _ = observation
@@ -89,7 +86,7 @@ struct PlayerTests {
 
     @Test func timeRunsAtTheRateAgainstTheClock() async throws {
         let (player, item, clock) = try await Self.player()
-        try await Self.eventually { player.status == .readyToPlay }
+        await until("player.status == .readyToPlay") { player.status == .readyToPlay }
         let statuses = Recorder<AVPlayer.TimeControlStatus>()
         let observation = player.observe(\.timeControlStatus, options: [.new]) { _, change in
             if let value = change.newValue { statuses.add(value) }
@@ -115,8 +112,8 @@ struct PlayerTests {
         let item = AVPlayerItem(url: Self.url("av.mp4"))
         player.replaceCurrentItem(with: item)
         if item.status == .unknown { #expect(player.reasonForWaitingToPlay == .evaluatingBufferingRate) }
-        try await Self.ready(item)
-        try await Self.eventually { player.timeControlStatus == .playing }
+        try await Self.ready(item, in: player)
+        await until("player.timeControlStatus == .playing") { player.timeControlStatus == .playing }
         #expect(player.timeControlStatus == .playing && player.reasonForWaitingToPlay == nil)
         player.pause()
     }
@@ -213,6 +210,8 @@ struct PlayerTests {
         player.seek(to: Self.t(1.4)) { results.add($0); done.leave() }
         player.replaceCurrentItem(with: next)
         await withHandOffContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+        // A negative check: no second call. 100 ms more can only miss a late call on a slow machine,
+        // never fail a right answer.
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(results.values.count == 1)
         #expect(player.currentItem === next && player.currentTime() == .zero)
@@ -221,18 +220,22 @@ struct PlayerTests {
     @Test func theRealClock() async throws {
         let item = AVPlayerItem(url: Self.url("av.mp4"))
         let player = AVPlayer(playerItem: item)
-        try await Self.ready(item)
+        try await Self.ready(item, in: player)
         let rates = Recorder<Bool>()
         let observer = NotificationCenter.default.addObserver(forName: AVPlayer.rateDidChangeNotification, object: player, queue: nil) { _ in rates.add(true) }
         let ticks = Recorder<Double>()
         let token = player.addPeriodicTimeObserver(forInterval: Self.t(0.1), queue: DispatchQueue(label: "test.real")) { ticks.add($0.seconds) }
+        let started = ContinuousClock.now
         player.play()
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // The real clock moves the time: past 0.15 s however late a busy machine starts playing, and never
+        // further than the time gone by since play().
+        await until("the time past 0.15 s on the real clock") { player.currentTime().seconds > 0.15 }
         let now = player.currentTime().seconds
+        let gone = (ContinuousClock.now - started) / .seconds(1)
         player.pause()
         DispatchQueue(label: "test.flush").sync {}
-        try await Self.eventually { ticks.values.count >= 2 }
-        #expect(now > 0.15 && now < 1.5, "\(now)")
+        await until("ticks.values.count >= 2") { ticks.values.count >= 2 }
+        #expect(now > 0.15 && now < gone + 0.01, "\(now) s played in \(gone) s")
         #expect(ticks.values.count >= 2, "\(ticks.values)")
         #expect(rates.values.count == 2)
         player.removeTimeObserver(token)
@@ -247,15 +250,15 @@ struct PlayerTests {
         #expect(queue.items() == [first, second] && queue.actionAtItemEnd == .advance)
         let changes = Recorder<Bool>()
         let observation = queue.observe(\.currentItem, options: [.new]) { _, change in changes.add(change.newValue == second) }
-        try await Self.ready(first)
+        try await Self.ready(first, in: queue)
         try await Self.readAhead(first)
-        try await Self.eventually { queue.status == .readyToPlay }
+        await until("queue.status == .readyToPlay") { queue.status == .readyToPlay }
         queue.play()
-        try await Self.eventually { queue.timeControlStatus == .playing }
+        await until("queue.timeControlStatus == .playing") { queue.timeControlStatus == .playing }
         for _ in 0..<21 { clock.advance(by: Self.t(0.1)) }
         #expect(queue.currentItem === second && changes.values == [true], "the end of the first advances to the second")
-        try await Self.ready(second)
-        try await Self.eventually { queue.timeControlStatus == .playing }
+        try await Self.ready(second, in: queue)
+        await until("queue.timeControlStatus == .playing") { queue.timeControlStatus == .playing }
         #expect(queue.timeControlStatus == .playing && queue.currentTime() < Self.t(0.5))
         let third = AVPlayerItem(url: Self.url("av.mp4"))
         #expect(queue.canInsert(third, after: nil) && !queue.canInsert(second, after: nil))
@@ -294,8 +297,8 @@ struct PlayerTests {
         }
         let item = AVPlayerItem(url: Self.url("av.mp4"))
         player.replaceCurrentItem(with: item)
-        try await Self.ready(item)
-        try await Self.eventually { seen.values.count == 3 }
+        try await Self.ready(item, in: player)
+        await until("seen.values.count == 3") { seen.values.count == 3 }
         #expect(seen.values == ["Optional(nil)", "Optional(Optional(AVFoundation.AVPlayerItem.Status.unknown))",
                                 "Optional(Optional(AVFoundation.AVPlayerItem.Status.readyToPlay))"], "\(seen.values)")
         observation.invalidate()

@@ -97,8 +97,8 @@ struct ReadmeExamplesTests {
         let token = player.addPeriodicTimeObserver(forInterval: CMTime(value: 1, timescale: 2), queue: queue) { time in
             times.add(time.seconds)
         }
-        try await PlayerTests.ready(item)
-        try await PlayerTests.eventually { printed.values.count == 2 && player.status == .readyToPlay }
+        try await PlayerTests.ready(item, in: player)
+        await until("two statuses printed and the player ready") { printed.values.count == 2 && player.status == .readyToPlay }
         player.play()
         for _ in 0..<10 { clock.advance(by: CMTime(value: 1, timescale: 10)) }
         queue.sync {}

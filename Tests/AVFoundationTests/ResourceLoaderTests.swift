@@ -17,12 +17,6 @@ struct ResourceLoaderTests {
                                 byteRanges: byteRanges, lengthKnown: lengthKnown)
     }
 
-    /// Waits (without blocking the pool) until `condition` holds, for at most `seconds`.
-    func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-    }
-
     func underlying(_ error: any Error) -> NSError? {
         (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
     }
@@ -49,7 +43,7 @@ struct ResourceLoaderTests {
         let server = try delegate("av.mp4", .silent)
         let asset = server.asset("av.mp4")
         let load = Task { try await asset.load(.duration) }
-        try await eventually { !server.pending.isEmpty }
+        await until("!server.pending.isEmpty") { !server.pending.isEmpty }
         let request = try #require(server.pending.first)
         let data = try #require(request.dataRequest)
         #expect(data.requestedOffset == 0)
@@ -93,10 +87,10 @@ struct ResourceLoaderTests {
         #expect(!server.pending.isEmpty)
         weak let weakAsset = asset
         asset = nil
-        try await eventually { weakAsset == nil && server.pending.allSatisfy(\.isCancelled) }
+        await until("the asset freed and its requests cancelled") { weakAsset == nil && server.pending.allSatisfy(\.isCancelled) }
         #expect(weakAsset == nil)
         #expect(server.pending.allSatisfy { $0.isCancelled }, "cancelled once the asset is gone")
-        try await eventually { server.cancelled.count == server.pending.count }
+        await until("server.cancelled.count == server.pending.count") { server.cancelled.count == server.pending.count }
         #expect(server.cancelled.count == server.pending.count, "didCancel for each")
     }
 
@@ -192,7 +186,7 @@ struct ResourceLoaderTests {
         let server = try delegate("av.mp4", .silent)
         let asset = server.asset("av.mp4")
         let load = Task { try await asset.load(.duration) }
-        try await eventually { !server.pending.isEmpty }
+        await until("!server.pending.isEmpty") { !server.pending.isEmpty }
         let start = ContinuousClock.now
         asset.cancelLoading()
         do {
@@ -201,8 +195,8 @@ struct ResourceLoaderTests {
         } catch let error as AVError {
             #expect(error.code == .operationCancelled)
         }
-        #expect(ContinuousClock.now - start < .seconds(5), "ends at once")
-        try await eventually { !server.cancelled.isEmpty }
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "ends at once, not when the silent delegate is given up on")
+        await until("!server.cancelled.isEmpty") { !server.cancelled.isEmpty }
         let request = try #require(server.pending.first)
         #expect(request.isCancelled && !request.isFinished)
         #expect(server.cancelled.count == 1)
@@ -219,12 +213,12 @@ struct ResourceLoaderTests {
         let server = try delegate("av.mp4", .silent)
         let asset = server.asset("av.mp4")
         let load = Task { try await asset.load(.duration) }
-        try await eventually { !server.pending.isEmpty }
+        await until("!server.pending.isEmpty") { !server.pending.isEmpty }
         let start = ContinuousClock.now
         load.cancel()
         await #expect(throws: (any Error).self) { try await load.value }
-        #expect(ContinuousClock.now - start < .seconds(5), "ends at once")
-        try await eventually { !server.cancelled.isEmpty }
+        #expect(ContinuousClock.now - start < TestTiming.bound(10), "ends at once, not when the silent delegate is given up on")
+        await until("!server.cancelled.isEmpty") { !server.cancelled.isEmpty }
         #expect(server.cancelled.first?.onDelegateQueue == true)
         #expect(server.pending.first?.isCancelled == true)
     }
@@ -286,8 +280,8 @@ struct ResourceLoaderTests {
         weak let weakServer = server
         asset = nil
         server = nil
-        for _ in 0..<200 where weakAsset != nil || weakServer != nil { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(weakServer == nil && weakAsset == nil, "both freed")
+        // The last engine job to hold them lets them go just after the load returns.
+        await until("the asset and its delegate freed") { weakAsset == nil && weakServer == nil }
     }
 
     /// A delegate that lies: any length (the largest there is, or negative), and more bytes than asked,

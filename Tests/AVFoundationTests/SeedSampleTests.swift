@@ -374,7 +374,7 @@ struct Seed004SampleTests {
     @Test func periodicBoundaryAndSeekSamples() async throws {
         let clock = CMClock.manual()
         let sample = Seed004Samples(url: URL(fileURLWithPath: Fixtures.path("av.mp4")), clock: clock)
-        try await PlayerTests.ready(sample.playerItem)
+        try await PlayerTests.ready(sample.playerItem, in: sample.player)
         sample.addPeriodicTimeObserver()
         sample.player.play()
         for _ in 0..<10 { clock.advance(by: CMTime(value: 1, timescale: 10)) }

@@ -9,16 +9,17 @@ import Testing
 struct VideoOutputTests {
     static func t(_ seconds: Double) -> CMTime { CMTime(value: Int64((seconds * 600).rounded()), timescale: 600) }
 
-    /// The picture at `time`, once the pipeline has decoded it (within two seconds).
+    /// The picture at `time`, once the pipeline has decoded it.
     static func picture(_ output: AVPlayerItemVideoOutput, at time: CMTime) async throws -> (CVPixelBuffer, CMTime)? {
-        for _ in 0..<200 {
+        var picture: (CVPixelBuffer, CMTime)?
+        await until("the picture at \(time.seconds) s") {
             var shown = CMTime.invalid
             if output.hasNewPixelBuffer(forItemTime: time), let buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: &shown) {
-                return (buffer, shown)
+                picture = (buffer, shown)
             }
-            try await Task.sleep(nanoseconds: 10_000_000)
+            return picture != nil
         }
-        return nil
+        return picture
     }
 
     /// The frame number a BGRA buffer of a frame-index movie shows.
@@ -45,7 +46,7 @@ struct VideoOutputTests {
         #expect(item.outputs.count == 1)
         let player = AVPlayer(playerItem: item)
         player.sourceClock = CMClock.manual()
-        try await PlayerTests.ready(item)
+        try await PlayerTests.ready(item, in: player)
 
         let first = try #require(try await Self.picture(output, at: Self.t(0.5)))
         #expect(CVPixelBufferGetWidth(first.0) == 320 && CVPixelBufferGetHeight(first.0) == 240)
@@ -75,7 +76,7 @@ struct VideoOutputTests {
         item.add(output)
         let player = AVPlayer(playerItem: item)
         player.sourceClock = CMClock.manual()
-        try await PlayerTests.ready(item)
+        try await PlayerTests.ready(item, in: player)
         let (buffer, shown) = try #require(try await Self.picture(output, at: Self.t(1.5)))
         #expect(CVPixelBufferGetWidth(buffer) == 320 && CVPixelBufferGetHeight(buffer) == 240 && shown == Self.t(1.5))
         CVPixelBufferLockBaseAddress(buffer, .readOnly)
@@ -92,7 +93,7 @@ struct VideoOutputTests {
         let output = AVPlayerItemVideoOutput(outputSettings: [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)])
         item.add(output)
         let player = AVPlayer(playerItem: item)
-        try await PlayerTests.ready(item)
+        try await PlayerTests.ready(item, in: player)
         let (buffer, _) = try #require(try await Self.picture(output, at: Self.t(1)))
         #expect(CVPixelBufferGetPlaneCount(buffer) == 2 && CVPixelBufferIsPlanar(buffer))
         #expect(CVPixelBufferGetWidthOfPlane(buffer, 1) == 160 && CVPixelBufferGetHeightOfPlane(buffer, 1) == 120)
@@ -120,7 +121,7 @@ struct VideoOutputTests {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         item.add(output)
         let player = AVPlayer(playerItem: item)
-        try await PlayerTests.eventually { delegate.told.values == ["media"] }
+        await until("delegate.told.values == [\"media\"]") { delegate.told.values == ["media"] }
         #expect(delegate.told.values == ["media"])
         _ = player
     }
