@@ -50,7 +50,7 @@ let package = Package(
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally, a replayer.
         .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tests/Fuzz"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
-        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "Locking"], path: "Tests/Stress"),
+        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "Locking"], path: "Tests/Stress"),
         // The soak (scripts/soak.sh): loads, thumbnails and exports at once under faults, for a set time.
         .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking", "CHeapStats"], path: "Tests/Soak"),
         // glibc's count of the heap in use, for the soak.

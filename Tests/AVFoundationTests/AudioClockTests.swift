@@ -21,8 +21,7 @@ final class PulseServer: Sendable {
             "--load=module-native-protocol-unix socket=\(socket) auth-anonymous=1",
         ])
         #expect(start.status == 0, "PulseAudio did not start: \(start.stderr)")
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(nanoseconds: 10_000_000) }
-        #expect(FileManager.default.fileExists(atPath: socket), "PulseAudio does not listen")
+        await until("PulseAudio listening on \(socket)") { FileManager.default.fileExists(atPath: socket) }
     }
 
     /// The daemon's process id, from its pid file.
@@ -56,9 +55,13 @@ struct AudioClockTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect((values["heardReports"] ?? 0) > 20, "the device keeps time and reports what it played: \(values)")
         // The player lets the time stray 40 ms before it corrects it, and on a loaded machine its 10 ms
-        // ticks (which correct it) come late: the median within 80 ms (the host clock alone is some
-        // 600 ms ahead of this sink, which is slow to start).
-        #expect((values["followMedianMs"] ?? .max) < 80, "the time stays close to the sound heard: \(values)")
+        // ticks (which correct it) come late: at nine samples in ten the time is within 80 ms of the
+        // sound heard, or stands still ahead of it waiting for the sound (the host clock alone is some
+        // 600 ms ahead of this sink, which is slow to start). On a busy machine the sink's stream may
+        // underrun and report a sound 0.4 s behind the time, and a median of the distance alone fails
+        // there though the time waits for the sound as it should.
+        #expect((values["followSamples"] ?? 0) > 20, "\(values)")
+        #expect((values["followStrayedPercent"] ?? .max) <= 10, "the time follows the sound heard: \(values)")
         #expect(values["followEndedAt"] == 2000, "played to the end: \(values)")
         #expect((values["holdMovedMs"] ?? .max) < 100, "the time holds while the device takes nothing: \(values)")
         #expect(values["holdStatusPlaying"] == 1)

@@ -9,6 +9,7 @@
 // Prints `key value` lines the test reads; exits 1 on a failure it can name.
 import AVFoundation
 import Dispatch
+import FixtureSupport
 import Foundation
 internal import MediaEngine
 import Locking
@@ -21,10 +22,7 @@ func openDescriptors() -> Int {
 /// The descriptors open once the engine has finished its jobs: a job that just resumed its caller may
 /// not have dropped (and closed) its source yet, which on a loaded machine is up to one a thread.
 func settledDescriptors() async -> Int {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while IOExecutor.shared.runningJobs + IOExecutor.shared.queuedJobs > 0 && ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(10))
-    }
+    _ = await poll(timeout: 10) { IOExecutor.shared.runningJobs + IOExecutor.shared.queuedJobs == 0 }
     return openDescriptors()
 }
 
@@ -147,10 +145,8 @@ func silent(count: Int, file: URL) async {
         return asset
     }
     let loads = assets.map { asset in Task { try await asset.load(.duration, .tracks) } }
-    let deadline = ContinuousClock.now + .seconds(20)
-    while delegate.counts.withLock({ $0.requests.count }) < count && ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(5))
-    }
+    // Printed, and checked by the test, whether or not they all came.
+    _ = await poll(timeout: 20) { delegate.counts.withLock { $0.requests.count } >= count }
     print("requests \(delegate.counts.withLock { $0.requests.count })")
     print("runningJobs \(IOExecutor.shared.runningJobs)")
     print("queuedJobs \(IOExecutor.shared.queuedJobs)")
@@ -174,9 +170,7 @@ func silent(count: Int, file: URL) async {
     }
     print("endedLoads \(ended)")
     print("cancelMs \(milliseconds(since: cancelStart))")
-    while delegate.counts.withLock({ $0.cancelled }) < count && ContinuousClock.now < deadline + .seconds(10) {
-        try? await Task.sleep(for: .milliseconds(5))
-    }
+    _ = await poll(timeout: 10) { delegate.counts.withLock { $0.cancelled } >= count }
     let requests = delegate.counts.withLock { $0.requests }
     print("didCancel \(delegate.counts.withLock { $0.cancelled })")
     print("allCancelled \(requests.allSatisfy { $0.isCancelled && !$0.isFinished })")
@@ -193,38 +187,57 @@ func audioClock(serverPID: Int32, socket: String, file: URL) async {
         let item = AVPlayerItem(url: file)
         let player = AVPlayer(playerItem: item)
         player.audioDevice = device
-        while item.status == .unknown { try? await Task.sleep(for: .milliseconds(5)) }
+        _ = await poll(timeout: 20) { item.status != .unknown }
         guard item.status == .readyToPlay else { fail("\(file.lastPathComponent): \(String(describing: item.error))") }
         player.play()
         return player
     }
     let player = await started()
-    var gaps: [Double] = [], reports = 0
-    let deadline = ContinuousClock.now + .seconds(10)
+    // Sampled every 20 ms while it plays (2 s of media): the player's time and the sound heard, read
+    // together. The time follows the sound when it is within 80 ms of it, or stands still ahead of it
+    // (the player never goes back: where the device reports a sound behind the time, as a PulseAudio
+    // stream that raised its latency after an underrun does on a busy machine, the time waits for the
+    // sound to catch up). It strays when it runs on ahead of the sound or lags behind it.
+    var gaps: [Double] = [], reports = 0, strayed = 0, counted = 0
+    var last: Double?
+    let deadline = ContinuousClock.now + TestTiming.seconds(10)
     while player.rate != 0 && ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(20))
-        guard let heard = player.audioHeardTime else { continue }
-        reports += 1
+        guard let heard = player.audioHeardTime?.seconds else { continue }
         let now = player.currentTime().seconds
-        if now > 0.3 && now < 1.7 { gaps.append(abs(now - heard.seconds)) }
+        defer { last = now }
+        reports += 1
+        guard now > 0.3 && now < 1.7 else { continue }
+        counted += 1
+        gaps.append(abs(now - heard))
+        let waits = now > heard && now == last
+        if abs(now - heard) >= 0.08 && !waits { strayed += 1 }
     }
     gaps.sort()
     print("heardReports \(reports)")
+    print("followSamples \(counted)")
+    print("followStrayedPercent \(counted == 0 ? 100 : strayed * 100 / counted)")
     print("followMedianMs \(Int(((gaps.isEmpty ? 9 : gaps[gaps.count / 2]) * 1000).rounded()))")
     print("followWorstMs \(Int(((gaps.last ?? 9) * 1000).rounded()))")
     print("followEndedAt \(Int((player.currentTime().seconds * 1000).rounded()))")
 
     let held = await started()
-    while held.currentTime().seconds < 0.5 && ContinuousClock.now < deadline + .seconds(5) { try? await Task.sleep(for: .milliseconds(10)) }
+    _ = await poll(timeout: 5) { held.currentTime().seconds >= 0.5 }
     kill(serverPID, SIGSTOP)
-    try? await Task.sleep(for: .milliseconds(400))
+    // The device stops taking samples; once what it was last heard playing is past, the time stands
+    // still (two looks 30 ms apart find the same time), however late a busy machine's ticks come.
+    _ = await poll(timeout: 5) {
+        let first = held.currentTime()
+        try? await Task.sleep(for: .milliseconds(30))
+        return held.currentTime() == first
+    }
     let before = held.currentTime().seconds
+    // A negative check: it stays still for 600 ms. A slow machine can only make it look stiller.
     try? await Task.sleep(for: .milliseconds(600))
     print("holdMovedMs \(Int(((held.currentTime().seconds - before) * 1000).rounded()))")
     print("holdStatusPlaying \(held.timeControlStatus == .playing ? 1 : 0)")
     kill(serverPID, SIGCONT)
-    let resumed = ContinuousClock.now
-    while held.currentTime().seconds < before + 0.3 && ContinuousClock.now < resumed + .seconds(5) { try? await Task.sleep(for: .milliseconds(10)) }
+    _ = await poll(timeout: 5) { held.currentTime().seconds >= before + 0.3 }
     print("resumedMovedMs \(Int(((held.currentTime().seconds - before) * 1000).rounded()))")
 }
 
