@@ -15,6 +15,12 @@ private func slowAsset(_ name: String, delay: Double) throws -> (AVURLAsset, Slo
     return (AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(name)), source: source), source)
 }
 
+/// An asset whose reads wait until the test opens the source.
+private func gatedAsset(_ name: String) throws -> (AVURLAsset, GatedSource) {
+    let source = try GatedSource(path: Fixtures.path(name))
+    return (AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(name)), source: source), source)
+}
+
 @Suite("Loading semantics")
 struct AssetLoadingTests {
     @Test func creatingAnAssetDoesNoIO() {
@@ -79,14 +85,15 @@ struct AssetLoadingTests {
     }
 
     @Test func statusOfWalksThroughTheStates() async throws {
-        // Each read takes 2 s: long enough that a busy machine (the suite runs in parallel on two
-        // cores; a 1 s delay once finished before the status was read) still sees the load under way.
-        let (asset, source) = try slowAsset("tone.wav", delay: 2 * TestTiming.scale)
+        // The reads are held until the test has seen the load under way (with a slow source instead, a
+        // busy machine once finished a 1 s read, and later a load of 2 s reads, before looking).
+        let (asset, source) = try gatedAsset("tone.wav")
+        defer { source.open() }
         guard case .notYetLoaded = asset.status(of: .duration) else { Issue.record("not yet loaded"); return }
         let load = Task { try await asset.load(.duration) }
-        // Wait for the load to sit in its first slow read, however busy the machine is.
         await until("the load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         guard case .loading = asset.status(of: .duration) else { Issue.record("loading"); return }
+        source.open()
         let duration = try await load.value
         guard case .loaded(let value) = asset.status(of: .duration) else { Issue.record("loaded"); return }
         #expect(value == duration && duration.seconds == 1)
@@ -130,15 +137,17 @@ struct AssetLoadingTests {
 
     /// One caller cancelling does not cancel the load another caller still waits for.
     @Test func aSharedLoadSurvivesOneCancelledWaiter() async throws {
-        // Each read takes a second, so the load is surely still in flight when the impatient caller leaves,
-        // however late a busy machine wakes this task.
-        let (asset, source) = try slowAsset("tone.wav", delay: TestTiming.scale)
+        // The reads are held until the impatient caller has left, so the load is surely still in flight
+        // then, however late a busy machine wakes this task (with 1 s reads it once was not).
+        let (asset, source) = try gatedAsset("tone.wav")
+        defer { source.open() }
         let patient = Task { try await asset.load(.duration) }
         let impatient = Task { try await asset.load(.duration) }
         await until("the shared load's first read") { source.reads.load(ordering: .relaxed) >= 1 }
         guard case .loading = asset.status(of: .duration) else { Issue.record("the shared load is under way"); return }
         impatient.cancel()
         await #expect(throws: CancellationError.self) { try await impatient.value }
+        source.open()
         #expect(try await patient.value.seconds == 1)
     }
 

@@ -1,4 +1,5 @@
 import MediaEngine
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -66,6 +67,34 @@ package final class SlowSource: FileWrappingSource {
             }
         } else {
             Thread.sleep(forTimeInterval: delay)
+        }
+        return try base.read(at: offset, into: buffer, cancellation: cancellation)
+    }
+}
+
+/// Holds every read until `open()` (or the read is cancelled, or a minute passes): a load sits in its
+/// first read for as long as a test needs to look at it, however busy the machine, and finishes as soon
+/// as the test lets it.
+package final class GatedSource: FileWrappingSource {
+    package let base: FileByteSource
+    /// Reads started.
+    package let reads = Atomic<Int>(0)
+    private let gate = CancellationToken()
+    package init(path: String) throws {
+        base = try FileByteSource(path: path)
+    }
+    /// Lets every read, held or to come, through.
+    package func open() { gate.cancel() }
+    package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+        reads.add(1, ordering: .relaxed)
+        let woken = DispatchSemaphore(value: 0)
+        let opened = gate.onCancel { woken.signal() }
+        let cancelled = cancellation.onCancel { woken.signal() }
+        _ = woken.wait(timeout: .now() + 60)
+        gate.removeOnCancel(opened)
+        cancellation.removeOnCancel(cancelled)
+        if cancellation.isCancelled {
+            throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled while held")
         }
         return try base.read(at: offset, into: buffer, cancellation: cancellation)
     }
