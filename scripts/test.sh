@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, installing what is missing first: Avocet's tests, then the media server
 # example's (Examples/MediaServer, its own package). With CI=true (as .ci/run has it) or --all, also
-# the production checks: the DocC documentation without warnings, each fuzz target briefly with the
-# committed crashers replayed, the soak's short form, and the suite under AddressSanitizer and under
-# ThreadSanitizer (one test at a time; about 11 minutes on two cores, build included).
+# the production checks: the suite twice more beside two busy processes (scripts/stress-tests.sh 2:
+# no test may wait on time or bound it too tightly), the DocC documentation without warnings, each
+# fuzz target briefly with the committed crashers replayed, the soak's short form, and the suite under
+# AddressSanitizer and under ThreadSanitizer (one test at a time; about 11 minutes on two cores, build
+# included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ffmpeg: ffprobe reads exported files back in the export tests, and ffmpeg decodes reference pictures.
@@ -14,6 +16,7 @@ bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-pl
 swift test
 swift test --package-path Examples/MediaServer
 if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
+  bash scripts/stress-tests.sh 2
   bash scripts/docs.sh
   bash scripts/fuzz.sh --ci
   bash scripts/soak.sh --ci
