@@ -14,7 +14,9 @@ swift build --build-tests || exit 1
 
 logs="$(mktemp -d "${TMPDIR:-/tmp}/avocet-stress-tests.XXXXXX")"
 busy=()
+suite=""
 stop_busy() {
+  [ -n "$suite" ] && kill "$suite" 2>/dev/null
   for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null; done
   for pid in "${busy[@]}"; do wait "$pid" 2>/dev/null; done
   busy=()
@@ -32,15 +34,20 @@ started=$SECONDS
 for run in $(seq 1 "$runs"); do
   log="$logs/run-$run.log"
   begun=$SECONDS
-  if swift test --skip-build > "$log" 2>&1; then
+  # In the background and waited for, so that an interrupt ends the run at once.
+  swift test --skip-build > "$log" 2>&1 &
+  suite=$!
+  if wait "$suite"; then
+    suite=""
     passed=$((passed + 1))
     echo "run $run: passed ($((SECONDS - begun)) s)"
   else
+    suite=""
     failed=$((failed + 1))
     echo "run $run: FAILED ($((SECONDS - begun)) s), log $log"
     # Swift Testing marks a failing test, and each issue it recorded (with the line after), with ✘.
     grep -E -A1 "^✘ Test .* recorded an issue" "$log" | grep -v "^--$" | sed 's/^/    /' | head -40
-    grep -E "^✘ Test .* failed after" "$log" | grep -v "^✘ Test run" | sed 's/^/    /' 
+    grep -E "^✘ Test .* failed after" "$log" | grep -v "^✘ Test run" | sed 's/^/    /'
     grep -q "Test run with" "$log" || { echo "    (no summary: the run crashed or hung; the log's end:)"; tail -5 "$log" | sed 's/^/    /'; }
   fi
 done
