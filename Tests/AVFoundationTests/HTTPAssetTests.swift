@@ -122,7 +122,7 @@ struct HTTPAssetTests {
         let key = directory.appendingPathComponent("key.pem").path, cert = directory.appendingPathComponent("cert.pem").path
         let made = try await ChildProcess.run(URL(fileURLWithPath: openssl), [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 30)
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], timeout: 30 * TestTiming.scale)
         #expect(made.status == 0, "\(made.stderr)")
         try FileManager.default.copyItem(atPath: Fixtures.path("av.mp4"), toPath: directory.appendingPathComponent("av.mp4").path)
         // A free port: the kernel picks one for a server that then closes; openssl takes it over.

@@ -59,9 +59,11 @@ struct ResourceTests {
         #expect(run.values["requests"] == 200, "every delegate was asked: \(run.values)")
         #expect(run.values["runningJobs"] == 0, "no engine thread waits for a silent delegate")
         #expect(run.values["queuedJobs"] == 0)
-        #expect((run.values["localLoadMs"] ?? .max) < 2000, "the local file loads at once: \(run.values)")
+        // A load queued behind the silent ones, or a missed cancellation, would wait for good: 3 s scaled,
+        // at most 5.
+        #expect(.milliseconds(run.values["localLoadMs"] ?? .max) < TestTiming.bound(3, hang: 10), "the local file loads at once: \(run.values)")
         #expect(run.values["endedLoads"] == 200)
-        #expect((run.values["cancelMs"] ?? .max) < 2000, "every load ends at once when cancelled")
+        #expect(.milliseconds(run.values["cancelMs"] ?? .max) < TestTiming.bound(3, hang: 10), "every load ends at once when cancelled")
         #expect(run.values["didCancel"] == 200, "each outstanding request is cancelled on the delegate")
         #expect(run.stdout.contains("allCancelled true"), "every request is cancelled, none finished")
         #expect((run.values["threads"] ?? .max) < 40, "no thread per silent delegate: \(run.values)")

@@ -30,8 +30,10 @@ package enum ChildProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
+    /// Kills the child after `timeout` seconds (by default 120 times `TestTiming.scale`: a bound for a
+    /// hang, never reached by a child that works).
     package static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                            timeout: Double = 120) async throws -> Output {
+                            timeout: Double = 120 * TestTiming.scale) async throws -> Output {
         try await withThrowingHandOffContinuation { continuation in
             Thread {
                 continuation.resume(with: Result { try runBlocking(executable, arguments, environment: environment, timeout: timeout) })
@@ -39,9 +41,9 @@ package enum ChildProcess {
         }
     }
 
-    /// The blocking form: kills the child after `timeout` seconds.
+    /// The blocking form: kills the child after `timeout` seconds (by default 120 times `TestTiming.scale`).
     package static func runBlocking(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                                    timeout: Double = 120) throws -> Output {
+                                    timeout: Double = 120 * TestTiming.scale) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -50,8 +50,8 @@ enum ProbeRunner {
 
     /// Files per child process, and how long a child may take per batch and for one file.
     static let batchSize = 24
-    static let batchTimeout = 30.0
-    static let singleTimeout = 15.0
+    static let batchTimeout = 30 * TestTiming.scale
+    static let singleTimeout = 15 * TestTiming.scale
 
     struct Run {
         var verdicts: [String: Verdict] = [:]
