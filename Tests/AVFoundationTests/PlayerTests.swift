@@ -15,7 +15,8 @@ struct PlayerTests {
 
     /// Waits until `item` has loaded and `player`, which plays it, has heard of it: the item tells its
     /// player just after its status changes (on the loading thread), and the player's status turns
-    /// ready then.
+    /// ready then. (A player already ready with an earlier item shows nothing new: for a queue's next
+    /// item this waits for the item alone, and the test waits for what it needs of the player.)
     static func ready(_ item: AVPlayerItem, in player: AVPlayer) async throws {
         await until("\(item) loaded and its player ready") {
             item.status == .failed || (item.status == .readyToPlay && player.status == .readyToPlay)
