@@ -178,6 +178,18 @@ struct URLPolicyTests {
         #expect(error.localizedDescription.contains("more than 4096 bytes"), "\(type(of: limit)): \(error.localizedDescription)")
     }
 
+    /// An http connection is pinned to an IPv4 address; one the policy allows only over IPv6 cannot
+    /// be pinned (Foundation's URLSession on Linux cannot request an IPv6 literal) and is refused,
+    /// never made by name.
+    @Test func anHTTPHostWithoutIPv4IsRefusedRatherThanConnectedByName() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/av.mp4": .file(Self.movie)])
+        let url = try #require(URL(string: "http://[::1]:\(server.port)/av.mp4"))
+        let error = try #require(await failure(url, options: Self.options(Self.only(["::1"]))))
+        #expect(error.code == .referenceForbiddenByReferencePolicy)
+        #expect(error.localizedDescription.contains("must resolve to an IPv4 address"), "\(error.localizedDescription)")
+        #expect(server.requests.isEmpty)
+    }
+
     @Test func aPolicyThatFollowsNoRedirectsRefusesThem() async throws {
         let server = try LoopbackHTTPServer(routes: ["/r.mp4": .redirect(to: "/av.mp4"), "/av.mp4": .file(Self.movie)])
         let error = try #require(await failure(server.url("/r.mp4"), options: Self.options(Self.only(["127.0.0.1"], followsRedirects: false))))

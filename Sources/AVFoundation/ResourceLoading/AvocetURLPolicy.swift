@@ -13,8 +13,11 @@ import Foundation
 /// the host resolved to (`localhost` and names under `.localhost` count as loopback whatever DNS says,
 /// as libcurl treats them). A connection it allows is made:
 ///
-/// - for `http`, to the address checked, **pinned**: the request goes to that address with the
-///   original `Host` header, so a name that resolves elsewhere a moment later changes nothing;
+/// - for `http`, to the address checked, **pinned**: the request goes to the first IPv4 address the
+///   host resolved to, with the original `Host` header, so a name that resolves elsewhere a moment
+///   later changes nothing. A host with no IPv4 address is refused over `http` (Foundation's
+///   `URLSession` on Linux cannot request a URL whose host is an IPv6 literal, so such a connection
+///   could not be pinned);
 /// - for `https`, by libcurl, which resolves the host again (it must, to check the certificate against
 ///   the name): a DNS server that answers differently between the check and the connection (DNS
 ///   rebinding, with a time-to-live of zero) could still lead it to an address the check did not see.

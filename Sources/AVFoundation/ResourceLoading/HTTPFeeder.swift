@@ -217,10 +217,18 @@ final class HTTPTransfer: @unchecked Sendable {
     /// The policy's verdict on a connection to `target` at `addresses`, as the request to send.
     private func decide(_ target: URL, host: String, addresses: [AvocetIPAddress], redirects: Int,
                         policy: AvocetURLPolicy) -> Result<URLRequest, MediaEngineError> {
-        guard let first = addresses.first else { return .failure(refusal("the host has no address")) }
+        guard !addresses.isEmpty else { return .failure(refusal("the host has no address")) }
         let connection = AvocetURLPolicy.Connection(url: target, host: host, addresses: addresses, redirectCount: redirects)
         if case .refuse(let rule) = policy.evaluate(connection) { return .failure(refusal(rule)) }
-        guard let request = request(to: target, pinnedTo: target.scheme?.lowercased() == "http" ? first : nil) else {
+        guard target.scheme?.lowercased() == "http" else {
+            return request(to: target, pinnedTo: nil).map { .success($0) } ?? .failure(refusal("the URL cannot be requested"))
+        }
+        // Pinned to an IPv4 address: Foundation's URLSession on Linux cannot request a URL whose host is
+        // an IPv6 literal (NSURLErrorBadURL), and connecting by name would let the name resolve anew.
+        guard let pin = addresses.first(where: \.isIPv4) else {
+            return .failure(refusal("an http URL must resolve to an IPv4 address to be pinned to the address checked"))
+        }
+        guard let request = request(to: target, pinnedTo: pin) else {
             return .failure(refusal("the URL cannot be sent to the address checked"))
         }
         return .success(request)
