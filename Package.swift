@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
+        .library(name: "CoreVideo", targets: ["CoreVideo"]),
         .executable(name: "avtool", targets: ["avtool"]),
     ],
     dependencies: [
@@ -30,7 +31,9 @@ let package = Package(
         // The package's lock (Synchronization.Mutex that ThreadSanitizer can follow); every module uses it.
         .target(name: "Locking"),
         .target(name: "MediaEngine", dependencies: ["CFFmpeg", "CAvocetLog", "CALSA", "Locking"]),
-        .target(name: "CoreMedia", dependencies: ["Locking"]),
+        // Pixel buffers and their pool, and CoreFoundation's type names; CoreMedia re-exports it.
+        .target(name: "CoreVideo"),
+        .target(name: "CoreMedia", dependencies: ["CoreVideo", "Locking"]),
         .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine", "Locking"]),
         .executableTarget(
             name: "avtool",
@@ -58,6 +61,7 @@ let package = Package(
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
+        .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),

@@ -60,9 +60,6 @@ public final class CMTimebase: Sendable {
     }
 }
 
-/// Status codes of CoreMedia's C-style functions (0: no error).
-public typealias OSStatus = Int32
-
 /// A timebase against `sourceClock` (Apple's function: `noErr`, and the timebase through the pointer;
 /// the allocator is ignored).
 public func CMTimebaseCreateWithSourceClock(allocator: AnyObject?, sourceClock: CMClock,

@@ -1,9 +1,6 @@
 import Foundation
+import CoreVideo
 
-/// Four ASCII characters packed big-endian into 32 bits (`'soun'` is 0x736F756E).
-public typealias FourCharCode = UInt32
-/// A four-character code used as a type identifier.
-public typealias OSType = FourCharCode
 /// A four-character media type code such as `kCMMediaType_Audio`.
 public typealias CMMediaType = FourCharCode
 /// A four-character video codec code such as `kCMVideoCodecType_H264`.

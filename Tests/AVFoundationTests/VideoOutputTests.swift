@@ -41,7 +41,7 @@ struct VideoOutputTests {
 
     @Test func bgraPicturesFollowTheItemTime() async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
-        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA])
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         item.add(output)
         #expect(item.outputs.count == 1)
         let player = AVPlayer(playerItem: item)
@@ -90,7 +90,7 @@ struct VideoOutputTests {
 
     @Test func biPlanarPictures() async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
-        let output = AVPlayerItemVideoOutput(outputSettings: [kCVPixelBufferPixelFormatTypeKey: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)])
+        let output = AVPlayerItemVideoOutput(outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)])
         item.add(output)
         let player = AVPlayer(playerItem: item)
         try await PlayerTests.ready(item, in: player)

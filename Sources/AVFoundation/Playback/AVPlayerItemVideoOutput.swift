@@ -34,7 +34,7 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     }
 
     private static func format(_ attributes: [String: Any]?) -> OSType {
-        let value = attributes?[kCVPixelBufferPixelFormatTypeKey]
+        let value = attributes?[kCVPixelBufferPixelFormatTypeKey as String]
         let number = (value as? NSNumber)?.uint32Value ?? (value as? OSType) ?? (value as? Int).map { OSType(truncatingIfNeeded: $0) }
         let known = [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
         return number.flatMap { known.contains($0) ? $0 : nil } ?? kCVPixelFormatType_32BGRA

@@ -4,17 +4,17 @@ import Foundation
 /// Linux's Foundation does not export CoreFoundation's types). Only the three allocators below exist;
 /// they say how a memory block handed to a `CMBlockBuffer` is freed.
 public final class CFAllocator: Sendable, CustomStringConvertible {
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Memory comes from and returns to the C heap (`malloc`/`free`).
         case heap
         /// Memory is never freed by the allocator: its owner frees it.
         case null
     }
 
-    let kind: Kind
+    package let kind: Kind
     private let name: String
 
-    init(_ kind: Kind, name: String) {
+    package init(_ kind: Kind, name: String) {
         self.kind = kind
         self.name = name
     }
@@ -22,13 +22,13 @@ public final class CFAllocator: Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// Allocates `size` bytes (nil for `kCFAllocatorNull`, or a size of 0 or less).
-    func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+    package func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
         guard kind == .heap, size > 0 else { return nil }
         return malloc(size)
     }
 
     /// Frees memory this allocator gave (nothing for `kCFAllocatorNull`).
-    func deallocate(_ pointer: UnsafeMutableRawPointer) {
+    package func deallocate(_ pointer: UnsafeMutableRawPointer) {
         if kind == .heap { free(pointer) }
     }
 }
@@ -44,12 +44,6 @@ public let kCFAllocatorNull: CFAllocator? = CFAllocator(.null, name: "kCFAllocat
 
 extension Optional where Wrapped == CFAllocator {
     /// The allocator a nil one means: the C heap.
-    var resolved: CFAllocator { self ?? CFAllocator(.heap, name: "kCFAllocatorDefault") }
+    package var resolved: CFAllocator { self ?? CFAllocator(.heap, name: "kCFAllocatorDefault") }
 }
 
-/// A count or index of CoreFoundation's (a signed machine word).
-public typealias CFIndex = Int
-/// A count of samples or items.
-public typealias CMItemCount = CFIndex
-/// An index of a sample or item.
-public typealias CMItemIndex = CFIndex

@@ -1,0 +1,2 @@
+// CoreMedia re-exports CoreVideo (pixel buffers, CoreFoundation's type names), as Apple's does.
+@_exported import CoreVideo

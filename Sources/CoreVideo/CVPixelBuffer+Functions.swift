@@ -1,0 +1,131 @@
+import Foundation
+
+// CoreVideo's C-style functions on pixel buffers and their pools, with Apple's names, argument
+// labels and CVReturn codes. None blocks or does I/O.
+
+/// A new buffer of `width` x `height` pixels in `pixelFormatType`, zeroed. The explicit arguments win
+/// over the attributes, of which `kCVPixelBufferBytesPerRowAlignmentKey` is read; other keys are
+/// accepted. `kCVReturnInvalidSize` or `kCVReturnInvalidPixelFormat` when Avocet cannot hold it.
+@discardableResult
+public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
+                                _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    pixelBufferOut.pointee = nil
+    guard width > 0, height > 0, width <= 65536, height <= 65536 else { return kCVReturnInvalidSize }
+    let alignment = number(pixelBufferAttributes?[kCVPixelBufferBytesPerRowAlignmentKey]) ?? 16
+    guard (1...4096).contains(alignment) else { return kCVReturnInvalidPixelBufferAttributes }
+    guard let buffer = CVBuffer(width: width, height: height, pixelFormat: pixelFormatType, rowAlignment: alignment) else {
+        return kCVReturnInvalidPixelFormat
+    }
+    pixelBufferOut.pointee = buffer
+    return kCVReturnSuccess
+}
+
+/// A pool of buffers as `pixelBufferAttributes` describe them (pixel format, width and height are
+/// required; `kCVPixelBufferBytesPerRowAlignmentKey` is read); `poolAttributes` may give
+/// `kCVPixelBufferPoolMinimumBufferCountKey`, the memory `CVPixelBufferPoolFlush` keeps.
+@discardableResult
+public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
+                                    _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
+    poolOut.pointee = nil
+    guard let format = pixelFormat(in: pixelBufferAttributes),
+          let width = number(pixelBufferAttributes?[kCVPixelBufferWidthKey]),
+          let height = number(pixelBufferAttributes?[kCVPixelBufferHeightKey]) else { return kCVReturnInvalidPixelBufferAttributes }
+    let alignment = number(pixelBufferAttributes?[kCVPixelBufferBytesPerRowAlignmentKey]) ?? 16
+    guard let layout = CVBuffer.layout(width: width, height: height, pixelFormat: format, rowAlignment: alignment) else {
+        return kCVReturnInvalidPixelBufferAttributes
+    }
+    let minimum = number(poolAttributes?[kCVPixelBufferPoolMinimumBufferCountKey]) ?? 0
+    guard minimum >= 0 else { return kCVReturnInvalidPoolAttributes }
+    poolOut.pointee = CVPixelBufferPool(width: width, height: height, pixelFormat: format, planes: layout.planes,
+                                        byteCount: layout.byteCount, minimumBufferCount: minimum,
+                                        attributes: poolAttributes, pixelBufferAttributes: pixelBufferAttributes)
+    return kCVReturnSuccess
+}
+
+/// A buffer from the pool (reused memory when there is some).
+@discardableResult
+public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+                                               _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(allocator, pixelBufferPool, nil, pixelBufferOut)
+}
+
+/// A buffer from the pool, unless `kCVPixelBufferPoolAllocationThresholdKey` in `auxAttributes` says
+/// that many of the pool's buffers are alive already (`kCVReturnWouldExceedAllocationThreshold`).
+@discardableResult
+public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+                                                                _ auxAttributes: CFDictionary?,
+                                                                _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    let threshold = number(auxAttributes?[kCVPixelBufferPoolAllocationThresholdKey])
+    guard let buffer = pixelBufferPool.makeBuffer(threshold: threshold) else {
+        pixelBufferOut.pointee = nil
+        return kCVReturnWouldExceedAllocationThreshold
+    }
+    pixelBufferOut.pointee = buffer
+    return kCVReturnSuccess
+}
+
+/// The pool's own attributes, as given.
+public func CVPixelBufferPoolGetAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? { pool.attributes }
+/// The attributes of the buffers the pool makes, as given.
+public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? { pool.pixelBufferAttributes }
+/// Frees memory kept for reuse (with `.excessBuffers`, what is beyond the pool's minimum).
+public func CVPixelBufferPoolFlush(_ pool: CVPixelBufferPool, _ options: CVPixelBufferPoolFlushFlags) { pool.flush() }
+
+/// The width in pixels.
+public func CVPixelBufferGetWidth(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.width }
+/// The height in pixels.
+public func CVPixelBufferGetHeight(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.height }
+/// The pixel format, such as `kCVPixelFormatType_32BGRA`.
+public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { pixelBuffer.pixelFormat }
+/// Whether the buffer has more than one plane (the 4:2:0 bi-planar formats).
+public func CVPixelBufferIsPlanar(_ pixelBuffer: CVPixelBuffer) -> Bool { pixelBuffer.isPlanar }
+/// 0 for a single-plane buffer, as Apple's.
+public func CVPixelBufferGetPlaneCount(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.isPlanar ? pixelBuffer.planes.count : 0 }
+/// The bytes of the buffer's memory, every plane included.
+public func CVPixelBufferGetDataSize(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.byteCount }
+
+/// The first plane's row length in bytes (a planar buffer's Y plane).
+public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.planes.first?.bytesPerRow ?? 0 }
+
+/// The pixels (for a planar buffer, the first plane's).
+public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeMutableRawPointer? { pixelBuffer.memory }
+
+/// The first byte of plane `planeIndex`; nil for a plane the buffer does not have.
+public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
+    guard pixelBuffer.planes.indices.contains(planeIndex) else { return nil }
+    return pixelBuffer.memory + pixelBuffer.planes[planeIndex].offset
+}
+
+/// The row length in bytes of plane `planeIndex`; 0 for a plane the buffer does not have.
+public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].bytesPerRow : 0
+}
+
+/// The width in samples of plane `planeIndex` (half the picture's, rounded up, for CbCr); 0 for a plane the buffer does not have.
+public func CVPixelBufferGetWidthOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].width : 0
+}
+
+/// The height in rows of plane `planeIndex` (half the picture's, rounded up, for CbCr); 0 for a plane the buffer does not have.
+public func CVPixelBufferGetHeightOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {
+    pixelBuffer.planes.indices.contains(planeIndex) ? pixelBuffer.planes[planeIndex].height : 0
+}
+
+/// Counts a lock (the memory is always addressable here).
+@discardableResult
+public func CVPixelBufferLockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ lockFlags: CVPixelBufferLockFlags) -> CVReturn {
+    pixelBuffer.locks.add(1, ordering: .relaxed)
+    return kCVReturnSuccess
+}
+
+/// Ends a lock; unlocking a buffer that is not locked is an invalid argument.
+@discardableResult
+public func CVPixelBufferUnlockBaseAddress(_ pixelBuffer: CVPixelBuffer, _ unlockFlags: CVPixelBufferLockFlags) -> CVReturn {
+    var count = pixelBuffer.locks.load(ordering: .relaxed)
+    while true {
+        guard count > 0 else { return kCVReturnInvalidArgument }
+        let (exchanged, original) = pixelBuffer.locks.compareExchange(expected: count, desired: count - 1, ordering: .relaxed)
+        if exchanged { return kCVReturnSuccess }
+        count = original
+    }
+}
