@@ -169,21 +169,10 @@ final class AudioRenderer: Sendable {
         let token = CancellationToken()
         var played = 0.0   // seconds of item time written
         let block = 1024
-        /// Tells the player what is heard now: what was written, less what the device still holds.
-        func reportHeard() {
-            guard device.keepsTime else { return }
-            let heard = Heard(itemTime: job.from.seconds + played - Double(device.pendingFrames()) / Double(AudioDevice.rate) * rate,
-                              host: CMClock.hostTimeClock.time.seconds, rate: rate)
-            state.change { s in if s.generation == job.generation { s.heard = heard } }
-        }
         while state.value.generation == job.generation && !reader.isAtEnd {
             // Keep a fifth of a second ahead of the player's time, whatever the device's pace.
             let ahead = job.from.seconds + played - clock().seconds
             if ahead > 0.2 {
-                // The device plays on while this waits: report it, or a player whose time waits for
-                // the sound (a device whose delay grew past a fifth of a second after an underrun)
-                // would wait for a report that only a write brings, and this for the time to move.
-                reportHeard()
                 Thread.sleep(forTimeInterval: min(0.05, ahead - 0.2))
                 continue
             }
@@ -194,7 +183,12 @@ final class AudioRenderer: Sendable {
             do { try device.write(scaled) } catch { return finish(job) }
             framesWritten.add(samples.count / Int(AudioDevice.channels), ordering: .relaxed)
             played += Double(samples.count / Int(AudioDevice.channels)) / Double(AudioDevice.rate) * rate
-            reportHeard()
+            if device.keepsTime {
+                // What is heard now: what was written, less what the device still holds.
+                let heard = Heard(itemTime: job.from.seconds + played - Double(device.pendingFrames()) / Double(AudioDevice.rate) * rate,
+                                  host: CMClock.hostTimeClock.time.seconds, rate: rate)
+                state.change { s in if s.generation == job.generation { s.heard = heard } }
+            }
         }
         finish(job)
     }
