@@ -18,6 +18,8 @@ public final class CMBlockBuffer {
     }
 
     var pieces: [Piece]
+    /// The buffer's attachments (`CMSetAttachment`).
+    let attachments = AttachmentStorage()
 
     init(pieces: [Piece]) {
         self.pieces = pieces

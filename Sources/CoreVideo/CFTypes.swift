@@ -26,3 +26,25 @@ public typealias FourCharCode = UInt32
 public typealias OSType = FourCharCode
 /// Status codes of the C-style functions (0: no error).
 public typealias OSStatus = Int32
+/// A boolean (Foundation's `NSNumber`).
+public typealias CFBoolean = NSNumber
+/// True, as CoreFoundation's boolean.
+public let kCFBooleanTrue: CFBoolean = NSNumber(value: true)
+/// False, as CoreFoundation's boolean.
+public let kCFBooleanFalse: CFBoolean = NSNumber(value: false)
+
+/// A range of CoreFoundation's: a start and a length.
+public struct CFRange: Hashable, Sendable {
+    /// The first index.
+    public var location: CFIndex
+    /// How many.
+    public var length: CFIndex
+    /// A range of `length` items from `location`.
+    public init(location: CFIndex, length: CFIndex) {
+        self.location = location
+        self.length = length
+    }
+}
+
+/// A range of `length` items from `loc`.
+public func CFRangeMake(_ loc: CFIndex, _ len: CFIndex) -> CFRange { CFRange(location: loc, length: len) }

@@ -28,6 +28,8 @@ public final class CVBuffer: @unchecked Sendable {
     package let memory: UnsafeMutableRawPointer
     package let byteCount: Int
     package let locks = Atomic<Int>(0)
+    /// The buffer's attachments (`CVBufferSetAttachment`, `CMSetAttachment`).
+    package let attachments = AttachmentStorage()
     /// Gives the memory back (to its pool, or to the heap).
     private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
 

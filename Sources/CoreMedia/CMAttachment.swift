@@ -1,0 +1,68 @@
+import Foundation
+
+// CoreMedia's attachment API, on sample buffers, block buffers and pixel buffers: values by key, each
+// propagating to buffers made from its bearer or not. Calls on any other object do nothing, as
+// Apple's do on a CF object that bears no attachments.
+
+/// Any object that may bear attachments (a `CMSampleBuffer`, `CMBlockBuffer` or `CVBuffer`).
+public typealias CMAttachmentBearer = AnyObject
+/// Whether an attachment propagates to buffers made from its bearer.
+public typealias CMAttachmentMode = UInt32
+/// Stays with its bearer.
+public let kCMAttachmentMode_ShouldNotPropagate: CMAttachmentMode = 0
+/// Copied to buffers made from its bearer (copies, references).
+public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
+
+/// The attachment storage of an object that bears attachments; nil for any other object.
+func attachmentStorage(_ target: CMAttachmentBearer) -> AttachmentStorage? {
+    switch target {
+    case let sample as CMSampleBuffer: sample.attachments
+    case let block as CMBlockBuffer: block.attachments
+    case let pixels as CVBuffer: pixels.attachments
+    default: nil
+    }
+}
+
+/// Attaches `value` under `key` (nil removes it), propagating or not.
+public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: Any?, attachmentMode: CMAttachmentMode) {
+    attachmentStorage(target)?[key as String] = value.map { AttachmentStorage.Entry(value: $0, mode: attachmentMode) }
+}
+
+/// The value attached under `key`, and its mode through `attachmentModeOut`; nil when there is none.
+public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> Any? {
+    guard let entry = attachmentStorage(target)?[key as String] else { return nil }
+    attachmentModeOut?.pointee = entry.mode
+    return entry.value
+}
+
+/// Removes the attachment under `key`.
+public func CMRemoveAttachment(_ target: CMAttachmentBearer, key: CFString) {
+    attachmentStorage(target)?[key as String] = nil
+}
+
+/// Removes every attachment.
+public func CMRemoveAllAttachments(_ target: CMAttachmentBearer) {
+    attachmentStorage(target)?.removeAll()
+}
+
+/// The attachments of one mode, as a dictionary; nil for an object that bears none.
+public func CMCopyDictionaryOfAttachments(allocator: CFAllocator?, target: CMAttachmentBearer, attachmentMode: CMAttachmentMode) -> CFDictionary? {
+    attachmentStorage(target).map { $0.all(mode: attachmentMode) as CFDictionary }
+}
+
+/// Attaches every value of `theAttachments` in one mode.
+public func CMSetAttachments(_ target: CMAttachmentBearer, attachments theAttachments: CFDictionary, attachmentMode: CMAttachmentMode) {
+    guard let storage = attachmentStorage(target) else { return }
+    for (key, value) in theAttachments {
+        guard let name = (key as? String) ?? (key as? NSString).map({ $0 as String }) else { continue }
+        storage[name] = AttachmentStorage.Entry(value: value, mode: attachmentMode)
+    }
+}
+
+/// Copies the propagating attachments of `source` to `destination`.
+public func CMPropagateAttachments(_ source: CMAttachmentBearer, destination: CMAttachmentBearer) {
+    guard let from = attachmentStorage(source), let to = attachmentStorage(destination) else { return }
+    for (key, value) in from.all(mode: kCMAttachmentMode_ShouldPropagate) {
+        to[key] = AttachmentStorage.Entry(value: value, mode: kCMAttachmentMode_ShouldPropagate)
+    }
+}

@@ -1,0 +1,425 @@
+import Foundation
+
+// CMSampleBuffer's C-style API, with Apple's names, argument labels and OSStatus results. Nothing
+// here blocks or does I/O; creating a buffer validates counts and formats and keeps references.
+
+/// Memory could not be allocated.
+public let kCMSampleBufferError_AllocationFailed: OSStatus = -12730
+/// A required argument is missing, or 0 where a count is needed.
+public let kCMSampleBufferError_RequiredParameterMissing: OSStatus = -12731
+/// The buffer has a data buffer already (it is set once).
+public let kCMSampleBufferError_AlreadyHasDataBuffer: OSStatus = -12732
+/// The buffer's data is not ready.
+public let kCMSampleBufferError_BufferNotReady: OSStatus = -12733
+/// A sample index outside the buffer's samples.
+public let kCMSampleBufferError_SampleIndexOutOfRange: OSStatus = -12734
+/// The buffer has no sample sizes (a picture, or non-interleaved audio).
+public let kCMSampleBufferError_BufferHasNoSampleSizes: OSStatus = -12735
+/// The buffer has no timing.
+public let kCMSampleBufferError_BufferHasNoSampleTimingInfo: OSStatus = -12736
+/// The array given is smaller than the entries (the count needed is given back).
+public let kCMSampleBufferError_ArrayTooSmall: OSStatus = -12737
+/// A count of timing or size entries other than 0, 1 or the number of samples.
+public let kCMSampleBufferError_InvalidEntryCount: OSStatus = -12738
+/// The buffer cannot be split into samples (it has no sizes).
+public let kCMSampleBufferError_CannotSubdivide: OSStatus = -12739
+/// The timing is not numeric where it must be.
+public let kCMSampleBufferError_SampleTimingInfoInvalid: OSStatus = -12740
+/// The operation is for another kind of media.
+public let kCMSampleBufferError_InvalidMediaTypeForOperation: OSStatus = -12741
+/// The sample data does not fit what is said of it (sizes beyond the data).
+public let kCMSampleBufferError_InvalidSampleData: OSStatus = -12742
+/// The format description does not describe the image buffer.
+public let kCMSampleBufferError_InvalidMediaFormat: OSStatus = -12743
+/// The buffer was invalidated.
+public let kCMSampleBufferError_Invalidated: OSStatus = -12744
+/// The buffer's data failed to become ready.
+public let kCMSampleBufferError_DataFailed: OSStatus = -16750
+/// Making the buffer's data ready was cancelled.
+public let kCMSampleBufferError_DataCanceled: OSStatus = -16751
+
+/// Makes a buffer's data ready, for buffers created not ready; called with the refcon given.
+public typealias CMSampleBufferMakeDataReadyCallback = (CMSampleBuffer, UnsafeMutableRawPointer?) -> OSStatus
+/// Called when a buffer is invalidated.
+public typealias CMSampleBufferInvalidateHandler = (CMSampleBuffer) -> Void
+
+/// Checks the counts and makes a buffer, or gives the status that refuses it.
+func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, dataReady: Bool, formatDescription: CMFormatDescription?,
+                      numSamples: CMItemCount, timings: [CMSampleTimingInfo], sizes: [Int]) -> Result<CMSampleBuffer, SampleBufferStatus> {
+    guard numSamples >= 0, [0, 1, numSamples].contains(timings.count), [0, 1, numSamples].contains(sizes.count),
+          sizes.allSatisfy({ $0 >= 0 }) else { return .failure(.init(kCMSampleBufferError_InvalidEntryCount)) }
+    if numSamples > 0 && dataBuffer == nil && imageBuffer == nil && dataReady {
+        return .failure(.init(kCMSampleBufferError_RequiredParameterMissing))
+    }
+    if let dataBuffer, !sizes.isEmpty {
+        let total = sizes.count == 1 ? sizes[0].multipliedReportingOverflow(by: numSamples) : (sizes.reduce(0) { $0 &+ $1 }, false)
+        guard !total.1, total.0 <= dataBuffer.length else { return .failure(.init(kCMSampleBufferError_InvalidSampleData)) }
+    }
+    return .success(CMSampleBuffer(dataBuffer: dataBuffer, imageBuffer: imageBuffer, formatDescription: formatDescription,
+                                   sampleCount: numSamples, timings: timings, sizes: sizes,
+                                   readiness: dataReady || numSamples == 0 ? .ready : .notReady))
+}
+
+/// An OSStatus as an error, inside the sample buffer calls.
+struct SampleBufferStatus: Error {
+    let status: OSStatus
+    init(_ status: OSStatus) { self.status = status }
+}
+
+/// Copies `count` entries from a C array (nil with 0 entries).
+func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> [T]? {
+    guard count > 0 else { return [] }
+    guard let pointer else { return nil }
+    return Array(UnsafeBufferPointer(start: pointer, count: count))
+}
+
+/// A buffer of `numSamples` samples in `dataBuffer` (nil with `dataReady` false: the data comes
+/// later, through `CMSampleBufferSetDataBuffer`), with 0, 1 or `numSamples` timing and size entries.
+@discardableResult
+public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
+                                 makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon makeDataReadyRefcon: UnsafeMutableRawPointer?,
+                                 formatDescription: CMFormatDescription?, sampleCount numSamples: CMItemCount,
+                                 sampleTimingEntryCount numSampleTimingEntries: CMItemCount, sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+                                 sampleSizeEntryCount numSampleSizeEntries: CMItemCount, sampleSizeArray: UnsafePointer<Int>?,
+                                 sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard let timings = entries(sampleTimingArray, numSampleTimingEntries), let sizes = entries(sampleSizeArray, numSampleSizeEntries) else {
+        return kCMSampleBufferError_RequiredParameterMissing
+    }
+    switch makeSampleBuffer(dataBuffer: dataBuffer, imageBuffer: nil, dataReady: dataReady, formatDescription: formatDescription,
+                            numSamples: numSamples, timings: timings, sizes: sizes) {
+    case .failure(let e): return e.status
+    case .success(let buffer):
+        if let makeDataReadyCallback {
+            let refcon = makeDataReadyRefcon
+            buffer.makeDataReadyHandler = { makeDataReadyCallback($0, refcon) }
+        }
+        sampleBufferOut.pointee = buffer
+        return noErr
+    }
+}
+
+/// `CMSampleBufferCreate` with its data ready.
+@discardableResult
+public func CMSampleBufferCreateReady(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?,
+                                      sampleCount numSamples: CMItemCount, sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+                                      sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?, sampleSizeEntryCount numSampleSizeEntries: CMItemCount,
+                                      sampleSizeArray: UnsafePointer<Int>?, sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    CMSampleBufferCreate(allocator: allocator, dataBuffer: dataBuffer, dataReady: true, makeDataReadyCallback: nil, refcon: nil,
+                         formatDescription: formatDescription, sampleCount: numSamples, sampleTimingEntryCount: numSampleTimingEntries,
+                         sampleTimingArray: sampleTimingArray, sampleSizeEntryCount: numSampleSizeEntries, sampleSizeArray: sampleSizeArray,
+                         sampleBufferOut: sampleBufferOut)
+}
+
+/// Whether `description` describes `imageBuffer`: video, the buffer's pixel format, its size.
+public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoFormatDescription, imageBuffer: CVImageBuffer) -> Bool {
+    videoDesc.mediaType == .video && videoDesc.mediaSubType.rawValue == imageBuffer.pixelFormat
+        && videoDesc.dimensions.width == Int32(imageBuffer.width) && videoDesc.dimensions.height == Int32(imageBuffer.height)
+}
+
+/// A video format description of an image buffer: its pixel format as the codec type, its size.
+@discardableResult
+public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
+                                                         formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
+    formatDescriptionOut.pointee = CMFormatDescription(mediaType: .video, mediaSubType: .init(rawValue: imageBuffer.pixelFormat),
+                                                       dimensions: CMVideoDimensions(width: Int32(imageBuffer.width), height: Int32(imageBuffer.height)))
+    return noErr
+}
+
+/// A buffer of one decoded picture, ready, with its timing. The format description must describe the
+/// image buffer (`CMVideoFormatDescriptionCreateForImageBuffer` makes one): else
+/// `kCMSampleBufferError_InvalidMediaFormat`.
+@discardableResult
+public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
+                                                     sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+                                                     sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard CMVideoFormatDescriptionMatchesImageBuffer(formatDescription, imageBuffer: imageBuffer) else {
+        return kCMSampleBufferError_InvalidMediaFormat
+    }
+    sampleBufferOut.pointee = CMSampleBuffer(dataBuffer: nil, imageBuffer: imageBuffer, formatDescription: formatDescription, sampleCount: 1,
+                                             timings: [sampleTiming.pointee], sizes: [], readiness: .ready)
+    return noErr
+}
+
+/// A shallow copy: the same data, format and timing, the propagating attachments, a copy of each
+/// sample's attachments.
+@discardableResult
+public func CMSampleBufferCreateCopy(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer,
+                                     sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sampleBufferOut.pointee = copy(of: sbuf, timings: sbuf.timings, keepsOutputTime: true)
+    return noErr
+}
+
+/// A copy with new timing (0, 1 or one entry per sample); an explicit output time is dropped.
+@discardableResult
+public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
+                                                  sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
+                                                  sampleTimingArray: UnsafePointer<CMSampleTimingInfo>?,
+                                                  sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard originalSBuf.valid else { return kCMSampleBufferError_Invalidated }
+    guard let timings = entries(sampleTimingArray, numSampleTimingEntries) else { return kCMSampleBufferError_RequiredParameterMissing }
+    guard [0, 1, originalSBuf.sampleCount].contains(timings.count) else { return kCMSampleBufferError_InvalidEntryCount }
+    sampleBufferOut.pointee = copy(of: originalSBuf, timings: timings, keepsOutputTime: false)
+    return noErr
+}
+
+/// A buffer of samples `sampleRange` of `sbuf`, sharing its data (the buffer needs sample sizes).
+@discardableResult
+public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer, sampleRange: CFRange,
+                                                   sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    sampleBufferOut.pointee = nil
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    let start = sampleRange.location, count = sampleRange.length
+    guard start >= 0, count > 0, start <= sbuf.sampleCount - count else { return kCMSampleBufferError_SampleIndexOutOfRange }
+    guard !sbuf.sizes.isEmpty, let data = sbuf.storedDataBuffer else { return kCMSampleBufferError_CannotSubdivide }
+    let offset = (0 ..< start).reduce(0) { $0 + (sbuf.size(at: $1) ?? 0) }
+    let sizes = (start ..< start + count).map { sbuf.size(at: $0) ?? 0 }
+    var part: CMBlockBuffer?
+    let length = sizes.reduce(0, +)
+    if length > 0 {
+        let status = CMBlockBufferCreateWithBufferReference(allocator: nil, referenceBuffer: data, offsetToData: offset, dataLength: length,
+                                                            flags: 0, blockBufferOut: &part)
+        guard status == kCMBlockBufferNoErr else { return kCMSampleBufferError_InvalidSampleData }
+    } else {
+        part = CMBlockBuffer(pieces: [])
+    }
+    let timings = sbuf.timings.isEmpty ? [] : (start ..< start + count).compactMap { sbuf.timing(at: $0) }
+    let result = CMSampleBuffer(dataBuffer: part, imageBuffer: nil, formatDescription: sbuf.storedFormatDescription, sampleCount: count,
+                                timings: timings, sizes: sizes.count > 1 && Set(sizes).count == 1 ? [sizes[0]] : sizes, readiness: sbuf.readiness)
+    CMPropagateAttachments(sbuf, destination: result)
+    if let perSample = sbuf.sampleAttachmentDictionaries {
+        result.sampleAttachmentDictionaries = perSample[start ..< start + count].map(mutableCopy)
+    }
+    sampleBufferOut.pointee = result
+    return noErr
+}
+
+/// A new mutable dictionary with the entries of `dictionary`.
+func mutableCopy(_ dictionary: NSDictionary) -> NSMutableDictionary {
+    let copy = NSMutableDictionary()
+    for (key, value) in dictionary { copy.setObject(value, forKey: key as? AnyHashable ?? AnyHashable("\(key)")) }
+    return copy
+}
+
+func copy(of source: CMSampleBuffer, timings: [CMSampleTimingInfo], keepsOutputTime: Bool) -> CMSampleBuffer {
+    let copy = CMSampleBuffer(dataBuffer: source.storedDataBuffer, imageBuffer: source.storedImageBuffer,
+                              formatDescription: source.storedFormatDescription, sampleCount: source.sampleCount,
+                              timings: timings, sizes: source.sizes, readiness: source.readiness)
+    if keepsOutputTime { copy.explicitOutputPresentationTimeStamp = source.explicitOutputPresentationTimeStamp }
+    copy.makeDataReadyHandler = source.makeDataReadyHandler
+    CMPropagateAttachments(source, destination: copy)
+    copy.sampleAttachmentDictionaries = source.sampleAttachmentDictionaries?.map(mutableCopy)
+    return copy
+}
+
+/// The earliest presentation time of the samples; `.invalid` without timing.
+public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.earliestPresentationTime }
+/// The first sample's decode time; `.invalid` when samples decode in presentation order.
+public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime {
+    sbuf.valid ? (sbuf.timings.first?.decodeTimeStamp ?? .invalid) : .invalid
+}
+/// The sum of the samples' durations.
+public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.totalDuration }
+/// The presentation time after trimming and reversal (or as set explicitly).
+public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputPresentationTime }
+/// The decode time after trimming and the speed multiplier.
+public func CMSampleBufferGetOutputDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputDecodeTime }
+/// The duration after trimming and the speed multiplier.
+public func CMSampleBufferGetOutputDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputDurationTime }
+
+/// Sets the output presentation time (`.invalid` returns to the computed one).
+@discardableResult
+public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sbuf.explicitOutputPresentationTimeStamp = outputPresentationTimeStamp.isValid ? outputPresentationTimeStamp : nil
+    return noErr
+}
+
+/// How many samples; 0 when invalidated.
+public func CMSampleBufferGetNumSamples(_ sbuf: CMSampleBuffer) -> CMItemCount { sbuf.valid ? sbuf.sampleCount : 0 }
+
+/// The sum of the samples' sizes; 0 without sizes (a picture).
+public func CMSampleBufferGetTotalSampleSize(_ sbuf: CMSampleBuffer) -> Int {
+    guard sbuf.valid, !sbuf.sizes.isEmpty else { return 0 }
+    return sbuf.sizes.count == 1 ? sbuf.sizes[0] &* sbuf.sampleCount : sbuf.sizes.reduce(0, &+)
+}
+
+/// The size of sample `sampleIndex`; 0 without sizes or for an index outside the samples.
+public func CMSampleBufferGetSampleSize(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex) -> Int {
+    sbuf.valid ? (sbuf.size(at: sampleIndex) ?? 0) : 0
+}
+
+/// Fills `sizeArrayOut` with the size entries (1 for all, or one per sample), and the count needed.
+@discardableResult
+public func CMSampleBufferGetSampleSizeArray(_ sbuf: CMSampleBuffer, entryCount sizeArrayEntries: CMItemCount,
+                                             arrayToFill sizeArrayOut: UnsafeMutablePointer<Int>?,
+                                             entriesNeededOut sizeArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+    fill(sbuf.valid ? sbuf.sizes : nil, missing: kCMSampleBufferError_BufferHasNoSampleSizes, capacity: sizeArrayEntries,
+         into: sizeArrayOut, needed: sizeArrayEntriesNeededOut)
+}
+
+/// The two-call pattern of Apple's array getters.
+func fill<T>(_ values: [T]?, missing: OSStatus, capacity: CMItemCount, into array: UnsafeMutablePointer<T>?,
+             needed: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+    guard let values else { needed?.pointee = 0; return kCMSampleBufferError_Invalidated }
+    needed?.pointee = values.count
+    guard !values.isEmpty else { return missing }
+    guard let array else { return noErr }
+    guard capacity >= values.count else { return kCMSampleBufferError_ArrayTooSmall }
+    for (index, value) in values.enumerated() { array[index] = value }
+    return noErr
+}
+
+/// The timing entries (1 for all samples, or one per sample), and the count needed.
+@discardableResult
+public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount numSampleTimingEntries: CMItemCount,
+                                                   arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
+                                                   entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+    fill(sbuf.valid ? sbuf.timings : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: numSampleTimingEntries,
+         into: timingArrayOut, needed: timingArrayEntriesNeededOut)
+}
+
+/// The timing entries after trimming, reversal and the speed multiplier.
+@discardableResult
+public func CMSampleBufferGetOutputSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
+                                                         arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
+                                                         entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
+    let output = sbuf.timings.isEmpty ? [] : [CMSampleTimingInfo(duration: sbuf.timings.count == 1
+                                                                     ? CMTimeMultiplyByFloat64(sbuf.timings[0].duration, multiplier: 1 / sbuf.outputAdjustments.speed)
+                                                                     : sbuf.outputDurationTime,
+                                                                 presentationTimeStamp: sbuf.outputPresentationTime,
+                                                                 decodeTimeStamp: sbuf.outputDecodeTime)]
+    return fill(sbuf.valid ? output : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: timingArrayEntries,
+                into: timingArrayOut, needed: timingArrayEntriesNeededOut)
+}
+
+/// The timing of sample `sampleIndex` (spread from a shared entry where there is one).
+@discardableResult
+public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex,
+                                              timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    guard !sbuf.timings.isEmpty else { return kCMSampleBufferError_BufferHasNoSampleTimingInfo }
+    guard let timing = sbuf.timing(at: sampleIndex) else { return kCMSampleBufferError_SampleIndexOutOfRange }
+    timingInfoOut.pointee = timing
+    return noErr
+}
+
+/// The format description.
+public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.valid ? sbuf.storedFormatDescription : nil }
+/// The picture of an image buffer sample buffer; nil for one of a block buffer.
+public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { sbuf.valid ? sbuf.storedImageBuffer : nil }
+/// The data of a block buffer sample buffer; nil for one of a picture.
+public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { sbuf.valid ? sbuf.storedDataBuffer : nil }
+
+/// Gives the buffer its data, once (`kCMSampleBufferError_AlreadyHasDataBuffer` after that).
+@discardableResult
+public func CMSampleBufferSetDataBuffer(_ sbuf: CMSampleBuffer, newValue dataBuffer: CMBlockBuffer) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    guard sbuf.storedDataBuffer == nil, sbuf.storedImageBuffer == nil else { return kCMSampleBufferError_AlreadyHasDataBuffer }
+    sbuf.storedDataBuffer = dataBuffer
+    return noErr
+}
+
+/// Whether the data is ready.
+public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool {
+    if case .ready = sbuf.readiness { return true }
+    return false
+}
+
+/// Marks the data ready (for good).
+@discardableResult
+public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sbuf.readiness = .ready
+    return noErr
+}
+
+/// Marks the data failed with `status`.
+@discardableResult
+public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sbuf.readiness = .failed(status)
+    return noErr
+}
+
+/// Whether the data failed, and with what status.
+public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: UnsafeMutablePointer<OSStatus>?) -> Bool {
+    if case .failed(let status) = sbuf.readiness {
+        statusOut?.pointee = status
+        return true
+    }
+    statusOut?.pointee = noErr
+    return false
+}
+
+/// Makes the data ready through the buffer's callback (`kCMSampleBufferError_BufferNotReady` without one).
+@discardableResult
+public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    switch sbuf.readiness {
+    case .ready: return noErr
+    case .failed: return kCMSampleBufferError_DataFailed
+    case .notReady:
+        guard let handler = sbuf.makeDataReadyHandler else { return kCMSampleBufferError_BufferNotReady }
+        let status = handler(sbuf)
+        guard status == noErr else { return kCMSampleBufferError_BufferNotReady }
+        sbuf.readiness = .ready
+        return noErr
+    }
+}
+
+/// False once the buffer was invalidated.
+public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.valid }
+
+/// Invalidates the buffer: runs its invalidate handler; every accessor then fails or gives a sentinel.
+@discardableResult
+public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sbuf.valid = false
+    let handler = sbuf.invalidateHandler
+    sbuf.invalidateHandler = nil
+    handler?(sbuf)
+    return noErr
+}
+
+/// The handler `CMSampleBufferInvalidate` runs (not run when the buffer is merely released).
+@discardableResult
+public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, invalidateHandler: @escaping CMSampleBufferInvalidateHandler) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    sbuf.invalidateHandler = invalidateHandler
+    return noErr
+}
+
+/// The per-sample attachment dictionaries (mutable; changed in place), made empty when
+/// `createIfNecessary`; nil when there are none and none were to be made.
+public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? {
+    guard sbuf.valid else { return nil }
+    if sbuf.sampleAttachmentDictionaries == nil && createIfNecessary {
+        sbuf.sampleAttachmentDictionaries = (0 ..< sbuf.sampleCount).map { _ in NSMutableDictionary() }
+    }
+    return sbuf.sampleAttachmentDictionaries.map { NSArray(array: $0) }
+}
+
+/// Calls `handler` with a buffer of each sample in turn and its index; stops at the first status
+/// that is not `noErr` and returns it. Needs sample sizes unless the buffer holds one sample.
+@discardableResult
+public func CMSampleBufferCallBlockForEachSample(_ sbuf: CMSampleBuffer, _ handler: (CMSampleBuffer, CMItemCount) -> OSStatus) -> OSStatus {
+    guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
+    if sbuf.sampleCount == 1 { return handler(sbuf, 0) }
+    for index in 0 ..< sbuf.sampleCount {
+        var one: CMSampleBuffer?
+        let status = CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: sbuf, sampleRange: CFRange(location: index, length: 1),
+                                                            sampleBufferOut: &one)
+        guard status == noErr, let one else { return status }
+        let result = handler(one, index)
+        if result != noErr { return result }
+    }
+    return noErr
+}
+
+/// No error (0).
+public let noErr: OSStatus = 0

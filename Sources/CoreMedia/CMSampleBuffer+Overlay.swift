@@ -1,0 +1,319 @@
+import Foundation
+
+// CMSampleBuffer's Swift overlay (Apple's, iOS 13 / macOS 10.15): throwing initializers, properties
+// and methods over the C-style calls. Failures throw the `CMSampleBuffer.Error` values: NSErrors in
+// `NSOSStatusErrorDomain` whose codes are the calls' OSStatus.
+
+extension CMSampleBuffer {
+    /// The errors the overlay throws, one per `kCMSampleBufferError_...`.
+    public enum Error {
+        static func make(_ status: OSStatus) -> NSError { NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+        /// `kCMSampleBufferError_AllocationFailed`.
+        public static var allocationFailed: NSError { make(kCMSampleBufferError_AllocationFailed) }
+        /// `kCMSampleBufferError_RequiredParameterMissing`.
+        public static var requiredParameterMissing: NSError { make(kCMSampleBufferError_RequiredParameterMissing) }
+        /// `kCMSampleBufferError_AlreadyHasDataBuffer`.
+        public static var alreadyHasDataBuffer: NSError { make(kCMSampleBufferError_AlreadyHasDataBuffer) }
+        /// `kCMSampleBufferError_BufferNotReady`.
+        public static var bufferNotReady: NSError { make(kCMSampleBufferError_BufferNotReady) }
+        /// `kCMSampleBufferError_SampleIndexOutOfRange`.
+        public static var sampleIndexOutOfRange: NSError { make(kCMSampleBufferError_SampleIndexOutOfRange) }
+        /// `kCMSampleBufferError_BufferHasNoSampleSizes`.
+        public static var bufferHasNoSampleSizes: NSError { make(kCMSampleBufferError_BufferHasNoSampleSizes) }
+        /// `kCMSampleBufferError_BufferHasNoSampleTimingInfo`.
+        public static var bufferHasNoSampleTimingInfo: NSError { make(kCMSampleBufferError_BufferHasNoSampleTimingInfo) }
+        /// `kCMSampleBufferError_ArrayTooSmall`.
+        public static var arrayTooSmall: NSError { make(kCMSampleBufferError_ArrayTooSmall) }
+        /// `kCMSampleBufferError_InvalidEntryCount`.
+        public static var invalidEntryCount: NSError { make(kCMSampleBufferError_InvalidEntryCount) }
+        /// `kCMSampleBufferError_CannotSubdivide`.
+        public static var cannotSubdivide: NSError { make(kCMSampleBufferError_CannotSubdivide) }
+        /// `kCMSampleBufferError_SampleTimingInfoInvalid`.
+        public static var sampleTimingInfoInvalid: NSError { make(kCMSampleBufferError_SampleTimingInfoInvalid) }
+        /// `kCMSampleBufferError_InvalidMediaTypeForOperation`.
+        public static var invalidMediaTypeForOperation: NSError { make(kCMSampleBufferError_InvalidMediaTypeForOperation) }
+        /// `kCMSampleBufferError_InvalidSampleData`.
+        public static var invalidSampleData: NSError { make(kCMSampleBufferError_InvalidSampleData) }
+        /// `kCMSampleBufferError_InvalidMediaFormat`.
+        public static var invalidMediaFormat: NSError { make(kCMSampleBufferError_InvalidMediaFormat) }
+        /// `kCMSampleBufferError_Invalidated`.
+        public static var invalidated: NSError { make(kCMSampleBufferError_Invalidated) }
+        /// `kCMSampleBufferError_DataFailed`.
+        public static var dataFailed: NSError { make(kCMSampleBufferError_DataFailed) }
+        /// `kCMSampleBufferError_DataCanceled`.
+        public static var dataCanceled: NSError { make(kCMSampleBufferError_DataCanceled) }
+    }
+
+    /// Throws the overlay's error for a failing status.
+    static func check(_ status: OSStatus) throws {
+        if status != noErr { throw Error.make(status) }
+    }
+
+    /// Whether a buffer's data can be read.
+    public enum DataReadiness: Hashable, Sendable {
+        /// The data will come later.
+        case notReady
+        /// The data can be read.
+        case ready
+        /// Making the data ready failed with this status.
+        case failed(OSStatus)
+    }
+
+    /// Takes another buffer's contents (the overlay's initializers make one with the C calls first).
+    private convenience init(adopting made: CMSampleBuffer?) throws {
+        guard let made else { throw Error.allocationFailed }
+        self.init(dataBuffer: made.storedDataBuffer, imageBuffer: made.storedImageBuffer, formatDescription: made.storedFormatDescription,
+                  sampleCount: made.sampleCount, timings: made.timings, sizes: made.sizes, readiness: made.readiness)
+        explicitOutputPresentationTimeStamp = made.explicitOutputPresentationTimeStamp
+        makeDataReadyHandler = made.makeDataReadyHandler
+        sampleAttachmentDictionaries = made.sampleAttachmentDictionaries
+        for (mode, values) in [(kCMAttachmentMode_ShouldPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldPropagate)),
+                               (kCMAttachmentMode_ShouldNotPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldNotPropagate))] {
+            for (key, value) in values { attachments[key] = AttachmentStorage.Entry(value: value, mode: mode) }
+        }
+    }
+
+    /// A ready buffer of `numSamples` samples in `dataBuffer`, with 0, 1 or `numSamples` timings and sizes.
+    public convenience init(dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?, numSamples: CMItemCount,
+                            sampleTimings: [CMSampleTimingInfo], sampleSizes: [Int]) throws {
+        var made: CMSampleBuffer?
+        try sampleTimings.withUnsafeBufferPointer { timings in
+            try sampleSizes.withUnsafeBufferPointer { sizes in
+                try Self.check(CMSampleBufferCreateReady(allocator: nil, dataBuffer: dataBuffer, formatDescription: formatDescription,
+                                                         sampleCount: numSamples, sampleTimingEntryCount: timings.count,
+                                                         sampleTimingArray: timings.baseAddress, sampleSizeEntryCount: sizes.count,
+                                                         sampleSizeArray: sizes.baseAddress, sampleBufferOut: &made))
+            }
+        }
+        try self.init(adopting: made)
+    }
+
+    /// A ready buffer of one picture; the format description must describe it.
+    public convenience init(imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription, sampleTiming: CMSampleTimingInfo) throws {
+        var made: CMSampleBuffer?
+        var timing = sampleTiming
+        try Self.check(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: imageBuffer, formatDescription: formatDescription,
+                                                                sampleTiming: &timing, sampleBufferOut: &made))
+        try self.init(adopting: made)
+    }
+
+    /// A shallow copy (`CMSampleBufferCreateCopy`).
+    public convenience init(copying sampleBuffer: CMSampleBuffer) throws {
+        var made: CMSampleBuffer?
+        try Self.check(CMSampleBufferCreateCopy(allocator: nil, sampleBuffer: sampleBuffer, sampleBufferOut: &made))
+        try self.init(adopting: made)
+    }
+
+    /// A copy with new timing (`CMSampleBufferCreateCopyWithNewTiming`).
+    public convenience init(copying sampleBuffer: CMSampleBuffer, withNewTiming sampleTimings: [CMSampleTimingInfo]) throws {
+        var made: CMSampleBuffer?
+        try sampleTimings.withUnsafeBufferPointer { timings in
+            try Self.check(CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sampleBuffer, sampleTimingEntryCount: timings.count,
+                                                                 sampleTimingArray: timings.baseAddress, sampleBufferOut: &made))
+        }
+        try self.init(adopting: made)
+    }
+
+    /// A buffer of samples `range` (`CMSampleBufferCopySampleBufferForRange`).
+    public convenience init(copying sampleBuffer: CMSampleBuffer, forRange range: Range<Int>) throws {
+        var made: CMSampleBuffer?
+        try Self.check(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: sampleBuffer,
+                                                              sampleRange: CFRange(location: range.lowerBound, length: range.count),
+                                                              sampleBufferOut: &made))
+        try self.init(adopting: made)
+    }
+
+    /// The data; nil for a picture's buffer.
+    public var dataBuffer: CMBlockBuffer? { CMSampleBufferGetDataBuffer(self) }
+    /// The picture; nil for a data buffer's.
+    public var imageBuffer: CVImageBuffer? { CMSampleBufferGetImageBuffer(self) }
+    /// The format description.
+    public var formatDescription: CMFormatDescription? { CMSampleBufferGetFormatDescription(self) }
+    /// How many samples.
+    public var numSamples: CMItemCount { CMSampleBufferGetNumSamples(self) }
+    /// The sum of the samples' sizes; 0 without sizes.
+    public var totalSampleSize: Int { CMSampleBufferGetTotalSampleSize(self) }
+    /// The earliest presentation time.
+    public var presentationTimeStamp: CMTime { CMSampleBufferGetPresentationTimeStamp(self) }
+    /// The first sample's decode time.
+    public var decodeTimeStamp: CMTime { CMSampleBufferGetDecodeTimeStamp(self) }
+    /// The sum of the samples' durations.
+    public var duration: CMTime { CMSampleBufferGetDuration(self) }
+    /// The presentation time after trimming and reversal.
+    public var outputPresentationTimeStamp: CMTime { CMSampleBufferGetOutputPresentationTimeStamp(self) }
+    /// The decode time after trimming and the speed multiplier.
+    public var outputDecodeTimeStamp: CMTime { CMSampleBufferGetOutputDecodeTimeStamp(self) }
+    /// The duration after trimming and the speed multiplier.
+    public var outputDuration: CMTime { CMSampleBufferGetOutputDuration(self) }
+    /// False once invalidated.
+    public var isValid: Bool { valid }
+
+    /// Whether the data can be read.
+    public var dataReadiness: DataReadiness {
+        switch readiness {
+        case .ready: .ready
+        case .notReady: .notReady
+        case .failed(let status): .failed(status)
+        }
+    }
+
+    /// Marks the data ready or failed (not ready again).
+    public func setDataReadiness(_ newValue: DataReadiness) throws {
+        switch newValue {
+        case .ready: try Self.check(CMSampleBufferSetDataReady(self))
+        case .failed(let status): try Self.check(CMSampleBufferSetDataFailed(self, status: status))
+        case .notReady: throw Error.requiredParameterMissing
+        }
+    }
+
+    /// Makes the data ready through the buffer's handler.
+    public func makeDataReady() throws { try Self.check(CMSampleBufferMakeDataReady(self)) }
+    /// Gives the buffer its data, once.
+    public func setDataBuffer(_ dataBuffer: CMBlockBuffer) throws { try Self.check(CMSampleBufferSetDataBuffer(self, newValue: dataBuffer)) }
+    /// Sets the output presentation time (`.invalid` returns to the computed one).
+    public func setOutputPresentationTimeStamp(_ newValue: CMTime) throws {
+        try Self.check(CMSampleBufferSetOutputPresentationTimeStamp(self, newValue: newValue))
+    }
+    /// Invalidates the buffer, running its invalidate handler.
+    public func invalidate() throws { try Self.check(CMSampleBufferInvalidate(self)) }
+    /// The handler `invalidate()` runs.
+    public func setInvalidateHandler(_ body: @escaping (CMSampleBuffer) throws -> Void) throws {
+        try Self.check(CMSampleBufferSetInvalidateHandler(self) { try? body($0) })
+    }
+
+    /// The size entries: one for all samples, or one per sample.
+    public func sampleSizes() throws -> [Int] {
+        guard valid else { throw Error.invalidated }
+        guard !sizes.isEmpty else { throw Error.bufferHasNoSampleSizes }
+        return sizes
+    }
+
+    /// The size of one sample; 0 without sizes or for an index outside the samples.
+    public func sampleSize(at sampleIndex: Int) -> Int { CMSampleBufferGetSampleSize(self, at: sampleIndex) }
+
+    /// The timing entries: one for all samples, or one per sample.
+    public func sampleTimingInfos() throws -> [CMSampleTimingInfo] {
+        guard valid else { throw Error.invalidated }
+        guard !timings.isEmpty else { throw Error.bufferHasNoSampleTimingInfo }
+        return timings
+    }
+
+    /// The timing entries after trimming, reversal and the speed multiplier.
+    public func outputSampleTimingInfos() throws -> [CMSampleTimingInfo] {
+        var needed = 0
+        try Self.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed))
+        var result = [CMSampleTimingInfo](repeating: .invalid, count: needed)
+        try result.withUnsafeMutableBufferPointer { out in
+            try Self.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: out.count, arrayToFill: out.baseAddress,
+                                                                        entriesNeededOut: nil))
+        }
+        return result
+    }
+
+    /// The timing of one sample.
+    public func sampleTimingInfo(at sampleIndex: CMItemIndex) throws -> CMSampleTimingInfo {
+        var timing = CMSampleTimingInfo()
+        try Self.check(CMSampleBufferGetSampleTimingInfo(self, at: sampleIndex, timingInfoOut: &timing))
+        return timing
+    }
+
+    /// The samples one buffer each (sharing the data); needs sample sizes unless there is one sample.
+    public func singleSampleBuffers() throws -> SingleSampleBuffers {
+        guard valid else { throw Error.invalidated }
+        guard sampleCount <= 1 || !sizes.isEmpty else { throw Error.cannotSubdivide }
+        return SingleSampleBuffers(buffer: self)
+    }
+
+    /// The samples of a buffer, one buffer each.
+    public struct SingleSampleBuffers: Sequence {
+        let buffer: CMSampleBuffer
+
+        /// Makes each sample's buffer as it is reached.
+        public struct Iterator: IteratorProtocol {
+            let buffer: CMSampleBuffer
+            var index = 0
+
+            /// The next sample's buffer; nil after the last.
+            public mutating func next() -> CMSampleBuffer? {
+                guard index < buffer.sampleCount else { return nil }
+                defer { index += 1 }
+                if buffer.sampleCount == 1 { return buffer }
+                return try? CMSampleBuffer(copying: buffer, forRange: index ..< index + 1)
+            }
+        }
+
+        /// An iterator over the samples, from the first.
+        public func makeIterator() -> Iterator { Iterator(buffer: buffer) }
+    }
+
+    /// Each sample's attachments, made empty when first asked for; changed in place.
+    public var sampleAttachments: SampleAttachmentsArray {
+        get {
+            _ = CMSampleBufferGetSampleAttachmentsArray(self, createIfNecessary: true)
+            return SampleAttachmentsArray(dictionaries: sampleAttachmentDictionaries ?? [])
+        }
+        set {
+            sampleAttachmentDictionaries = newValue.dictionaries
+        }
+    }
+
+    /// The per-sample attachment dictionaries of a buffer.
+    public struct SampleAttachmentsArray: RandomAccessCollection {
+        let dictionaries: [NSMutableDictionary]
+        /// 0.
+        public var startIndex: Int { 0 }
+        /// The number of samples.
+        public var endIndex: Int { dictionaries.count }
+        /// The attachments of sample `position`.
+        public subscript(position: Int) -> PerSampleAttachmentsDictionary { PerSampleAttachmentsDictionary(storage: dictionaries[position]) }
+    }
+
+    /// One sample's attachments: `notSync`, `dependsOnOthers` and the rest, by key.
+    public struct PerSampleAttachmentsDictionary: Sequence {
+        let storage: NSMutableDictionary
+
+        /// The value under `key`; setting nil removes it. Changes the buffer's own dictionary.
+        public subscript(key: Key) -> Any? {
+            get { storage[key.rawValue as String] }
+            nonmutating set {
+                if let newValue { storage.setObject(newValue, forKey: AnyHashable(key.rawValue as String)) } else {
+                    storage.removeObject(forKey: key.rawValue as String)
+                }
+            }
+        }
+
+        /// The attachments, as keys and values.
+        public func makeIterator() -> Dictionary<Key, Any>.Iterator {
+            var values: [Key: Any] = [:]
+            for (key, value) in storage {
+                if let name = key as? String { values[Key(rawValue: name as CFString)] = value }
+            }
+            return values.makeIterator()
+        }
+
+        /// A per-sample attachment key.
+        public struct Key: RawRepresentable, Hashable, @unchecked Sendable {
+            // @unchecked Sendable: the raw value is an immutable string.
+            /// The key's string, one of the `kCMSampleAttachmentKey_...` constants.
+            public let rawValue: CFString
+            /// A key from its string.
+            public init(rawValue: CFString) { self.rawValue = rawValue }
+            /// `kCMSampleAttachmentKey_NotSync`: true when the sample is not a key frame.
+            public static let notSync = Key(rawValue: kCMSampleAttachmentKey_NotSync)
+            /// `kCMSampleAttachmentKey_PartialSync`.
+            public static let partialSync = Key(rawValue: kCMSampleAttachmentKey_PartialSync)
+            /// `kCMSampleAttachmentKey_HasRedundantCoding`.
+            public static let hasRedundantCoding = Key(rawValue: kCMSampleAttachmentKey_HasRedundantCoding)
+            /// `kCMSampleAttachmentKey_IsDependedOnByOthers`: false when the sample may be dropped.
+            public static let isDependedOnByOthers = Key(rawValue: kCMSampleAttachmentKey_IsDependedOnByOthers)
+            /// `kCMSampleAttachmentKey_DependsOnOthers`: false for an I-frame.
+            public static let dependsOnOthers = Key(rawValue: kCMSampleAttachmentKey_DependsOnOthers)
+            /// `kCMSampleAttachmentKey_EarlierDisplayTimesAllowed`.
+            public static let earlierDisplayTimesAllowed = Key(rawValue: kCMSampleAttachmentKey_EarlierDisplayTimesAllowed)
+            /// `kCMSampleAttachmentKey_DisplayImmediately`.
+            public static let displayImmediately = Key(rawValue: kCMSampleAttachmentKey_DisplayImmediately)
+            /// `kCMSampleAttachmentKey_DoNotDisplay`.
+            public static let doNotDisplay = Key(rawValue: kCMSampleAttachmentKey_DoNotDisplay)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Media samples with their timing and format: compressed packets or PCM in a `CMBlockBuffer`, or one
+/// decoded picture in a `CVImageBuffer`.
+///
+/// Apple's CoreMedia type, through its C-style calls (`CMSampleBufferCreateReady`,
+/// `CMSampleBufferGetPresentationTimeStamp`, ...) and Swift overlay (`presentationTimeStamp`,
+/// `sampleTimingInfos()`, `sampleAttachments`, ...). Timing may be given once for samples of equal
+/// duration in order, or once per sample; sizes likewise. Output timing follows Apple's rules: the
+/// trim-duration attachments, `kCMSampleBufferAttachmentKey_Reverse` and the speed multiplier. Reading
+/// it costs nothing beyond the arithmetic; it is not `Sendable`, as Apple's is not.
+public final class CMSampleBuffer {
+    /// Whether the buffer's data can be read.
+    enum Readiness {
+        case ready
+        case notReady
+        case failed(OSStatus)
+    }
+
+    var storedDataBuffer: CMBlockBuffer?
+    let storedImageBuffer: CVImageBuffer?
+    let storedFormatDescription: CMFormatDescription?
+    let sampleCount: Int
+    /// 0 entries, 1 for every sample, or one per sample.
+    var timings: [CMSampleTimingInfo]
+    /// 0 entries, 1 for every sample, or one per sample.
+    let sizes: [Int]
+    /// An output presentation time set explicitly; nil computes it.
+    var explicitOutputPresentationTimeStamp: CMTime?
+    var valid = true
+    var invalidateHandler: ((CMSampleBuffer) -> Void)?
+    var readiness: Readiness
+    var makeDataReadyHandler: ((CMSampleBuffer) -> OSStatus)?
+    /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's.
+    let attachments = AttachmentStorage()
+    /// One mutable dictionary per sample, made when first asked for.
+    var sampleAttachmentDictionaries: [NSMutableDictionary]?
+
+    init(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, formatDescription: CMFormatDescription?, sampleCount: Int,
+         timings: [CMSampleTimingInfo], sizes: [Int], readiness: Readiness) {
+        storedDataBuffer = dataBuffer
+        storedImageBuffer = imageBuffer
+        storedFormatDescription = formatDescription
+        self.sampleCount = sampleCount
+        self.timings = timings
+        self.sizes = sizes
+        self.readiness = readiness
+    }
+
+    /// The timing of sample `index` (one shared entry spreads over the samples in order).
+    func timing(at index: Int) -> CMSampleTimingInfo? {
+        guard index >= 0, index < sampleCount else { return nil }
+        if timings.count == sampleCount { return timings[index] }
+        guard let shared = timings.first else { return nil }
+        let step = CMTimeMultiply(shared.duration, multiplier: Int32(clamping: index))
+        return CMSampleTimingInfo(duration: shared.duration,
+                                  presentationTimeStamp: shared.presentationTimeStamp.isNumeric ? shared.presentationTimeStamp + step : shared.presentationTimeStamp,
+                                  decodeTimeStamp: shared.decodeTimeStamp.isNumeric ? shared.decodeTimeStamp + step : shared.decodeTimeStamp)
+    }
+
+    /// The size of sample `index`; nil when the buffer has no sizes or no such sample.
+    func size(at index: Int) -> Int? {
+        guard index >= 0, index < sampleCount, !sizes.isEmpty else { return nil }
+        return sizes.count == 1 ? sizes[0] : sizes[index]
+    }
+
+    /// The earliest presentation time of the samples.
+    var earliestPresentationTime: CMTime {
+        guard valid, let first = timings.first else { return .invalid }
+        if timings.count == 1 { return first.presentationTimeStamp }
+        return timings.map(\.presentationTimeStamp).filter(\.isNumeric).min() ?? first.presentationTimeStamp
+    }
+
+    /// The sum of the samples' durations.
+    var totalDuration: CMTime {
+        guard valid, let first = timings.first else { return .invalid }
+        if timings.count == 1 { return CMTimeMultiply(first.duration, multiplier: Int32(clamping: sampleCount)) }
+        return timings.dropFirst().reduce(first.duration) { $0 + $1.duration }
+    }
+
+    /// A time attachment (a `CMTimeCopyAsDictionary` dictionary, or a `CMTime`).
+    func timeAttachment(_ key: CFString) -> CMTime? {
+        switch attachments[key as String]?.value {
+        case let time as CMTime: return time
+        case let dictionary as NSDictionary: return CMTimeMakeFromDictionary(dictionary)
+        default: return nil
+        }
+    }
+
+    /// The trims at both ends, whether played in reverse, and the speed multiplier, from the attachments.
+    var outputAdjustments: (start: CMTime, end: CMTime, reverse: Bool, speed: Double) {
+        let start = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtStart).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
+        let end = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtEnd).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
+        let reverse = (attachments[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? NSNumber)?.boolValue
+            ?? (attachments[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? Bool) ?? false
+        let speedValue = attachments[kCMSampleBufferAttachmentKey_SpeedMultiplier as String]?.value
+        let speed = (speedValue as? NSNumber)?.doubleValue ?? (speedValue as? Double) ?? 1
+        return (start, end, reverse, speed.isFinite && speed > 0 ? speed : 1)
+    }
+
+    var outputPresentationTime: CMTime {
+        if let explicit = explicitOutputPresentationTimeStamp { return explicit }
+        let pts = earliestPresentationTime
+        guard pts.isNumeric else { return pts }
+        let adjust = outputAdjustments
+        return adjust.reverse ? pts + totalDuration - adjust.end : pts + adjust.start
+    }
+
+    var outputDurationTime: CMTime {
+        let duration = totalDuration
+        guard duration.isNumeric else { return duration }
+        let adjust = outputAdjustments
+        return CMTimeMultiplyByFloat64(duration - adjust.start - adjust.end, multiplier: 1 / adjust.speed)
+    }
+
+    var outputDecodeTime: CMTime {
+        guard let dts = timings.first?.decodeTimeStamp, dts.isNumeric else { return .invalid }
+        let pts = earliestPresentationTime
+        guard pts.isNumeric else { return .invalid }
+        return outputPresentationTime + CMTimeMultiplyByFloat64(dts - pts, multiplier: 1 / outputAdjustments.speed)
+    }
+}
