@@ -166,12 +166,7 @@ public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAlloca
     case .failure(let e): return e.status
     }
     guard block.assure(), let destination = block.pointer else { return kCMBlockBufferBlockAllocationFailedErr }
-    var written = 0
-    let copied = sourceBuffer.forEachRun(in: range, assuring: false) { run in
-        if let base = run.baseAddress { (destination + written).copyMemory(from: base, byteCount: run.count) }
-        written += run.count
-    }
-    guard copied else { return kCMBlockBufferUnallocatedBlockErr }
+    guard sourceBuffer.copyBytes(in: range, to: destination) else { return kCMBlockBufferUnallocatedBlockErr }
     blockBufferOut.pointee = CMBlockBuffer(pieces: [.init(memory: block, offset: 0, length: range.count)])
     return kCMBlockBufferNoErr
 }
@@ -261,12 +256,7 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
     switch checkedRange(offsetToData, dataLength, in: theSourceBuffer.length, zeroMeansRest: false) {
     case .failure(let e): return e.status
     case .success(let range):
-        var written = 0
-        let copied = theSourceBuffer.forEachRun(in: range, assuring: false) { run in
-            if let base = run.baseAddress { (destination + written).copyMemory(from: base, byteCount: run.count) }
-            written += run.count
-        }
-        return copied ? kCMBlockBufferNoErr : kCMBlockBufferUnallocatedBlockErr
+        return theSourceBuffer.copyBytes(in: range, to: destination) ? kCMBlockBufferNoErr : kCMBlockBufferUnallocatedBlockErr
     }
 }
 

@@ -60,6 +60,15 @@ public final class CMBlockBuffer {
         pieces.allSatisfy { $0.memory.assure() }
     }
 
+    /// Copies the bytes of `range` to `destination`; false when a block was never allocated.
+    func copyBytes(in range: Range<Int>, to destination: UnsafeMutableRawPointer) -> Bool {
+        var written = 0
+        return forEachRun(in: range, assuring: false) { run in
+            if let base = run.baseAddress { (destination + written).copyMemory(from: base, byteCount: run.count) }
+            written += run.count
+        }
+    }
+
     /// Calls `body` with each contiguous run of `range`, in order, its memory allocated first;
     /// false when the memory could not be allocated.
     func forEachRun(in range: Range<Int>, assuring: Bool, _ body: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
