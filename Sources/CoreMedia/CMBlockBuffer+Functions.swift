@@ -177,14 +177,17 @@ public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAlloca
 public func CMBlockBufferAppendMemoryBlock(_ theBuffer: CMBlockBuffer, memoryBlock: UnsafeMutableRawPointer?, length blockLength: Int,
                                            blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
                                            offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags) -> OSStatus {
-    let block: BlockMemory
-    switch makeBlock(memoryBlock, length: blockLength, blockAllocator: blockAllocator, customBlockSource: customBlockSource) {
-    case .success(let b): block = b
-    case .failure(let e): return e.status
-    }
+    // Every check before the caller's memory is wrapped: a refused call leaves it the caller's.
+    guard blockLength > 0 else { return kCMBlockBufferBadLengthParameterErr }
     let range: Range<Int>
     switch checkedRange(offsetToData, dataLength, in: blockLength, zeroMeansRest: false) {
     case .success(let r): range = r
+    case .failure(let e): return e.status
+    }
+    guard !theBuffer.length.addingReportingOverflow(range.count).overflow else { return kCMBlockBufferBadLengthParameterErr }
+    let block: BlockMemory
+    switch makeBlock(memoryBlock, length: blockLength, blockAllocator: blockAllocator, customBlockSource: customBlockSource) {
+    case .success(let b): block = b
     case .failure(let e): return e.status
     }
     if flags & kCMBlockBufferAssureMemoryNowFlag != 0 && !block.assure() { return kCMBlockBufferBlockAllocationFailedErr }
@@ -201,6 +204,7 @@ public func CMBlockBufferAppendBufferReference(_ theBuffer: CMBlockBuffer, targe
     }
     switch checkedRange(offsetToData, dataLength, in: targetBBuf.length, zeroMeansRest: true) {
     case .success(let range):
+        guard !theBuffer.length.addingReportingOverflow(range.count).overflow else { return kCMBlockBufferBadLengthParameterErr }
         let pieces = targetBBuf.pieces(in: range)
         if flags & kCMBlockBufferAssureMemoryNowFlag != 0 && !pieces.allSatisfy({ $0.memory.assure() }) {
             return kCMBlockBufferBlockAllocationFailedErr

@@ -6,8 +6,9 @@ import Foundation
 /// Apple's CoreMedia type, with its C-style functions (`CMBlockBufferCreateWithMemoryBlock`,
 /// `CMBlockBufferGetDataPointer`, ...) and Swift overlay (`init(length:)`, `dataBytes()`, slices). A
 /// block may be allocated on demand: creating a buffer of a length costs nothing until its memory is
-/// assured or written. Appending is not thread-safe, as on Apple's platforms, and the type is not
-/// `Sendable`. Memory handed in is freed with the allocator or deallocator given, when the last
+/// assured or written. Appending, and writing to a block not yet allocated, are not thread-safe, as on
+/// Apple's platforms, and the type is not `Sendable`. A buffer's length never passes `Int.max`: an
+/// append that would is refused. Memory handed in is freed with the allocator or deallocator given, when the last
 /// buffer using it goes.
 public final class CMBlockBuffer {
     /// A range of one memory block.
@@ -69,8 +70,8 @@ public final class CMBlockBuffer {
         }
     }
 
-    /// Calls `body` with each contiguous run of `range`, in order, its memory allocated first;
-    /// false when the memory could not be allocated.
+    /// Calls `body` with each contiguous run of `range`, in order (its memory allocated first when
+    /// `assuring`); false when a block is not allocated, or could not be.
     func forEachRun(in range: Range<Int>, assuring: Bool, _ body: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
         for piece in pieces(in: range) {
             if assuring { guard piece.memory.assure() else { return false } }

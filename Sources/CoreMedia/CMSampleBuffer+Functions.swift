@@ -46,18 +46,34 @@ public typealias CMSampleBufferInvalidateHandler = (CMSampleBuffer) -> Void
 /// Checks the counts and makes a buffer, or gives the status that refuses it.
 func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, dataReady: Bool, formatDescription: CMFormatDescription?,
                       numSamples: CMItemCount, timings: [CMSampleTimingInfo], sizes: [Int]) -> Result<CMSampleBuffer, SampleBufferStatus> {
-    guard numSamples >= 0, [0, 1, numSamples].contains(timings.count), [0, 1, numSamples].contains(sizes.count),
-          sizes.allSatisfy({ $0 >= 0 }) else { return .failure(.init(kCMSampleBufferError_InvalidEntryCount)) }
+    guard numSamples >= 0, numSamples <= CMSampleBuffer.maximumSampleCount, [0, 1, numSamples].contains(timings.count),
+          [0, 1, numSamples].contains(sizes.count), sizes.allSatisfy({ $0 >= 0 }) else {
+        return .failure(.init(kCMSampleBufferError_InvalidEntryCount))
+    }
     if numSamples > 0 && dataBuffer == nil && imageBuffer == nil && dataReady {
         return .failure(.init(kCMSampleBufferError_RequiredParameterMissing))
     }
-    if let dataBuffer, !sizes.isEmpty {
-        let total = sizes.count == 1 ? sizes[0].multipliedReportingOverflow(by: numSamples) : (sizes.reduce(0) { $0 &+ $1 }, false)
-        guard !total.1, total.0 <= dataBuffer.length else { return .failure(.init(kCMSampleBufferError_InvalidSampleData)) }
-    }
+    // The sizes' total must be a number (no overflow), and fit in the data where there is data.
+    guard let total = totalSize(sizes, count: numSamples) else { return .failure(.init(kCMSampleBufferError_InvalidSampleData)) }
+    if let dataBuffer, !sizes.isEmpty, total > dataBuffer.length { return .failure(.init(kCMSampleBufferError_InvalidSampleData)) }
     return .success(CMSampleBuffer(dataBuffer: dataBuffer, imageBuffer: imageBuffer, formatDescription: formatDescription,
                                    sampleCount: numSamples, timings: timings, sizes: sizes,
                                    readiness: dataReady || numSamples == 0 ? .ready : .notReady))
+}
+
+/// The sum of `count` samples' sizes given as 0, 1 or `count` entries; nil when it overflows.
+func totalSize(_ sizes: [Int], count: Int) -> Int? {
+    if sizes.count == 1 {
+        let total = sizes[0].multipliedReportingOverflow(by: count)
+        return total.overflow ? nil : total.partialValue
+    }
+    var sum = 0
+    for size in sizes {
+        let next = sum.addingReportingOverflow(size)
+        if next.overflow { return nil }
+        sum = next.partialValue
+    }
+    return sum
 }
 
 /// An OSStatus as an error, inside the sample buffer calls.
@@ -176,7 +192,8 @@ public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, samp
     let start = sampleRange.location, count = sampleRange.length
     guard start >= 0, count > 0, start <= sbuf.sampleCount - count else { return kCMSampleBufferError_SampleIndexOutOfRange }
     guard !sbuf.sizes.isEmpty, let data = sbuf.storedDataBuffer else { return kCMSampleBufferError_CannotSubdivide }
-    let offset = (0 ..< start).reduce(0) { $0 + (sbuf.size(at: $1) ?? 0) }
+    // Sizes were checked not to overflow when the buffer was made.
+    let offset = sbuf.sizes.count == 1 ? sbuf.sizes[0] * start : sbuf.sizes[..<start].reduce(0, +)
     let sizes = (start ..< start + count).map { sbuf.size(at: $0) ?? 0 }
     var part: CMBlockBuffer?
     let length = sizes.reduce(0, +)
@@ -190,6 +207,7 @@ public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, samp
     let timings = sbuf.timings.isEmpty ? [] : (start ..< start + count).compactMap { sbuf.timing(at: $0) }
     let result = CMSampleBuffer(dataBuffer: part, imageBuffer: nil, formatDescription: sbuf.storedFormatDescription, sampleCount: count,
                                 timings: timings, sizes: sizes.count > 1 && Set(sizes).count == 1 ? [sizes[0]] : sizes, readiness: sbuf.readiness)
+    result.track(sbuf)
     CMPropagateAttachments(sbuf, destination: result)
     if let perSample = sbuf.sampleAttachmentDictionaries {
         result.sampleAttachmentDictionaries = perSample[start ..< start + count].map(mutableCopy)
@@ -210,7 +228,7 @@ func copy(of source: CMSampleBuffer, timings: [CMSampleTimingInfo], keepsOutputT
                               formatDescription: source.storedFormatDescription, sampleCount: source.sampleCount,
                               timings: timings, sizes: source.sizes, readiness: source.readiness)
     if keepsOutputTime { copy.explicitOutputPresentationTimeStamp = source.explicitOutputPresentationTimeStamp }
-    copy.makeDataReadyHandler = source.makeDataReadyHandler
+    copy.track(source)
     CMPropagateAttachments(source, destination: copy)
     copy.sampleAttachmentDictionaries = source.sampleAttachmentDictionaries?.map(mutableCopy)
     return copy
@@ -283,18 +301,14 @@ public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entry
          into: timingArrayOut, needed: timingArrayEntriesNeededOut)
 }
 
-/// The timing entries after trimming, reversal and the speed multiplier.
+/// The timing entries after trimming, reversal and the speed multiplier: as many entries as the
+/// buffer's timing has (a shared entry is spread over the samples when a trim makes them differ).
 @discardableResult
 public func CMSampleBufferGetOutputSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
                                                          arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
                                                          entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
-    let output = sbuf.timings.isEmpty ? [] : [CMSampleTimingInfo(duration: sbuf.timings.count == 1
-                                                                     ? CMTimeMultiplyByFloat64(sbuf.timings[0].duration, multiplier: 1 / sbuf.outputAdjustments.speed)
-                                                                     : sbuf.outputDurationTime,
-                                                                 presentationTimeStamp: sbuf.outputPresentationTime,
-                                                                 decodeTimeStamp: sbuf.outputDecodeTime)]
-    return fill(sbuf.valid ? output : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: timingArrayEntries,
-                into: timingArrayOut, needed: timingArrayEntriesNeededOut)
+    fill(sbuf.valid ? sbuf.outputTimings() : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: timingArrayEntries,
+         into: timingArrayOut, needed: timingArrayEntriesNeededOut)
 }
 
 /// The timing of sample `sampleIndex` (spread from a shared entry where there is one).
@@ -320,13 +334,16 @@ public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer
 public func CMSampleBufferSetDataBuffer(_ sbuf: CMSampleBuffer, newValue dataBuffer: CMBlockBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
     guard sbuf.storedDataBuffer == nil, sbuf.storedImageBuffer == nil else { return kCMSampleBufferError_AlreadyHasDataBuffer }
+    if !sbuf.sizes.isEmpty, (totalSize(sbuf.sizes, count: sbuf.sampleCount) ?? .max) > dataBuffer.length {
+        return kCMSampleBufferError_InvalidSampleData
+    }
     sbuf.storedDataBuffer = dataBuffer
     return noErr
 }
 
 /// Whether the data is ready.
 public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool {
-    if case .ready = sbuf.readiness { return true }
+    if case .ready = sbuf.currentReadiness { return true }
     return false
 }
 
@@ -348,7 +365,7 @@ public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus
 
 /// Whether the data failed, and with what status.
 public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: UnsafeMutablePointer<OSStatus>?) -> Bool {
-    if case .failed(let status) = sbuf.readiness {
+    if case .failed(let status) = sbuf.currentReadiness {
         statusOut?.pointee = status
         return true
     }
@@ -360,13 +377,15 @@ public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: Unsaf
 @discardableResult
 public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
-    switch sbuf.readiness {
+    switch sbuf.currentReadiness {
     case .ready: return noErr
     case .failed: return kCMSampleBufferError_DataFailed
     case .notReady:
+        // A copy of a buffer not ready follows its source: making the source ready makes it ready.
+        if let source = sbuf.readinessSource { return CMSampleBufferMakeDataReady(source) }
         guard let handler = sbuf.makeDataReadyHandler else { return kCMSampleBufferError_BufferNotReady }
         let status = handler(sbuf)
-        guard status == noErr else { return kCMSampleBufferError_BufferNotReady }
+        guard status == noErr else { return status }
         sbuf.readiness = .ready
         return noErr
     }
@@ -394,14 +413,16 @@ public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, invalidat
     return noErr
 }
 
-/// The per-sample attachment dictionaries (mutable; changed in place), made empty when
-/// `createIfNecessary`; nil when there are none and none were to be made.
+/// The per-sample attachment dictionaries (mutable: `array[i] as? NSMutableDictionary` changes the
+/// sample's own), made empty when `createIfNecessary`; nil when there are none and none were to be
+/// made, or for more than `CMSampleBuffer.maximumAttachedSampleCount` samples.
 public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? {
     guard sbuf.valid else { return nil }
     if sbuf.sampleAttachmentDictionaries == nil && createIfNecessary {
+        guard sbuf.sampleCount <= CMSampleBuffer.maximumAttachedSampleCount else { return nil }
         sbuf.sampleAttachmentDictionaries = (0 ..< sbuf.sampleCount).map { _ in NSMutableDictionary() }
     }
-    return sbuf.sampleAttachmentDictionaries.map { NSArray(array: $0) }
+    return sbuf.sampleAttachmentDictionaries.map { SampleAttachmentDictionaries($0) }
 }
 
 /// Calls `handler` with a buffer of each sample in turn and its index; stops at the first status
@@ -419,6 +440,32 @@ public func CMSampleBufferCallBlockForEachSample(_ sbuf: CMSampleBuffer, _ handl
         if result != noErr { return result }
     }
     return noErr
+}
+
+/// The per-sample attachment dictionaries as an array that hands out the dictionaries themselves (an
+/// `NSArray` of Linux's Foundation would hand out bridged copies).
+final class SampleAttachmentDictionaries: NSArray {
+    private let dictionaries: [NSMutableDictionary]
+
+    init(_ dictionaries: [NSMutableDictionary]) {
+        self.dictionaries = dictionaries
+        super.init()
+    }
+
+    required init(objects: UnsafePointer<AnyObject>?, count: Int) {
+        dictionaries = []
+        super.init(objects: objects, count: count)
+    }
+
+    required convenience init(arrayLiteral elements: Any...) {
+        self.init([])
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    override var count: Int { dictionaries.count }
+
+    override func object(at index: Int) -> Any { dictionaries[index] }
 }
 
 /// No error (0).

@@ -66,6 +66,7 @@ extension CMSampleBuffer {
                   sampleCount: made.sampleCount, timings: made.timings, sizes: made.sizes, readiness: made.readiness)
         explicitOutputPresentationTimeStamp = made.explicitOutputPresentationTimeStamp
         makeDataReadyHandler = made.makeDataReadyHandler
+        readinessSource = made.readinessSource
         sampleAttachmentDictionaries = made.sampleAttachmentDictionaries
         for (mode, values) in [(kCMAttachmentMode_ShouldPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldPropagate)),
                                (kCMAttachmentMode_ShouldNotPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldNotPropagate))] {
@@ -150,7 +151,7 @@ extension CMSampleBuffer {
 
     /// Whether the data can be read.
     public var dataReadiness: DataReadiness {
-        switch readiness {
+        switch currentReadiness {
         case .ready: .ready
         case .notReady: .notReady
         case .failed(let status): .failed(status)
@@ -220,7 +221,7 @@ extension CMSampleBuffer {
     /// The samples one buffer each (sharing the data); needs sample sizes unless there is one sample.
     public func singleSampleBuffers() throws -> SingleSampleBuffers {
         guard valid else { throw Error.invalidated }
-        guard sampleCount <= 1 || !sizes.isEmpty else { throw Error.cannotSubdivide }
+        guard sampleCount <= 1 || (!sizes.isEmpty && storedDataBuffer != nil) else { throw Error.cannotSubdivide }
         return SingleSampleBuffers(buffer: self)
     }
 
@@ -238,6 +239,8 @@ extension CMSampleBuffer {
                 guard index < buffer.sampleCount else { return nil }
                 defer { index += 1 }
                 if buffer.sampleCount == 1 { return buffer }
+                // singleSampleBuffers() checked that the buffer has sizes; a buffer whose data is still
+                // to come has nothing to split, and the sequence ends.
                 return try? CMSampleBuffer(copying: buffer, forRange: index ..< index + 1)
             }
         }
@@ -246,14 +249,17 @@ extension CMSampleBuffer {
         public func makeIterator() -> Iterator { Iterator(buffer: buffer) }
     }
 
-    /// Each sample's attachments, made empty when first asked for; changed in place.
+    /// Each sample's attachments, made empty when first asked for; changed in place. Setting copies
+    /// the dictionaries of another buffer's array of the same count (one of another count is ignored:
+    /// every sample has exactly one dictionary).
     public var sampleAttachments: SampleAttachmentsArray {
         get {
             _ = CMSampleBufferGetSampleAttachmentsArray(self, createIfNecessary: true)
             return SampleAttachmentsArray(dictionaries: sampleAttachmentDictionaries ?? [])
         }
         set {
-            sampleAttachmentDictionaries = newValue.dictionaries
+            guard valid, newValue.dictionaries.count == sampleCount else { return }
+            sampleAttachmentDictionaries = newValue.dictionaries.map(mutableCopy)
         }
     }
 

@@ -35,6 +35,16 @@ public final class CMSampleBuffer {
     let attachments = AttachmentStorage()
     /// One mutable dictionary per sample, made when first asked for.
     var sampleAttachmentDictionaries: [NSMutableDictionary]?
+    /// The buffer this one was copied from while that one's data was not ready: this one is ready when
+    /// it is (Apple's copies track their source's readiness).
+    var readinessSource: CMSampleBuffer?
+
+    /// The most samples a buffer may hold (a sample index is then an `Int32`, as CoreMedia's time
+    /// arithmetic takes it); more is `kCMSampleBufferError_InvalidEntryCount`.
+    public static let maximumSampleCount = Int(Int32.max)
+    /// The most samples for which per-sample attachment dictionaries are made (one dictionary each);
+    /// `CMSampleBufferGetSampleAttachmentsArray` gives nil past it rather than exhaust memory.
+    public static let maximumAttachedSampleCount = 1 << 20
 
     init(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, formatDescription: CMFormatDescription?, sampleCount: Int,
          timings: [CMSampleTimingInfo], sizes: [Int], readiness: Readiness) {
@@ -45,6 +55,53 @@ public final class CMSampleBuffer {
         self.timings = timings
         self.sizes = sizes
         self.readiness = readiness
+    }
+
+    /// Follows `source`'s readiness while it is not ready.
+    func track(_ source: CMSampleBuffer) {
+        if case .notReady = source.currentReadiness { readinessSource = source.readinessSource ?? source }
+    }
+
+    /// The readiness, followed through the source while this copy is not ready itself.
+    var currentReadiness: Readiness {
+        if case .notReady = readiness, let source = readinessSource {
+            let followed = source.currentReadiness
+            if case .notReady = followed { return .notReady }
+            readiness = followed
+            readinessSource = nil
+        }
+        return readiness
+    }
+
+    /// The output timing entries: the buffer's, each trimmed, reversed and sped as the attachments say.
+    func outputTimings() -> [CMSampleTimingInfo] {
+        guard !timings.isEmpty else { return [] }
+        let adjust = outputAdjustments
+        let untouched = adjust.start == .zero && adjust.end == .zero && !adjust.reverse && explicitOutputPresentationTimeStamp == nil
+        // One shared entry stays one while nothing makes the samples differ.
+        if timings.count == 1 && (sampleCount == 1 || untouched) {
+            let speed = 1 / adjust.speed
+            let shared = timings[0]
+            return [CMSampleTimingInfo(duration: sampleCount == 1 ? outputDurationTime : CMTimeMultiplyByFloat64(shared.duration, multiplier: speed),
+                                       presentationTimeStamp: outputPresentationTime, decodeTimeStamp: outputDecodeTime)]
+        }
+        let samples = (0 ..< sampleCount).compactMap { timing(at: $0) }
+        let start = earliestPresentationTime, outputStart = outputPresentationTime
+        guard start.isNumeric, outputStart.isNumeric else { return samples }
+        let speed = 1 / adjust.speed
+        return samples.enumerated().map { index, sample in
+            var duration = sample.duration
+            var pts = sample.presentationTimeStamp
+            if index == 0 && !adjust.reverse { duration = duration - adjust.start; pts = pts + adjust.start }
+            if index == samples.count - 1 { duration = duration - adjust.end }
+            let offset = CMTimeMultiplyByFloat64(pts - start - (adjust.reverse ? .zero : adjust.start), multiplier: speed)
+            let output = outputStart + offset
+            let decode = sample.decodeTimeStamp.isNumeric
+                ? output + CMTimeMultiplyByFloat64(sample.decodeTimeStamp - sample.presentationTimeStamp, multiplier: speed)
+                : .invalid
+            return CMSampleTimingInfo(duration: CMTimeMultiplyByFloat64(duration, multiplier: speed), presentationTimeStamp: output,
+                                      decodeTimeStamp: decode)
+        }
     }
 
     /// The timing of sample `index` (one shared entry spreads over the samples in order).

@@ -1,8 +1,8 @@
 import Foundation
 
 /// CoreFoundation's memory allocator, as CoreMedia's C-style functions take it (Avocet's stand-in:
-/// Linux's Foundation does not export CoreFoundation's types). Only the three allocators below exist;
-/// they say how a memory block handed to a `CMBlockBuffer` is freed.
+/// Linux's Foundation does not export CoreFoundation's types). Only the allocators below exist (the C
+/// heap, or nothing); they say how a memory block handed to a `CMBlockBuffer` is freed.
 public final class CFAllocator: Sendable, CustomStringConvertible {
     package enum Kind: Sendable {
         /// Memory comes from and returns to the C heap (`malloc`/`free`).

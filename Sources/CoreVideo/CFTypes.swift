@@ -29,9 +29,9 @@ public typealias OSStatus = Int32
 /// A boolean (Foundation's `NSNumber`).
 public typealias CFBoolean = NSNumber
 /// True, as CoreFoundation's boolean.
-public let kCFBooleanTrue: CFBoolean = NSNumber(value: true)
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// False, as CoreFoundation's boolean.
-public let kCFBooleanFalse: CFBoolean = NSNumber(value: false)
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 
 /// A range of CoreFoundation's: a start and a length.
 public struct CFRange: Hashable, Sendable {

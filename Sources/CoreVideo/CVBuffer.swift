@@ -28,21 +28,24 @@ public final class CVBuffer: @unchecked Sendable {
     package let memory: UnsafeMutableRawPointer
     package let byteCount: Int
     package let locks = Atomic<Int>(0)
-    /// The buffer's attachments (`CVBufferSetAttachment`, `CMSetAttachment`).
+    /// The buffer's attachments (`CMSetAttachment` and the rest).
     package let attachments = AttachmentStorage()
     /// Gives the memory back (to its pool, or to the heap).
     private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
 
     /// A buffer of `width` x `height` pixels in `pixelFormat`, zeroed; nil for a format Avocet's buffers
-    /// do not hold, or a size outside 1...65536.
+    /// do not hold, a size outside 1...65536, or memory that cannot be had.
     package convenience init?(width: Int, height: Int, pixelFormat: OSType, rowAlignment: Int = 16) {
-        guard let layout = Self.layout(width: width, height: height, pixelFormat: pixelFormat, rowAlignment: rowAlignment) else {
-            return nil
-        }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: layout.byteCount)
+        guard let layout = Self.layout(width: width, height: height, pixelFormat: pixelFormat, rowAlignment: rowAlignment),
+              let memory = Self.zeroedMemory(layout.byteCount) else { return nil }
         self.init(width: width, height: height, pixelFormat: pixelFormat, planes: layout.planes, memory: memory,
-                  byteCount: layout.byteCount) { pointer, _ in pointer.deallocate() }
+                  byteCount: layout.byteCount) { pointer, _ in free(pointer) }
+    }
+
+    /// `count` zeroed bytes from the C heap (zeroed lazily by the kernel for large sizes), freed with
+    /// `free`; nil when the memory cannot be had, never a trap.
+    package static func zeroedMemory(_ count: Int) -> UnsafeMutableRawPointer? {
+        calloc(1, max(count, 1))
     }
 
     /// A buffer over `memory` (of `byteCount` bytes, laid out as `planes`), handed back by `release`.

@@ -3,9 +3,11 @@ import Foundation
 // CoreVideo's C-style functions on pixel buffers and their pools, with Apple's names, argument
 // labels and CVReturn codes. None blocks or does I/O.
 
-/// A new buffer of `width` x `height` pixels in `pixelFormatType`, zeroed. The explicit arguments win
-/// over the attributes, of which `kCVPixelBufferBytesPerRowAlignmentKey` is read; other keys are
-/// accepted. `kCVReturnInvalidSize` or `kCVReturnInvalidPixelFormat` when Avocet cannot hold it.
+/// A new buffer of `width` x `height` pixels in `pixelFormatType`, zeroed (by the C heap: large
+/// buffers cost no work until written). The explicit arguments win over the attributes, of which
+/// `kCVPixelBufferBytesPerRowAlignmentKey` is read; other keys are accepted. `kCVReturnInvalidSize` or
+/// `kCVReturnInvalidPixelFormat` when Avocet cannot hold it, `kCVReturnAllocationFailed` when the
+/// memory cannot be had.
 @discardableResult
 public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ height: Int, _ pixelFormatType: OSType,
                                 _ pixelBufferAttributes: CFDictionary?, _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
@@ -13,8 +15,11 @@ public func CVPixelBufferCreate(_ allocator: CFAllocator?, _ width: Int, _ heigh
     guard width > 0, height > 0, width <= 65536, height <= 65536 else { return kCVReturnInvalidSize }
     let alignment = number(pixelBufferAttributes?[kCVPixelBufferBytesPerRowAlignmentKey]) ?? 16
     guard (1...4096).contains(alignment) else { return kCVReturnInvalidPixelBufferAttributes }
-    guard let buffer = CVBuffer(width: width, height: height, pixelFormat: pixelFormatType, rowAlignment: alignment) else {
+    guard CVBuffer.layout(width: width, height: height, pixelFormat: pixelFormatType, rowAlignment: alignment) != nil else {
         return kCVReturnInvalidPixelFormat
+    }
+    guard let buffer = CVBuffer(width: width, height: height, pixelFormat: pixelFormatType, rowAlignment: alignment) else {
+        return kCVReturnAllocationFailed
     }
     pixelBufferOut.pointee = buffer
     return kCVReturnSuccess
@@ -56,12 +61,14 @@ public func CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_ allocator: CFA
                                                                 _ auxAttributes: CFDictionary?,
                                                                 _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
     let threshold = number(auxAttributes?[kCVPixelBufferPoolAllocationThresholdKey])
-    guard let buffer = pixelBufferPool.makeBuffer(threshold: threshold) else {
+    switch pixelBufferPool.makeBuffer(threshold: threshold) {
+    case .success(let buffer):
+        pixelBufferOut.pointee = buffer
+        return kCVReturnSuccess
+    case .failure(let refusal):
         pixelBufferOut.pointee = nil
-        return kCVReturnWouldExceedAllocationThreshold
+        return refusal.status
     }
-    pixelBufferOut.pointee = buffer
-    return kCVReturnSuccess
 }
 
 /// The pool's own attributes, as given.

@@ -19,6 +19,10 @@ nonisolated(unsafe) public let kCVPixelBufferMetalCompatibilityKey: CFString = "
 nonisolated(unsafe) public let kCVPixelBufferCGImageCompatibilityKey: CFString = "CGImageCompatibility"
 /// CGBitmapContext compatibility (accepted; every buffer is plain memory).
 nonisolated(unsafe) public let kCVPixelBufferCGBitmapContextCompatibilityKey: CFString = "CGBitmapContextCompatibility"
+/// OpenGL ES compatibility (accepted and ignored).
+nonisolated(unsafe) public let kCVPixelBufferOpenGLESCompatibilityKey: CFString = "OpenGLESCompatibility"
+/// OpenGL compatibility (accepted and ignored).
+nonisolated(unsafe) public let kCVPixelBufferOpenGLCompatibilityKey: CFString = "OpenGLCompatibility"
 /// A pool attribute: buffers the pool keeps for reuse at least (a number).
 nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString = "MinimumBufferCount"
 /// A pool attribute: seconds an unused buffer is kept for reuse (a number; accepted, buffers are kept

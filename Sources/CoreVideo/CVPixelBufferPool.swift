@@ -64,27 +64,30 @@ public final class CVPixelBufferPool: @unchecked Sendable {
             defer { s.free = [] }
             return s.free
         }
-        for block in free { block.pointer.deallocate() }
+        for block in free { Foundation.free(block.pointer) }
     }
 
     /// A buffer from the pool: reused memory when there is some (its old pixels still in it, as with
-    /// Apple's pools), else new zeroed memory. Nil when `threshold` buffers are alive already.
-    func makeBuffer(threshold: Int?) -> CVBuffer? {
+    /// Apple's pools), else new zeroed memory; or the CVReturn that refuses one (`threshold` buffers
+    /// alive already, memory that cannot be had).
+    func makeBuffer(threshold: Int?) -> Result<CVBuffer, CVReturnCode> {
         let reused = store.state.withLock { s -> Block?? in
             if let threshold, s.alive >= threshold { return .none }
             s.alive += 1
             return .some(s.free.popLast())
         }
-        guard case .some(let block) = reused else { return nil }
+        guard case .some(let block) = reused else { return .failure(CVReturnCode(kCVReturnWouldExceedAllocationThreshold)) }
         let memory: UnsafeMutableRawPointer
         if let block {
             memory = block.pointer
+        } else if let fresh = CVBuffer.zeroedMemory(byteCount) {
+            memory = fresh
         } else {
-            memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-            memory.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+            store.state.withLock { $0.alive -= 1 }
+            return .failure(CVReturnCode(kCVReturnPoolAllocationFailed))
         }
         let store = self.store
-        return CVBuffer(width: width, height: height, pixelFormat: pixelFormat, planes: planes, memory: memory, byteCount: byteCount) { pointer, _ in
+        return .success(CVBuffer(width: width, height: height, pixelFormat: pixelFormat, planes: planes, memory: memory, byteCount: byteCount) { pointer, _ in
             let block = Block(pointer: pointer)
             let kept = store.state.withLock { s -> Bool in
                 s.alive -= 1
@@ -92,11 +95,11 @@ public final class CVPixelBufferPool: @unchecked Sendable {
                 s.free.append(block)
                 return true
             }
-            if !kept { pointer.deallocate() }
-        }
+            if !kept { free(pointer) }
+        })
     }
 
-    /// Frees the memory kept for reuse beyond the pool's minimum.
+    /// Frees the memory kept for reuse beyond the pool's minimum (`kCVPixelBufferPoolMinimumBufferCountKey`).
     func flush() {
         let excess = store.state.withLock { s -> [Block] in
             let keep = max(0, minimumBufferCount)
@@ -105,9 +108,15 @@ public final class CVPixelBufferPool: @unchecked Sendable {
             s.free.removeLast(s.free.count - keep)
             return extra
         }
-        for block in excess { block.pointer.deallocate() }
+        for block in excess { free(block.pointer) }
     }
 
     /// Memory blocks kept for reuse now (for tests).
     package var freeBufferCount: Int { store.state.withLock { $0.free.count } }
+}
+
+/// A CVReturn as an error, inside the pool.
+struct CVReturnCode: Error {
+    let status: CVReturn
+    init(_ status: CVReturn) { self.status = status }
 }

@@ -187,6 +187,36 @@ struct CMBlockBufferTests {
     }
 }
 
+extension CMBlockBufferTests {
+    @Test func aLengthPastIntMaxIsRefused() throws {
+        let huge = try CMBlockBuffer(length: 1 << 62)   // allocated on demand: costs nothing
+        let buffer = try CMBlockBuffer()
+        try buffer.append(bufferReference: huge)
+        #expect(throws: NSError.self) {
+            try buffer.append(bufferReference: huge)
+            try buffer.append(bufferReference: huge)
+        }
+        #expect(buffer.dataLength > 0)
+    }
+
+    @Test func aRefusedBlockStaysTheCallers() throws {
+        var source = CMBlockBufferCustomBlockSource(version: 0, AllocateBlock: nil, FreeBlock: { refCon, _, _ in
+            refCon?.assumingMemoryBound(to: Int.self).pointee += 1
+        }, refCon: nil)
+        let frees = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { frees.deallocate() }
+        frees.pointee = 0
+        source.refCon = UnsafeMutableRawPointer(frees)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+        defer { memory.deallocate() }
+        var buffer: CMBlockBuffer?
+        #expect(CMBlockBufferCreateWithMemoryBlock(allocator: nil, memoryBlock: memory, blockLength: 16, blockAllocator: nil,
+                                                   customBlockSource: &source, offsetToData: 20, dataLength: 1, flags: 0,
+                                                   blockBufferOut: &buffer) == kCMBlockBufferBadOffsetParameterErr)
+        #expect(buffer == nil && frees.pointee == 0, "a refused call frees nothing: the memory is still the caller's")
+    }
+}
+
 /// Sizes a deallocator was called with.
 final class FreedCount: @unchecked Sendable {
     // @unchecked Sendable: written and read on the test's own thread only.

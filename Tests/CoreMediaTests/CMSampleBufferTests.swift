@@ -177,4 +177,75 @@ struct CMSampleBufferTests {
         #expect(CMTimeMakeFromDictionary(["value": 1] as CFDictionary) == .invalid)
         #expect(CMTimeMakeFromDictionary(nil) == .invalid)
     }
+
+    @Test func sizesThatOverflowAreRefusedWithOrWithoutData() throws {
+        var out: CMSampleBuffer?
+        let huge = [Int.max, Int.max, 2]
+        #expect(CMSampleBufferCreate(allocator: nil, dataBuffer: nil, dataReady: false, makeDataReadyCallback: nil, refcon: nil,
+                                     formatDescription: nil, sampleCount: 3, sampleTimingEntryCount: 0, sampleTimingArray: nil,
+                                     sampleSizeEntryCount: 3, sampleSizeArray: huge, sampleBufferOut: &out) == kCMSampleBufferError_InvalidSampleData)
+        #expect(CMSampleBufferCreate(allocator: nil, dataBuffer: nil, dataReady: false, makeDataReadyCallback: nil, refcon: nil,
+                                     formatDescription: nil, sampleCount: Int.max, sampleTimingEntryCount: 0, sampleTimingArray: nil,
+                                     sampleSizeEntryCount: 0, sampleSizeArray: nil, sampleBufferOut: &out) == kCMSampleBufferError_InvalidEntryCount)
+        // Data given later must hold the sizes.
+        #expect(CMSampleBufferCreate(allocator: nil, dataBuffer: nil, dataReady: false, makeDataReadyCallback: nil, refcon: nil,
+                                     formatDescription: nil, sampleCount: 2, sampleTimingEntryCount: 0, sampleTimingArray: nil,
+                                     sampleSizeEntryCount: 1, sampleSizeArray: [8], sampleBufferOut: &out) == noErr)
+        let late = try #require(out)
+        #expect(CMSampleBufferSetDataBuffer(late, newValue: try CMBlockBuffer(length: 8)) == kCMSampleBufferError_InvalidSampleData)
+        #expect(throws: NSError.self) { try late.singleSampleBuffers() }
+    }
+
+    @Test func settingAnotherBuffersAttachmentsCopiesThemAndKeepsTheCount() throws {
+        let three = try packets(), one = try CMSampleBuffer(copying: try packets(), forRange: 0 ..< 1)
+        one.sampleAttachments[0][.dependsOnOthers] = false
+        three.sampleAttachments = one.sampleAttachments
+        #expect(three.sampleAttachments.count == 3 && three.sampleAttachments[0][.dependsOnOthers] == nil, "another count is ignored")
+        let other = try packets()
+        other.sampleAttachments[2][.notSync] = true
+        three.sampleAttachments = other.sampleAttachments
+        #expect(three.sampleAttachments[2][.notSync] as? Bool == true)
+        three.sampleAttachments[2][.notSync] = nil
+        #expect(other.sampleAttachments[2][.notSync] as? Bool == true, "copied, not shared")
+        #expect(try CMSampleBuffer(copying: three, forRange: 1 ..< 2).numSamples == 1)
+    }
+
+    @Test func theCArrayHandsOutTheSamplesOwnDictionaries() throws {
+        let buffer = try packets()
+        let array = try #require(CMSampleBufferGetSampleAttachmentsArray(buffer, createIfNecessary: true))
+        let second = try #require(array[1] as? NSMutableDictionary)
+        second[kCMSampleAttachmentKey_NotSync as String] = kCFBooleanTrue
+        #expect(buffer.sampleAttachments[1][.notSync] as? Bool == true)
+        #expect((array as? [[String: Any]])?.count == 3)
+    }
+
+    @Test func outputTimingEntriesMatchTheTimingAndTheTrims() throws {
+        let perSample = try packets(sharedTiming: false)
+        #expect(try perSample.outputSampleTimingInfos().count == 3)
+        CMSetAttachment(perSample, key: kCMSampleBufferAttachmentKey_SpeedMultiplier, value: 2, attachmentMode: kCMAttachmentMode_ShouldPropagate)
+        let fast = try perSample.outputSampleTimingInfos()
+        #expect(fast.map(\.duration.seconds).allSatisfy { abs($0 - 1.0 / 60) < 1e-9 }, "\(fast)")
+        // One AAC packet whose priming is trimmed: the entry's duration is what is heard.
+        let aac = try CMSampleBuffer(dataBuffer: try CMBlockBuffer(length: 10), formatDescription: nil, numSamples: 1,
+                                     sampleTimings: [CMSampleTimingInfo(duration: CMTime(value: 1024, timescale: 44100),
+                                                                        presentationTimeStamp: .zero, decodeTimeStamp: .invalid)],
+                                     sampleSizes: [10])
+        CMSetAttachment(aac, key: kCMSampleBufferAttachmentKey_TrimDurationAtStart,
+                        value: CMTimeCopyAsDictionary(CMTime(value: 1000, timescale: 44100), allocator: nil), attachmentMode: 1)
+        let heard = try aac.outputSampleTimingInfos()
+        #expect(heard.count == 1 && heard[0].duration == CMTime(value: 24, timescale: 44100) && heard[0].duration == aac.outputDuration)
+        #expect(heard[0].presentationTimeStamp == CMTime(value: 1000, timescale: 44100))
+    }
+
+    @Test func aCopyOfABufferNotReadyBecomesReadyWithIt() throws {
+        var out: CMSampleBuffer?
+        CMSampleBufferCreate(allocator: nil, dataBuffer: try CMBlockBuffer(length: 4), dataReady: false, makeDataReadyCallback: nil, refcon: nil,
+                             formatDescription: nil, sampleCount: 1, sampleTimingEntryCount: 0, sampleTimingArray: nil,
+                             sampleSizeEntryCount: 1, sampleSizeArray: [4], sampleBufferOut: &out)
+        let source = try #require(out)
+        let copy = try CMSampleBuffer(copying: source)
+        #expect(copy.dataReadiness == .notReady)
+        CMSampleBufferSetDataReady(source)
+        #expect(copy.dataReadiness == .ready && CMSampleBufferDataIsReady(copy))
+    }
 }

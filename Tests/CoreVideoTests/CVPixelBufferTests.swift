@@ -40,7 +40,9 @@ struct CVPixelBufferTests {
     @Test func attributesAsAppleCodeWritesThem() throws {
         // Rows of 100 BGRA pixels are 400 bytes; aligned to 64 they are 448.
         let attributes = [kCVPixelBufferBytesPerRowAlignmentKey as String: 64,
-                          kCVPixelBufferIOSurfacePropertiesKey as String: [String: Any]()] as CFDictionary
+                          kCVPixelBufferIOSurfacePropertiesKey as String: [String: Any](),
+                          kCVPixelBufferCGImageCompatibilityKey as String: kCFBooleanTrue!,
+                          kCVPixelBufferOpenGLESCompatibilityKey as String: kCFBooleanFalse!] as CFDictionary
         var made: CVPixelBuffer?
         #expect(CVPixelBufferCreate(nil, 100, 10, kCVPixelFormatType_32BGRA, attributes, &made) == kCVReturnSuccess)
         #expect(CVPixelBufferGetBytesPerRow(try #require(made)) == 448)
