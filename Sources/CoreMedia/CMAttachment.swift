@@ -16,9 +16,9 @@ public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
 /// The attachment storage of an object that bears attachments; nil for any other object.
 func attachmentStorage(_ target: CMAttachmentBearer) -> AttachmentStorage? {
     switch target {
-    case let sample as CMSampleBuffer: sample.attachments
-    case let block as CMBlockBuffer: block.attachments
-    case let pixels as CVBuffer: pixels.attachments
+    case let sample as CMSampleBuffer: sample.attachmentStorage
+    case let block as CMBlockBuffer: block.attachmentStorage
+    case let pixels as CVBuffer: pixels.attachmentStorage
     default: nil
     }
 }

@@ -20,7 +20,7 @@ public final class CMBlockBuffer {
 
     var pieces: [Piece]
     /// The buffer's attachments (`CMSetAttachment`).
-    let attachments = AttachmentStorage()
+    let attachmentStorage = AttachmentStorage()
 
     init(pieces: [Piece]) {
         self.pieces = pieces

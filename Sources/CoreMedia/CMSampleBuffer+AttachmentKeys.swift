@@ -20,6 +20,16 @@ nonisolated(unsafe) public let kCMSampleAttachmentKey_EarlierDisplayTimesAllowed
 nonisolated(unsafe) public let kCMSampleAttachmentKey_DisplayImmediately: CFString = "DisplayImmediately"
 /// Per sample: decode but do not display.
 nonisolated(unsafe) public let kCMSampleAttachmentKey_DoNotDisplay: CFString = "DoNotDisplay"
+/// Per sample: the HEVC temporal level information.
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCTemporalLevelInfo: CFString = "HEVCTemporalLevelInfo"
+/// Per sample: an HEVC temporal sub-layer access picture.
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess: CFString = "HEVCTemporalSubLayerAccess"
+/// Per sample: an HEVC stepwise temporal sub-layer access picture.
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess: CFString = "HEVCStepwiseTemporalSubLayerAccess"
+/// Per sample: the NAL unit type of an HEVC sync sample.
+nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType: CFString = "HEVCSyncSampleNALUnitType"
+/// Per sample: the count of samples an audio decoder needs before this one decodes alone.
+nonisolated(unsafe) public let kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount: CFString = "AudioIndependentSampleDecoderRefreshCount"
 /// Buffer: the duration trimmed from the start (a `CMTimeCopyAsDictionary` dictionary; 0 when absent).
 nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TrimDurationAtStart: CFString = "TrimDurationAtStart"
 /// Buffer: the duration trimmed from the end (a `CMTimeCopyAsDictionary` dictionary; 0 when absent).

@@ -158,6 +158,26 @@ public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, im
     return noErr
 }
 
+/// A buffer of one picture, ready or not (`dataReady` false: the callback makes it ready); the format
+/// description must describe the image buffer.
+@discardableResult
+public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
+                                               makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?,
+                                               refcon makeDataReadyRefcon: UnsafeMutableRawPointer?, formatDescription: CMVideoFormatDescription,
+                                               sampleTiming: UnsafePointer<CMSampleTimingInfo>,
+                                               sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
+    let status = CMSampleBufferCreateReadyWithImageBuffer(allocator: allocator, imageBuffer: imageBuffer, formatDescription: formatDescription,
+                                                          sampleTiming: sampleTiming, sampleBufferOut: sampleBufferOut)
+    if status == noErr, !dataReady, let buffer = sampleBufferOut.pointee {
+        buffer.readiness = .notReady
+        if let makeDataReadyCallback {
+            let refcon = makeDataReadyRefcon
+            buffer.makeDataReadyHandler = { makeDataReadyCallback($0, refcon) }
+        }
+    }
+    return status
+}
+
 /// A shallow copy: the same data, format and timing, the propagating attachments, a copy of each
 /// sample's attachments.
 @discardableResult

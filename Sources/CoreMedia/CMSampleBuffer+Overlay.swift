@@ -68,9 +68,9 @@ extension CMSampleBuffer {
         makeDataReadyHandler = made.makeDataReadyHandler
         readinessSource = made.readinessSource
         sampleAttachmentDictionaries = made.sampleAttachmentDictionaries
-        for (mode, values) in [(kCMAttachmentMode_ShouldPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldPropagate)),
-                               (kCMAttachmentMode_ShouldNotPropagate, made.attachments.all(mode: kCMAttachmentMode_ShouldNotPropagate))] {
-            for (key, value) in values { attachments[key] = AttachmentStorage.Entry(value: value, mode: mode) }
+        for (mode, values) in [(kCMAttachmentMode_ShouldPropagate, made.attachmentStorage.all(mode: kCMAttachmentMode_ShouldPropagate)),
+                               (kCMAttachmentMode_ShouldNotPropagate, made.attachmentStorage.all(mode: kCMAttachmentMode_ShouldNotPropagate))] {
+            for (key, value) in values { attachmentStorage[key] = AttachmentStorage.Entry(value: value, mode: mode) }
         }
     }
 
@@ -320,6 +320,16 @@ extension CMSampleBuffer {
             public static let displayImmediately = Key(rawValue: kCMSampleAttachmentKey_DisplayImmediately)
             /// `kCMSampleAttachmentKey_DoNotDisplay`.
             public static let doNotDisplay = Key(rawValue: kCMSampleAttachmentKey_DoNotDisplay)
+            /// `kCMSampleAttachmentKey_HEVCTemporalLevelInfo`.
+            public static let hevcTemporalLevelInfo = Key(rawValue: kCMSampleAttachmentKey_HEVCTemporalLevelInfo)
+            /// `kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess`.
+            public static let hevcTemporalSubLayerAccess = Key(rawValue: kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess)
+            /// `kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess`.
+            public static let hevcStepwiseTemporalSubLayerAccess = Key(rawValue: kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess)
+            /// `kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType`.
+            public static let hevcSyncSampleNALUnitType = Key(rawValue: kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType)
+            /// `kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount`.
+            public static let audioIndependentSampleDecoderRefreshCount = Key(rawValue: kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount)
         }
     }
 }

@@ -32,7 +32,7 @@ public final class CMSampleBuffer {
     var readiness: Readiness
     var makeDataReadyHandler: ((CMSampleBuffer) -> OSStatus)?
     /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's.
-    let attachments = AttachmentStorage()
+    let attachmentStorage = AttachmentStorage()
     /// One mutable dictionary per sample, made when first asked for.
     var sampleAttachmentDictionaries: [NSMutableDictionary]?
     /// The buffer this one was copied from while that one's data was not ready: this one is ready when
@@ -137,7 +137,7 @@ public final class CMSampleBuffer {
 
     /// A time attachment (a `CMTimeCopyAsDictionary` dictionary, or a `CMTime`).
     func timeAttachment(_ key: CFString) -> CMTime? {
-        switch attachments[key as String]?.value {
+        switch attachmentStorage[key as String]?.value {
         case let time as CMTime: return time
         case let dictionary as NSDictionary: return CMTimeMakeFromDictionary(dictionary)
         default: return nil
@@ -148,9 +148,9 @@ public final class CMSampleBuffer {
     var outputAdjustments: (start: CMTime, end: CMTime, reverse: Bool, speed: Double) {
         let start = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtStart).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
         let end = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtEnd).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
-        let reverse = (attachments[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? NSNumber)?.boolValue
-            ?? (attachments[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? Bool) ?? false
-        let speedValue = attachments[kCMSampleBufferAttachmentKey_SpeedMultiplier as String]?.value
+        let reverse = (attachmentStorage[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? NSNumber)?.boolValue
+            ?? (attachmentStorage[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? Bool) ?? false
+        let speedValue = attachmentStorage[kCMSampleBufferAttachmentKey_SpeedMultiplier as String]?.value
         let speed = (speedValue as? NSNumber)?.doubleValue ?? (speedValue as? Double) ?? 1
         return (start, end, reverse, speed.isFinite && speed > 0 ? speed : 1)
     }

@@ -29,7 +29,7 @@ public final class CVBuffer: @unchecked Sendable {
     package let byteCount: Int
     package let locks = Atomic<Int>(0)
     /// The buffer's attachments (`CMSetAttachment` and the rest).
-    package let attachments = AttachmentStorage()
+    package let attachmentStorage = AttachmentStorage()
     /// Gives the memory back (to its pool, or to the heap).
     private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
 

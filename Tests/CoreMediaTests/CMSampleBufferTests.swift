@@ -248,4 +248,58 @@ struct CMSampleBufferTests {
         CMSampleBufferSetDataReady(source)
         #expect(copy.dataReadiness == .ready && CMSampleBufferDataIsReady(copy))
     }
+
+    @Test func theAttachmentOverlayReadsAndWritesTheBearersOwn() throws {
+        let buffer = try packets()
+        buffer.attachments[.trimDurationAtStart] = .shouldPropagate(CMTimeCopyAsDictionary(Self.t(1), allocator: nil) as Any)
+        #expect(buffer.outputPresentationTimeStamp == Self.t(11), "the overlay writes what the output timing reads")
+        #expect(buffer.attachments[.trimDurationAtStart]?.mode == .shouldPropagate)
+        buffer.attachments["Mine"] = .shouldNotPropagate(3)
+        #expect(buffer.attachments.nonPropagated["Mine"] as? Int == 3 && buffer.attachments.propagated.count == 1)
+        let block = try CMBlockBuffer(length: 4)
+        buffer.propagateAttachments(to: block)
+        #expect(CMGetAttachment(block, key: kCMSampleBufferAttachmentKey_TrimDurationAtStart, attachmentModeOut: nil) != nil)
+        #expect(block.attachments["Mine"] == nil)
+        buffer.attachments.removeAll()
+        #expect(buffer.attachments[.trimDurationAtStart] == nil && buffer.outputPresentationTimeStamp == Self.t(10))
+    }
+
+    @Test func pixelBufferAttachmentsThroughCoreVideoAndCoreMedia() throws {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 8, 8, kCVPixelFormatType_32BGRA, nil, &made)
+        let pixels = try #require(made)
+        CVBufferSetAttachment(pixels, "ColorPrimaries" as CFString, "ITU_R_709_2" as CFString, .shouldPropagate)
+        var mode = CVAttachmentMode.shouldNotPropagate
+        let value = CVBufferGetAttachment(pixels, "ColorPrimaries" as CFString, &mode)?.takeUnretainedValue()
+        #expect(value as? String == "ITU_R_709_2" && mode == .shouldPropagate)
+        #expect(CMGetAttachment(pixels, key: "ColorPrimaries" as CFString, attachmentModeOut: nil) as? String == "ITU_R_709_2")
+        // A Swift value set through CoreMedia is boxed once and kept, so the unretained reference stays valid.
+        CMSetAttachment(pixels, key: "Count" as CFString, value: 7, attachmentMode: kCMAttachmentMode_ShouldNotPropagate)
+        let boxed = try #require(CVBufferGetAttachment(pixels, "Count" as CFString, nil))
+        #expect(boxed.takeUnretainedValue() as? Int == 7 && CVBufferGetAttachment(pixels, "Count" as CFString, nil)?.toOpaque() == boxed.toOpaque())
+        var other: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 8, 8, kCVPixelFormatType_32BGRA, nil, &other)
+        CVBufferPropagateAttachments(pixels, try #require(other))
+        #expect(try #require(other).attachments["ColorPrimaries"] != nil && CVBufferCopyAttachment(try #require(other), "Count" as CFString, nil) == nil)
+        CVBufferRemoveAllAttachments(pixels)
+        #expect(CVBufferCopyAttachments(pixels, .shouldPropagate) == nil)
+    }
+
+    @Test func aPictureBufferMadeNotReadyBecomesReadyThroughItsCallback() throws {
+        var made: CVPixelBuffer?
+        CVPixelBufferCreate(nil, 16, 16, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, nil, &made)
+        let image = try #require(made)
+        var format: CMVideoFormatDescription?
+        CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: image, formatDescriptionOut: &format)
+        var timing = CMSampleTimingInfo(duration: Self.t(1), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+        var out: CMSampleBuffer?
+        #expect(CMSampleBufferCreateForImageBuffer(allocator: nil, imageBuffer: image, dataReady: false, makeDataReadyCallback: { _, _ in noErr },
+                                                   refcon: nil, formatDescription: try #require(format), sampleTiming: &timing,
+                                                   sampleBufferOut: &out) == noErr)
+        let buffer = try #require(out)
+        #expect(!CMSampleBufferDataIsReady(buffer))
+        #expect(CMSampleBufferMakeDataReady(buffer) == noErr && CMSampleBufferDataIsReady(buffer))
+        buffer.sampleAttachments[0][.hevcSyncSampleNALUnitType] = 19
+        #expect(buffer.sampleAttachments[0][.hevcSyncSampleNALUnitType] as? Int == 19)
+    }
 }
