@@ -65,8 +65,7 @@ package enum HostResolver {
     /// - Parameter host: a name or a numeric address, IPv6 with or without brackets (a zone, `%eth0`, is
     ///   accepted and dropped from the result).
     package static func resolve(_ host: String) -> Result<[[UInt8]], Failure> {
-        var name = host
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        let name = unbracketed(host)
         guard !name.isEmpty, !name.utf8.contains(0) else { return .failure(Failure(reason: "the host name is empty")) }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -90,8 +89,7 @@ package enum HostResolver {
     /// The address of a numeric host in the strict forms (`inet_pton`: dotted quad, or IPv6 text
     /// without brackets); nil for a name or a loose form. Does not block.
     package static func numeric(_ text: String) -> [UInt8]? {
-        var name = text
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        let name = unbracketed(text)
         guard !name.utf8.contains(0) else { return nil }
         var v4 = in_addr()
         if inet_pton(AF_INET, name, &v4) == 1 {
@@ -102,6 +100,11 @@ package enum HostResolver {
             return withUnsafeBytes(of: &v6) { Array($0) }
         }
         return nil
+    }
+
+    /// A host without the brackets an IPv6 address wears in a URL (`[::1]` is `::1`).
+    package static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") && host.count >= 2 ? String(host.dropFirst().dropLast()) : host
     }
 
     /// The text form of an address (`inet_ntop`): `127.0.0.1`, `::1`. Nil for a length other than 4 or 16.

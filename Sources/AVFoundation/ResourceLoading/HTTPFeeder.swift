@@ -35,7 +35,8 @@ final class HTTPByteBudget: Sendable {
     /// Counts `count` more bytes; false once the total passes the limit.
     func spend(_ count: Int) -> Bool {
         used.withLock { total in
-            total = total.addingReportingOverflow(Int64(count)).overflow ? .max : total + Int64(count)
+            let (sum, overflow) = total.addingReportingOverflow(Int64(count))
+            total = overflow ? .max : sum
             return total <= limit
         }
     }
@@ -129,9 +130,6 @@ final class HTTPTransfer: @unchecked Sendable {
         current = url
     }
 
-    /// Whether Avocet follows this transfer's redirects itself (it has a URL policy), rather than Foundation.
-    var managesRedirects: Bool { settings.policy != nil }
-
     /// Starts the connection to `target` (the transfer's URL, or a redirect's target). Without a policy
     /// the request goes to Foundation at once; with one, the host is resolved and checked first on a
     /// resolver thread, and an `http` request is pinned to the address checked.
@@ -139,7 +137,7 @@ final class HTTPTransfer: @unchecked Sendable {
         current = target
         let session = HTTPSession.for(settings)
         guard let policy = settings.policy else {
-            let request = request(to: target, pinnedTo: nil) ?? URLRequest(url: target)
+            let request = request(to: target)
             session.start(key: key, transfer: self, connectTimeout: settings.connectTimeout) { ready in ready(.success(request)) }
             return
         }
@@ -149,22 +147,10 @@ final class HTTPTransfer: @unchecked Sendable {
         }
     }
 
-    /// The request for one range of `target`, sent to `address` (an `http` connection pinned to the
-    /// address checked, with the URL's own `Host` header) or, without one, to the URL's host. Nil when
-    /// the URL cannot be rewritten to the address (the connection is then not made: never unpinned).
-    private func request(to target: URL, pinnedTo address: AvocetIPAddress?) -> URLRequest? {
-        var destination = target
-        var hostHeader: String?
-        if let address {
-            guard var parts = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = parts.percentEncodedHost,
-                  !host.isEmpty else { return nil }
-            hostHeader = host + (parts.port.map { ":\($0)" } ?? "")
-            parts.percentEncodedHost = address.isIPv4 ? address.description : "[\(address.description)]"
-            if parts.port == nil { parts.port = 80 }
-            guard let pinned = parts.url else { return nil }
-            destination = pinned
-        }
-        var request = URLRequest(url: destination, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.readTimeout)
+    /// The request for one range of `target`: to the URL's host, or to `pin` (the address checked, as
+    /// `pinned(_:to:)` rewrites the URL) with the URL's own `Host` header.
+    private func request(to target: URL, pin: (url: URL, host: String)? = nil) -> URLRequest {
+        var request = URLRequest(url: pin?.url ?? target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.readTimeout)
         // Credentials go to the asset's own origin only: not to another host a redirect leads to
         // (as libcurl does unless told otherwise).
         let sameOrigin = Self.origin(of: target) == Self.origin(of: url)
@@ -172,11 +158,22 @@ final class HTTPTransfer: @unchecked Sendable {
             if !sameOrigin && ["authorization", "cookie", "proxy-authorization"].contains(field.lowercased()) { continue }
             request.setValue(value, forHTTPHeaderField: field)
         }
-        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
+        if let pin { request.setValue(pin.host, forHTTPHeaderField: "Host") }
         request.setValue(rangeHeader, forHTTPHeaderField: "Range")
         // Bytes as stored: a compressed body would not match the offsets asked for.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         return request
+    }
+
+    /// `target` with its host replaced by `address`, and the `Host` header naming the original host and
+    /// port; nil when the URL cannot be rewritten (the connection is then not made: never unpinned).
+    private static func pinned(_ target: URL, to address: AvocetIPAddress) -> (url: URL, host: String)? {
+        guard var parts = URLComponents(url: target, resolvingAgainstBaseURL: true), let host = parts.percentEncodedHost,
+              !host.isEmpty else { return nil }
+        let header = host + (parts.port.map { ":\($0)" } ?? "")
+        parts.percentEncodedHost = address.isIPv4 ? address.description : "[\(address.description)]"
+        if parts.port == nil { parts.port = 80 }
+        return parts.url.map { ($0, header) }
     }
 
     /// The scheme, host and port of a URL (the port the scheme implies when it names none).
@@ -190,8 +187,8 @@ final class HTTPTransfer: @unchecked Sendable {
     /// the policy, and hands `then` the request or the refusal.
     private func checkedRequest(to target: URL, redirects: Int, policy: AvocetURLPolicy,
                                 then ready: @escaping @Sendable (Result<URLRequest, MediaEngineError>) -> Void) {
-        guard var host = target.host, !host.isEmpty else { return ready(.failure(refusal("the URL names no host"))) }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let written = target.host, !written.isEmpty else { return ready(.failure(refusal("the URL names no host"))) }
+        let host = HostResolver.unbracketed(written)
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         if name == "localhost" || name.hasSuffix(".localhost") {
@@ -220,18 +217,16 @@ final class HTTPTransfer: @unchecked Sendable {
         guard !addresses.isEmpty else { return .failure(refusal("the host has no address")) }
         let connection = AvocetURLPolicy.Connection(url: target, host: host, addresses: addresses, redirectCount: redirects)
         if case .refuse(let rule) = policy.evaluate(connection) { return .failure(refusal(rule)) }
-        guard target.scheme?.lowercased() == "http" else {
-            return request(to: target, pinnedTo: nil).map { .success($0) } ?? .failure(refusal("the URL cannot be requested"))
-        }
+        guard target.scheme?.lowercased() == "http" else { return .success(request(to: target)) }
         // Pinned to an IPv4 address: Foundation's URLSession on Linux cannot request a URL whose host is
         // an IPv6 literal (NSURLErrorBadURL), and connecting by name would let the name resolve anew.
         guard let pin = addresses.first(where: \.isIPv4) else {
             return .failure(refusal("an http URL must resolve to an IPv4 address to be pinned to the address checked"))
         }
-        guard let request = request(to: target, pinnedTo: pin) else {
+        guard let pinned = Self.pinned(target, to: pin) else {
             return .failure(refusal("the URL cannot be sent to the address checked"))
         }
-        return .success(request)
+        return .success(request(to: target, pin: pinned))
     }
 
     /// The error of a connection the policy (or a rule that goes with it) refused. Names the asset's
@@ -259,8 +254,8 @@ final class HTTPTransfer: @unchecked Sendable {
             return .stop
         }
         let status = http.statusCode
-        if managesRedirects, [301, 302, 303, 307, 308].contains(status) {
-            return redirect(location: http.value(forHTTPHeaderField: "Location"))
+        if let policy = settings.policy, [301, 302, 303, 307, 308].contains(status) {
+            return redirect(location: http.value(forHTTPHeaderField: "Location"), policy: policy)
         }
         responded = true
         switch status {
@@ -295,8 +290,8 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// A redirect's next hop, when the policy lets one be followed; else the transfer fails.
-    private func redirect(location: String?) -> Outcome {
-        guard let policy = settings.policy, policy.followsRedirects else {
+    private func redirect(location: String?, policy: AvocetURLPolicy) -> Outcome {
+        guard policy.followsRedirects else {
             sink?.finished(id, error: refusal("it follows no redirects"))
             return .stop
         }
