@@ -68,7 +68,7 @@ public struct CMBlockBufferCustomBlockSource {
 /// A memory block as the C calls describe it: given (freed with `blockAllocator` or the custom
 /// source's `FreeBlock`, never with `kCFAllocatorNull`) or allocated on demand by them.
 func makeBlock(_ memoryBlock: UnsafeMutableRawPointer?, length: Int, blockAllocator: CFAllocator?,
-               customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?) -> Result<BlockMemory, BlockBufferStatus> {
+               customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?) -> Result<BlockMemory, StatusCode> {
     guard length > 0 else { return .failure(.init(kCMBlockBufferBadLengthParameterErr)) }
     if let source = customBlockSource?.pointee {
         guard source.version == kCMBlockBufferCustomBlockSourceVersion, memoryBlock != nil || source.AllocateBlock != nil else {
@@ -84,15 +84,10 @@ func makeBlock(_ memoryBlock: UnsafeMutableRawPointer?, length: Int, blockAlloca
                                 release: { pointer, _ in allocator.deallocate(pointer) }))
 }
 
-/// An OSStatus as an error, inside the block buffer calls.
-struct BlockBufferStatus: Error {
-    let status: OSStatus
-    init(_ status: OSStatus) { self.status = status }
-}
 
 /// Checks `offset` and `length` against a buffer of `total` bytes; `length` 0 means "the rest" where
 /// `zeroMeansRest`. The range, or the status that refuses it.
-func checkedRange(_ offset: Int, _ length: Int, in total: Int, zeroMeansRest: Bool) -> Result<Range<Int>, BlockBufferStatus> {
+func checkedRange(_ offset: Int, _ length: Int, in total: Int, zeroMeansRest: Bool) -> Result<Range<Int>, StatusCode> {
     guard offset >= 0, offset <= total else { return .failure(.init(kCMBlockBufferBadOffsetParameterErr)) }
     let count = length == 0 && zeroMeansRest ? total - offset : length
     guard count >= 0, count <= total - offset else { return .failure(.init(kCMBlockBufferBadLengthParameterErr)) }

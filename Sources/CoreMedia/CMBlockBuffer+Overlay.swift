@@ -30,17 +30,16 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
 
     /// The errors the overlay throws, one per `kCMBlockBuffer...Err`.
     public enum Error {
-        static func make(_ status: OSStatus) -> NSError { NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
         /// `kCMBlockBufferStructureAllocationFailedErr`.
-        public static var structureAllocationFailed: NSError { make(kCMBlockBufferStructureAllocationFailedErr) }
-        public static var blockAllocationFailed: NSError { make(kCMBlockBufferBlockAllocationFailedErr) }
-        public static var badCustomBlockSource: NSError { make(kCMBlockBufferBadCustomBlockSourceErr) }
-        public static var badOffsetParameter: NSError { make(kCMBlockBufferBadOffsetParameterErr) }
-        public static var badLengthParameter: NSError { make(kCMBlockBufferBadLengthParameterErr) }
-        public static var badPointerParameter: NSError { make(kCMBlockBufferBadPointerParameterErr) }
-        public static var emptyBlockBuffer: NSError { make(kCMBlockBufferEmptyBBufErr) }
-        public static var unallocatedBlock: NSError { make(kCMBlockBufferUnallocatedBlockErr) }
-        public static var insufficientSpace: NSError { make(kCMBlockBufferInsufficientSpaceErr) }
+        public static var structureAllocationFailed: NSError { StatusCode(kCMBlockBufferStructureAllocationFailedErr).nsError }
+        public static var blockAllocationFailed: NSError { StatusCode(kCMBlockBufferBlockAllocationFailedErr).nsError }
+        public static var badCustomBlockSource: NSError { StatusCode(kCMBlockBufferBadCustomBlockSourceErr).nsError }
+        public static var badOffsetParameter: NSError { StatusCode(kCMBlockBufferBadOffsetParameterErr).nsError }
+        public static var badLengthParameter: NSError { StatusCode(kCMBlockBufferBadLengthParameterErr).nsError }
+        public static var badPointerParameter: NSError { StatusCode(kCMBlockBufferBadPointerParameterErr).nsError }
+        public static var emptyBlockBuffer: NSError { StatusCode(kCMBlockBufferEmptyBBufErr).nsError }
+        public static var unallocatedBlock: NSError { StatusCode(kCMBlockBufferUnallocatedBlockErr).nsError }
+        public static var insufficientSpace: NSError { StatusCode(kCMBlockBufferInsufficientSpaceErr).nsError }
     }
 
     /// A range of a block buffer's bytes, sharing its memory.
@@ -57,11 +56,6 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     public typealias CustomBlockAllocator = (Int) -> UnsafeMutableRawPointer?
     /// Frees a block: its address and size.
     public typealias CustomBlockDeallocator = (UnsafeMutableRawPointer, Int) -> Void
-
-    /// Throws the overlay's error for a failing status.
-    static func check(_ status: OSStatus) throws {
-        if status != kCMBlockBufferNoErr { throw Error.make(status) }
-    }
 
     /// An empty buffer, to append to (`capacity` is a hint, unused).
     public convenience init(capacity: Int = 0, flags: Flags = []) throws {
@@ -101,7 +95,7 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     /// `.assureMemoryNow`); `range` limits it to part of the block.
     public func append(length: Int, allocator: CFAllocator? = kCFAllocatorDefault, range: Range<Int>? = nil, flags: Flags = []) throws {
         let part = range ?? 0 ..< length
-        try Self.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: nil, length: length, blockAllocator: allocator,
+        try StatusCode.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: nil, length: length, blockAllocator: allocator,
                                                       customBlockSource: nil, offsetToData: part.lowerBound,
                                                       dataLength: part.count, flags: flags.rawValue))
     }
@@ -109,7 +103,7 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     /// Appends memory the caller allocated, freed with `allocator` (`kCFAllocatorNull`: never).
     public func append(buffer: UnsafeMutableRawBufferPointer, allocator: CFAllocator? = kCFAllocatorDefault, flags: Flags = []) throws {
         guard let base = buffer.baseAddress else { throw Error.badPointerParameter }
-        try Self.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: base, length: buffer.count, blockAllocator: allocator,
+        try StatusCode.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: base, length: buffer.count, blockAllocator: allocator,
                                                       customBlockSource: nil, offsetToData: 0, dataLength: buffer.count,
                                                       flags: flags.rawValue))
     }
@@ -127,13 +121,13 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
             guard flags.contains(.permitEmptyReference) else { throw Error.emptyBlockBuffer }
             return
         }
-        try Self.check(CMBlockBufferAppendBufferReference(self, targetBBuf: bufferReference.owner, offsetToData: bufferReference.startIndex,
+        try StatusCode.check(CMBlockBufferAppendBufferReference(self, targetBBuf: bufferReference.owner, offsetToData: bufferReference.startIndex,
                                                           dataLength: bufferReference.dataLength, flags: flags.rawValue))
     }
 
     /// Allocates every block not yet allocated.
     public func assureBlockMemory() throws {
-        try Self.check(CMBlockBufferAssureBlockMemory(self))
+        try StatusCode.check(CMBlockBufferAssureBlockMemory(self))
     }
 
     /// Calls `body` with the bytes that are contiguous from `offset` (writable; memory allocated first).
@@ -141,7 +135,7 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
         try assureBlockMemory()
         var available = 0
         var pointer: UnsafeMutablePointer<CChar>?
-        try Self.check(CMBlockBufferGetDataPointer(self, atOffset: offset, lengthAtOffsetOut: &available, totalLengthOut: nil,
+        try StatusCode.check(CMBlockBufferGetDataPointer(self, atOffset: offset, lengthAtOffsetOut: &available, totalLengthOut: nil,
                                                    dataPointerOut: &pointer))
         return try body(UnsafeMutableRawBufferPointer(start: pointer, count: available))
     }

@@ -35,7 +35,7 @@ extension CMBlockBufferProtocol {
         guard dataLength > 0 else { return data }
         try data.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
-            try CMBlockBuffer.check(CMBlockBufferCopyDataBytes(owner, atOffset: startIndex, dataLength: dataLength, destination: base))
+            try StatusCode.check(CMBlockBufferCopyDataBytes(owner, atOffset: startIndex, dataLength: dataLength, destination: base))
         }
         return data
     }
@@ -46,7 +46,7 @@ extension CMBlockBufferProtocol {
         guard let base = destination.baseAddress, destination.count >= dataLength else {
             throw CMBlockBuffer.Error.insufficientSpace
         }
-        try CMBlockBuffer.check(CMBlockBufferCopyDataBytes(owner, atOffset: startIndex, dataLength: dataLength, destination: base))
+        try StatusCode.check(CMBlockBufferCopyDataBytes(owner, atOffset: startIndex, dataLength: dataLength, destination: base))
     }
 
     /// Writes `sourceBytes` over the first of these bytes (allocating memory first); more source bytes
@@ -54,14 +54,14 @@ extension CMBlockBufferProtocol {
     public func replaceDataBytes(with sourceBytes: UnsafeRawBufferPointer) throws {
         guard !sourceBytes.isEmpty, let base = sourceBytes.baseAddress else { return }
         guard sourceBytes.count <= dataLength else { throw CMBlockBuffer.Error.insufficientSpace }
-        try CMBlockBuffer.check(CMBlockBufferReplaceDataBytes(with: base, blockBuffer: owner, offsetIntoDestination: startIndex,
+        try StatusCode.check(CMBlockBufferReplaceDataBytes(with: base, blockBuffer: owner, offsetIntoDestination: startIndex,
                                                               dataLength: sourceBytes.count))
     }
 
     /// Sets every byte to `fillByte` (allocating memory first).
     public func fillDataBytes(with fillByte: UInt8) throws {
         guard dataLength > 0 else { return }
-        try CMBlockBuffer.check(CMBlockBufferFillDataBytes(with: CChar(bitPattern: fillByte), blockBuffer: owner,
+        try StatusCode.check(CMBlockBufferFillDataBytes(with: CChar(bitPattern: fillByte), blockBuffer: owner,
                                                            offsetIntoDestination: startIndex, dataLength: dataLength))
     }
 
@@ -71,7 +71,7 @@ extension CMBlockBufferProtocol {
         if dataLength == 0 { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         if isContiguous {
             var pointer: UnsafeMutablePointer<CChar>?
-            try CMBlockBuffer.check(CMBlockBufferGetDataPointer(owner, atOffset: startIndex, lengthAtOffsetOut: nil,
+            try StatusCode.check(CMBlockBufferGetDataPointer(owner, atOffset: startIndex, lengthAtOffsetOut: nil,
                                                                 totalLengthOut: nil, dataPointerOut: &pointer))
             return try body(UnsafeRawBufferPointer(start: pointer, count: dataLength))
         }
@@ -84,7 +84,7 @@ extension CMBlockBufferProtocol {
     public func makeContiguous(allocator: CFAllocator? = kCFAllocatorDefault, flags: CMBlockBuffer.Flags = []) throws -> CMBlockBuffer {
         guard dataLength > 0 else { return CMBlockBuffer(pieces: []) }
         var result: CMBlockBuffer?
-        try CMBlockBuffer.check(CMBlockBufferCreateContiguous(allocator: nil, sourceBuffer: owner, blockAllocator: allocator,
+        try StatusCode.check(CMBlockBufferCreateContiguous(allocator: nil, sourceBuffer: owner, blockAllocator: allocator,
                                                               customBlockSource: nil, offsetToData: startIndex, dataLength: dataLength,
                                                               flags: flags.rawValue, blockBufferOut: &result))
         guard let result else { throw CMBlockBuffer.Error.structureAllocationFailed }

@@ -45,7 +45,7 @@ public typealias CMSampleBufferInvalidateHandler = (CMSampleBuffer) -> Void
 
 /// Checks the counts and makes a buffer, or gives the status that refuses it.
 func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, dataReady: Bool, formatDescription: CMFormatDescription?,
-                      numSamples: CMItemCount, timings: [CMSampleTimingInfo], sizes: [Int]) -> Result<CMSampleBuffer, SampleBufferStatus> {
+                      numSamples: CMItemCount, timings: [CMSampleTimingInfo], sizes: [Int]) -> Result<CMSampleBuffer, StatusCode> {
     guard numSamples >= 0, numSamples <= CMSampleBuffer.maximumSampleCount, [0, 1, numSamples].contains(timings.count),
           [0, 1, numSamples].contains(sizes.count), sizes.allSatisfy({ $0 >= 0 }) else {
         return .failure(.init(kCMSampleBufferError_InvalidEntryCount))
@@ -76,11 +76,6 @@ func totalSize(_ sizes: [Int], count: Int) -> Int? {
     return sum
 }
 
-/// An OSStatus as an error, inside the sample buffer calls.
-struct SampleBufferStatus: Error {
-    let status: OSStatus
-    init(_ status: OSStatus) { self.status = status }
-}
 
 /// Copies `count` entries from a C array (nil with 0 entries).
 func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> [T]? {

@@ -7,46 +7,40 @@ import Foundation
 extension CMSampleBuffer {
     /// The errors the overlay throws, one per `kCMSampleBufferError_...`.
     public enum Error {
-        static func make(_ status: OSStatus) -> NSError { NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
         /// `kCMSampleBufferError_AllocationFailed`.
-        public static var allocationFailed: NSError { make(kCMSampleBufferError_AllocationFailed) }
+        public static var allocationFailed: NSError { StatusCode(kCMSampleBufferError_AllocationFailed).nsError }
         /// `kCMSampleBufferError_RequiredParameterMissing`.
-        public static var requiredParameterMissing: NSError { make(kCMSampleBufferError_RequiredParameterMissing) }
+        public static var requiredParameterMissing: NSError { StatusCode(kCMSampleBufferError_RequiredParameterMissing).nsError }
         /// `kCMSampleBufferError_AlreadyHasDataBuffer`.
-        public static var alreadyHasDataBuffer: NSError { make(kCMSampleBufferError_AlreadyHasDataBuffer) }
+        public static var alreadyHasDataBuffer: NSError { StatusCode(kCMSampleBufferError_AlreadyHasDataBuffer).nsError }
         /// `kCMSampleBufferError_BufferNotReady`.
-        public static var bufferNotReady: NSError { make(kCMSampleBufferError_BufferNotReady) }
+        public static var bufferNotReady: NSError { StatusCode(kCMSampleBufferError_BufferNotReady).nsError }
         /// `kCMSampleBufferError_SampleIndexOutOfRange`.
-        public static var sampleIndexOutOfRange: NSError { make(kCMSampleBufferError_SampleIndexOutOfRange) }
+        public static var sampleIndexOutOfRange: NSError { StatusCode(kCMSampleBufferError_SampleIndexOutOfRange).nsError }
         /// `kCMSampleBufferError_BufferHasNoSampleSizes`.
-        public static var bufferHasNoSampleSizes: NSError { make(kCMSampleBufferError_BufferHasNoSampleSizes) }
+        public static var bufferHasNoSampleSizes: NSError { StatusCode(kCMSampleBufferError_BufferHasNoSampleSizes).nsError }
         /// `kCMSampleBufferError_BufferHasNoSampleTimingInfo`.
-        public static var bufferHasNoSampleTimingInfo: NSError { make(kCMSampleBufferError_BufferHasNoSampleTimingInfo) }
+        public static var bufferHasNoSampleTimingInfo: NSError { StatusCode(kCMSampleBufferError_BufferHasNoSampleTimingInfo).nsError }
         /// `kCMSampleBufferError_ArrayTooSmall`.
-        public static var arrayTooSmall: NSError { make(kCMSampleBufferError_ArrayTooSmall) }
+        public static var arrayTooSmall: NSError { StatusCode(kCMSampleBufferError_ArrayTooSmall).nsError }
         /// `kCMSampleBufferError_InvalidEntryCount`.
-        public static var invalidEntryCount: NSError { make(kCMSampleBufferError_InvalidEntryCount) }
+        public static var invalidEntryCount: NSError { StatusCode(kCMSampleBufferError_InvalidEntryCount).nsError }
         /// `kCMSampleBufferError_CannotSubdivide`.
-        public static var cannotSubdivide: NSError { make(kCMSampleBufferError_CannotSubdivide) }
+        public static var cannotSubdivide: NSError { StatusCode(kCMSampleBufferError_CannotSubdivide).nsError }
         /// `kCMSampleBufferError_SampleTimingInfoInvalid`.
-        public static var sampleTimingInfoInvalid: NSError { make(kCMSampleBufferError_SampleTimingInfoInvalid) }
+        public static var sampleTimingInfoInvalid: NSError { StatusCode(kCMSampleBufferError_SampleTimingInfoInvalid).nsError }
         /// `kCMSampleBufferError_InvalidMediaTypeForOperation`.
-        public static var invalidMediaTypeForOperation: NSError { make(kCMSampleBufferError_InvalidMediaTypeForOperation) }
+        public static var invalidMediaTypeForOperation: NSError { StatusCode(kCMSampleBufferError_InvalidMediaTypeForOperation).nsError }
         /// `kCMSampleBufferError_InvalidSampleData`.
-        public static var invalidSampleData: NSError { make(kCMSampleBufferError_InvalidSampleData) }
+        public static var invalidSampleData: NSError { StatusCode(kCMSampleBufferError_InvalidSampleData).nsError }
         /// `kCMSampleBufferError_InvalidMediaFormat`.
-        public static var invalidMediaFormat: NSError { make(kCMSampleBufferError_InvalidMediaFormat) }
+        public static var invalidMediaFormat: NSError { StatusCode(kCMSampleBufferError_InvalidMediaFormat).nsError }
         /// `kCMSampleBufferError_Invalidated`.
-        public static var invalidated: NSError { make(kCMSampleBufferError_Invalidated) }
+        public static var invalidated: NSError { StatusCode(kCMSampleBufferError_Invalidated).nsError }
         /// `kCMSampleBufferError_DataFailed`.
-        public static var dataFailed: NSError { make(kCMSampleBufferError_DataFailed) }
+        public static var dataFailed: NSError { StatusCode(kCMSampleBufferError_DataFailed).nsError }
         /// `kCMSampleBufferError_DataCanceled`.
-        public static var dataCanceled: NSError { make(kCMSampleBufferError_DataCanceled) }
-    }
-
-    /// Throws the overlay's error for a failing status.
-    static func check(_ status: OSStatus) throws {
-        if status != noErr { throw Error.make(status) }
+        public static var dataCanceled: NSError { StatusCode(kCMSampleBufferError_DataCanceled).nsError }
     }
 
     /// Whether a buffer's data can be read.
@@ -80,7 +74,7 @@ extension CMSampleBuffer {
         var made: CMSampleBuffer?
         try sampleTimings.withUnsafeBufferPointer { timings in
             try sampleSizes.withUnsafeBufferPointer { sizes in
-                try Self.check(CMSampleBufferCreateReady(allocator: nil, dataBuffer: dataBuffer, formatDescription: formatDescription,
+                try StatusCode.check(CMSampleBufferCreateReady(allocator: nil, dataBuffer: dataBuffer, formatDescription: formatDescription,
                                                          sampleCount: numSamples, sampleTimingEntryCount: timings.count,
                                                          sampleTimingArray: timings.baseAddress, sampleSizeEntryCount: sizes.count,
                                                          sampleSizeArray: sizes.baseAddress, sampleBufferOut: &made))
@@ -93,7 +87,7 @@ extension CMSampleBuffer {
     public convenience init(imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription, sampleTiming: CMSampleTimingInfo) throws {
         var made: CMSampleBuffer?
         var timing = sampleTiming
-        try Self.check(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: imageBuffer, formatDescription: formatDescription,
+        try StatusCode.check(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: imageBuffer, formatDescription: formatDescription,
                                                                 sampleTiming: &timing, sampleBufferOut: &made))
         try self.init(adopting: made)
     }
@@ -101,7 +95,7 @@ extension CMSampleBuffer {
     /// A shallow copy (`CMSampleBufferCreateCopy`).
     public convenience init(copying sampleBuffer: CMSampleBuffer) throws {
         var made: CMSampleBuffer?
-        try Self.check(CMSampleBufferCreateCopy(allocator: nil, sampleBuffer: sampleBuffer, sampleBufferOut: &made))
+        try StatusCode.check(CMSampleBufferCreateCopy(allocator: nil, sampleBuffer: sampleBuffer, sampleBufferOut: &made))
         try self.init(adopting: made)
     }
 
@@ -109,7 +103,7 @@ extension CMSampleBuffer {
     public convenience init(copying sampleBuffer: CMSampleBuffer, withNewTiming sampleTimings: [CMSampleTimingInfo]) throws {
         var made: CMSampleBuffer?
         try sampleTimings.withUnsafeBufferPointer { timings in
-            try Self.check(CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sampleBuffer, sampleTimingEntryCount: timings.count,
+            try StatusCode.check(CMSampleBufferCreateCopyWithNewTiming(allocator: nil, sampleBuffer: sampleBuffer, sampleTimingEntryCount: timings.count,
                                                                  sampleTimingArray: timings.baseAddress, sampleBufferOut: &made))
         }
         try self.init(adopting: made)
@@ -118,7 +112,7 @@ extension CMSampleBuffer {
     /// A buffer of samples `range` (`CMSampleBufferCopySampleBufferForRange`).
     public convenience init(copying sampleBuffer: CMSampleBuffer, forRange range: Range<Int>) throws {
         var made: CMSampleBuffer?
-        try Self.check(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: sampleBuffer,
+        try StatusCode.check(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: sampleBuffer,
                                                               sampleRange: CFRange(location: range.lowerBound, length: range.count),
                                                               sampleBufferOut: &made))
         try self.init(adopting: made)
@@ -150,36 +144,30 @@ extension CMSampleBuffer {
     public var isValid: Bool { valid }
 
     /// Whether the data can be read.
-    public var dataReadiness: DataReadiness {
-        switch currentReadiness {
-        case .ready: .ready
-        case .notReady: .notReady
-        case .failed(let status): .failed(status)
-        }
-    }
+    public var dataReadiness: DataReadiness { currentReadiness }
 
     /// Marks the data ready or failed (not ready again).
     public func setDataReadiness(_ newValue: DataReadiness) throws {
         switch newValue {
-        case .ready: try Self.check(CMSampleBufferSetDataReady(self))
-        case .failed(let status): try Self.check(CMSampleBufferSetDataFailed(self, status: status))
+        case .ready: try StatusCode.check(CMSampleBufferSetDataReady(self))
+        case .failed(let status): try StatusCode.check(CMSampleBufferSetDataFailed(self, status: status))
         case .notReady: throw Error.requiredParameterMissing
         }
     }
 
     /// Makes the data ready through the buffer's handler.
-    public func makeDataReady() throws { try Self.check(CMSampleBufferMakeDataReady(self)) }
+    public func makeDataReady() throws { try StatusCode.check(CMSampleBufferMakeDataReady(self)) }
     /// Gives the buffer its data, once.
-    public func setDataBuffer(_ dataBuffer: CMBlockBuffer) throws { try Self.check(CMSampleBufferSetDataBuffer(self, newValue: dataBuffer)) }
+    public func setDataBuffer(_ dataBuffer: CMBlockBuffer) throws { try StatusCode.check(CMSampleBufferSetDataBuffer(self, newValue: dataBuffer)) }
     /// Sets the output presentation time (`.invalid` returns to the computed one).
     public func setOutputPresentationTimeStamp(_ newValue: CMTime) throws {
-        try Self.check(CMSampleBufferSetOutputPresentationTimeStamp(self, newValue: newValue))
+        try StatusCode.check(CMSampleBufferSetOutputPresentationTimeStamp(self, newValue: newValue))
     }
     /// Invalidates the buffer, running its invalidate handler.
-    public func invalidate() throws { try Self.check(CMSampleBufferInvalidate(self)) }
+    public func invalidate() throws { try StatusCode.check(CMSampleBufferInvalidate(self)) }
     /// The handler `invalidate()` runs.
     public func setInvalidateHandler(_ body: @escaping (CMSampleBuffer) throws -> Void) throws {
-        try Self.check(CMSampleBufferSetInvalidateHandler(self) { try? body($0) })
+        try StatusCode.check(CMSampleBufferSetInvalidateHandler(self) { try? body($0) })
     }
 
     /// The size entries: one for all samples, or one per sample.
@@ -202,10 +190,10 @@ extension CMSampleBuffer {
     /// The timing entries after trimming, reversal and the speed multiplier.
     public func outputSampleTimingInfos() throws -> [CMSampleTimingInfo] {
         var needed = 0
-        try Self.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed))
+        try StatusCode.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed))
         var result = [CMSampleTimingInfo](repeating: .invalid, count: needed)
         try result.withUnsafeMutableBufferPointer { out in
-            try Self.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: out.count, arrayToFill: out.baseAddress,
+            try StatusCode.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: out.count, arrayToFill: out.baseAddress,
                                                                         entriesNeededOut: nil))
         }
         return result
@@ -214,7 +202,7 @@ extension CMSampleBuffer {
     /// The timing of one sample.
     public func sampleTimingInfo(at sampleIndex: CMItemIndex) throws -> CMSampleTimingInfo {
         var timing = CMSampleTimingInfo()
-        try Self.check(CMSampleBufferGetSampleTimingInfo(self, at: sampleIndex, timingInfoOut: &timing))
+        try StatusCode.check(CMSampleBufferGetSampleTimingInfo(self, at: sampleIndex, timingInfoOut: &timing))
         return timing
     }
 

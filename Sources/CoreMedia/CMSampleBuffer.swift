@@ -10,13 +10,6 @@ import Foundation
 /// trim-duration attachments, `kCMSampleBufferAttachmentKey_Reverse` and the speed multiplier. Reading
 /// it costs nothing beyond the arithmetic; it is not `Sendable`, as Apple's is not.
 public final class CMSampleBuffer {
-    /// Whether the buffer's data can be read.
-    enum Readiness {
-        case ready
-        case notReady
-        case failed(OSStatus)
-    }
-
     var storedDataBuffer: CMBlockBuffer?
     let storedImageBuffer: CVImageBuffer?
     let storedFormatDescription: CMFormatDescription?
@@ -29,7 +22,7 @@ public final class CMSampleBuffer {
     var explicitOutputPresentationTimeStamp: CMTime?
     var valid = true
     var invalidateHandler: ((CMSampleBuffer) -> Void)?
-    var readiness: Readiness
+    var readiness: DataReadiness
     var makeDataReadyHandler: ((CMSampleBuffer) -> OSStatus)?
     /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's.
     let attachmentStorage = AttachmentStorage()
@@ -47,7 +40,7 @@ public final class CMSampleBuffer {
     public static let maximumAttachedSampleCount = 1 << 20
 
     init(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, formatDescription: CMFormatDescription?, sampleCount: Int,
-         timings: [CMSampleTimingInfo], sizes: [Int], readiness: Readiness) {
+         timings: [CMSampleTimingInfo], sizes: [Int], readiness: DataReadiness) {
         storedDataBuffer = dataBuffer
         storedImageBuffer = imageBuffer
         storedFormatDescription = formatDescription
@@ -63,7 +56,7 @@ public final class CMSampleBuffer {
     }
 
     /// The readiness, followed through the source while this copy is not ready itself.
-    var currentReadiness: Readiness {
+    var currentReadiness: DataReadiness {
         if case .notReady = readiness, let source = readinessSource {
             let followed = source.currentReadiness
             if case .notReady = followed { return .notReady }

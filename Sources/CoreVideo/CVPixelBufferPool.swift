@@ -70,13 +70,13 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     /// A buffer from the pool: reused memory when there is some (its old pixels still in it, as with
     /// Apple's pools), else new zeroed memory; or the CVReturn that refuses one (`threshold` buffers
     /// alive already, memory that cannot be had).
-    func makeBuffer(threshold: Int?) -> Result<CVBuffer, CVReturnCode> {
+    func makeBuffer(threshold: Int?) -> Result<CVBuffer, StatusCode> {
         let reused = store.state.withLock { s -> Block?? in
             if let threshold, s.alive >= threshold { return .none }
             s.alive += 1
             return .some(s.free.popLast())
         }
-        guard case .some(let block) = reused else { return .failure(CVReturnCode(kCVReturnWouldExceedAllocationThreshold)) }
+        guard case .some(let block) = reused else { return .failure(StatusCode(kCVReturnWouldExceedAllocationThreshold)) }
         let memory: UnsafeMutableRawPointer
         if let block {
             memory = block.pointer
@@ -84,7 +84,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
             memory = fresh
         } else {
             store.state.withLock { $0.alive -= 1 }
-            return .failure(CVReturnCode(kCVReturnPoolAllocationFailed))
+            return .failure(StatusCode(kCVReturnPoolAllocationFailed))
         }
         let store = self.store
         return .success(CVBuffer(width: width, height: height, pixelFormat: pixelFormat, planes: planes, memory: memory, byteCount: byteCount) { pointer, _ in
@@ -115,8 +115,3 @@ public final class CVPixelBufferPool: @unchecked Sendable {
     package var freeBufferCount: Int { store.state.withLock { $0.free.count } }
 }
 
-/// A CVReturn as an error, inside the pool.
-struct CVReturnCode: Error {
-    let status: CVReturn
-    init(_ status: CVReturn) { self.status = status }
-}
