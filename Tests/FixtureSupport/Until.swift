@@ -11,11 +11,7 @@ import Testing
 package func until(_ what: @autoclosure () -> String, timeout: Double = 10,
                    sourceLocation: SourceLocation = #_sourceLocation,
                    _ condition: () throws -> Bool) async rethrows -> Bool {
-    if try await poll(timeout: timeout, condition) { return true }
-    if !Task.isCancelled {
-        Issue.record("waited \(TestTiming.seconds(timeout)) for \(what())", sourceLocation: sourceLocation)
-    }
-    return false
+    try await until(what(), timeout: timeout, sourceLocation: sourceLocation) { () async throws -> Bool in try condition() }
 }
 
 /// `until` for a condition that must itself wait (an actor's state, a `load`).
@@ -35,13 +31,7 @@ package func until(_ what: @autoclosure () -> String, timeout: Double = 10,
 /// cancelled. It looks every couple of milliseconds and sleeps in between without holding a thread of
 /// Swift's cooperative pool; a last look after the deadline covers a task that waited for a thread.
 package func poll(timeout: Double = 10, _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + TestTiming.seconds(timeout)
-    while true {
-        if try condition() { return true }
-        if Task.isCancelled { return false }
-        if ContinuousClock.now >= deadline { return try condition() }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
+    try await poll(timeout: timeout) { () async throws -> Bool in try condition() }
 }
 
 /// `poll` for a condition that must itself wait.
