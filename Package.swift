@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "AVFoundation", targets: ["AVFoundation"]),
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
+        .library(name: "AVFAudio", targets: ["AVFAudio"]),
         .executable(name: "avtool", targets: ["avtool"]),
     ],
     dependencies: [
@@ -34,7 +35,9 @@ let package = Package(
         // Pixel buffers and their pool, and CoreFoundation's type names; CoreMedia re-exports it.
         .target(name: "CoreVideo"),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "Locking"]),
-        .target(name: "AVFoundation", dependencies: ["CoreMedia", "MediaEngine", "Locking"]),
+        // Apple's audio module (settings keys; audio files and buffers to come); AVFoundation re-exports it.
+        .target(name: "AVFAudio", dependencies: ["CoreMedia"]),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking"]),
         .executableTarget(
             name: "avtool",
             dependencies: [

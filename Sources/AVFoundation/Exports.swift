@@ -1,4 +1,5 @@
-// AVFoundation re-exports CoreMedia and Foundation, as Apple's module does.
+// AVFoundation re-exports AVFAudio, CoreMedia and Foundation, as Apple's module does.
+@_exported import AVFAudio
 @_exported import CoreMedia
 @_exported import Foundation
 // On Linux URLRequest, URLResponse and URLAuthenticationChallenge live in FoundationNetworking; on

@@ -15,8 +15,10 @@ package final class AudioSampleReader {
     let channels: Int32
     /// Output frames still to drop (decoded before the start time).
     private var skip = 0
-    private var start = 0.0
+    /// The start time in frames of the output rate.
+    private var startFrame: Int64 = 0
     private var speed = 1.0
+    private var fillsGap = true
     private var needsStartTime = true
     private var ended = false
     /// Samples converted but not yet read.
@@ -51,16 +53,37 @@ package final class AudioSampleReader {
 
     /// Starts reading at `seconds` of the stream's timeline, `speed` source seconds a second.
     package func start(at seconds: Double, speed: Double, _ token: CancellationToken) throws {
+        let micros = (seconds * 1_000_000).rounded(.down)
+        try start(at: MediaTimestamp(value: micros.isFinite ? Int64(saturating: micros) : 0, timeBase: Rational(1, 1_000_000)),
+                  speed: speed, token)
+    }
+
+    /// Starts reading at `time` of the stream's timeline (item time), `speed` source seconds a second.
+    /// At speed 1 the cut is exact to the output sample: no time passes through `Double` seconds.
+    /// With `fillsGap`, audio that begins after `time` is preceded by silence so that the first frame
+    /// read is at `time` (the player keeps sound and pictures in step); without it, reading starts at
+    /// the audio's first sample and `firstFrame` says where that is.
+    package func start(at time: MediaTimestamp, speed: Double, fillsGap: Bool = true, _ token: CancellationToken) throws {
         let tb = packets.timeBase
-        let exact = tb.num > 0 ? (seconds * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
-        let ticks = exact.isFinite ? Int64(saturating: exact) : 0
+        let ticks = Self.rescale(time, to: tb)
         // An HLS stream's timestamps count from its start time; the item's from zero.
         try packets.seek(atOrBefore: max(0, ticks).addingSaturating(packets.origin(in: tb)), token)
         decoder.flush()
         swr_free(&resampler)
         pending = []
         inputShape = nil
-        (start, self.speed, needsStartTime, ended, skip) = (seconds, speed > 0 && speed.isFinite ? speed : 1, true, false, 0)
+        startFrame = Self.rescale(time, to: AVRational(num: 1, den: outputRate))
+        (self.speed, self.fillsGap, needsStartTime, ended, skip, firstFrame) = (speed > 0 && speed.isFinite ? speed : 1, fillsGap, true, false, 0, nil)
+    }
+
+    /// Where the first frame `read` returns lies, in frames of the output rate from item time zero;
+    /// nil until the first decoded frame is known.
+    package private(set) var firstFrame: Int64?
+
+    private static func rescale(_ time: MediaTimestamp, to base: AVRational) -> Int64 {
+        guard time.timeBase.numerator > 0, time.timeBase.denominator > 0, base.num > 0, base.den > 0 else { return 0 }
+        let rounding = AVRounding(rawValue: AV_ROUND_DOWN.rawValue | AV_ROUND_PASS_MINMAX.rawValue)
+        return av_rescale_q_rnd(time.value, AVRational(num: time.timeBase.numerator, den: time.timeBase.denominator), base, rounding)
     }
 
     /// Up to `count` frames (`channels` samples each); fewer only at the end of the stream.
@@ -122,15 +145,22 @@ package final class AudioSampleReader {
             needsStartTime = false
             let tb = packets.timeBase
             let pts = f.best_effort_timestamp != avocet_nopts_value() ? f.best_effort_timestamp : f.pts
+            firstFrame = startFrame
             if pts != avocet_nopts_value(), tb.den > 0 {
-                let first = Double(pts.subtractingSaturating(packets.origin(in: tb))) * Double(tb.num) / Double(tb.den)
-                let early = (start - first) / speed * Double(outputRate)
-                guard early.isFinite else { return }
+                let first = av_rescale_q(pts.subtractingSaturating(packets.origin(in: tb)), tb, AVRational(num: 1, den: outputRate))
+                // Output frames between the start and the first decoded one (negative: before the start).
+                let gap = first.subtractingSaturating(startFrame)
+                let early = speed == 1 ? Double(-gap) : Double(-gap) / speed
                 if early > 0 {
                     skip = Int(min(early.rounded(), Double(Int32.max)))
                 } else if early < -0.5 {
-                    // The audio starts after the time asked: silence until it does, so it stays in step.
-                    pending.append(contentsOf: repeatElement(Float(0), count: Int(min(-early.rounded(), Double(Int32.max))) * Int(channels)))
+                    let missing = Int(min(-early.rounded(), Double(Int32.max)))
+                    if fillsGap {
+                        // The audio starts after the time asked: silence until it does, so it stays in step.
+                        pending.append(contentsOf: repeatElement(Float(0), count: missing * Int(channels)))
+                    } else {
+                        firstFrame = startFrame.addingSaturating(Int64(missing))
+                    }
                 }
             }
         }

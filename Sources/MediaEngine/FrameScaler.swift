@@ -1,14 +1,17 @@
 internal import CFFmpeg
 import Foundation
 
-/// Turns decoded frames into RGBA pixels of a given size: the one owner of a `SwsContext`, kept across
-/// frames and made again only when the input or output shape changes (`sws_getCachedContext`).
+/// Turns decoded frames into pixels of a given size and layout (RGBA for pictures and thumbnails; the
+/// 32-bit RGB orders and 4:2:0 bi-planar YCbCr that pixel buffers hold): the one owner of a
+/// `SwsContext`, kept across frames and made again only when the input or output shape changes
+/// (`sws_getCachedContext`).
 ///
 /// Colours: the frame's own matrix (BT.601, BT.709, BT.2020) and range (limited or full) where it
 /// states them; where it does not, BT.709 for pictures taller than 576 lines and BT.601 for smaller
-/// ones, as players assume. Any bit depth FFmpeg decodes (10-bit VP9, HEVC Main 10) comes out as
-/// 8-bit. CPU work on the calling thread, growing with the output's size; not thread-safe (one owner
-/// uses it at a time).
+/// ones, as players assume. YCbCr output keeps the source's matrix and takes the range the target asks
+/// for. Any bit depth FFmpeg decodes (10-bit VP9, HEVC Main 10) comes out at the target's depth (8 bits,
+/// or 10 for `.p010`). CPU work on the calling thread, growing with the output's size; not thread-safe
+/// (one owner uses it at a time).
 final class FrameScaler {
     private var context: OpaquePointer?
     private var shape: Shape?
@@ -16,7 +19,7 @@ final class FrameScaler {
     private struct Shape: Equatable {
         var width: Int32, height: Int32, format: Int32
         var colorspace: UInt32, fullRange: Bool
-        var outWidth: Int32, outHeight: Int32
+        var outWidth: Int32, outHeight: Int32, outFormat: PixelTarget.Format, outFullRange: Bool
     }
 
     deinit { sws_freeContext(context) }
@@ -26,46 +29,66 @@ final class FrameScaler {
     /// FFmpeg's own limits (a still image being decoded).
     func rgba(from frame: UnsafePointer<AVFrame>, width: Int, height: Int, source: String,
               maximumPixels: Int? = PictureFormat.maximumPixels) throws -> Data {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= (maximumPixels ?? Int(Int32.max) / 4) else {
+            throw MediaEngineError(.invalidArgument, source: source, operation: "convert the picture",
+                                   reason: "a picture of \(width)x\(height) from \(frame.pointee.width)x\(frame.pointee.height) is out of range")
+        }
+        var output = Data(count: width * height * 4)
+        try output.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else {
+                throw MediaEngineError(.outOfMemory, source: source, operation: "convert the picture", reason: "out of memory")
+            }
+            try convert(frame, into: PixelTarget(format: .rgba, width: width, height: height, planes: [(base, width * 4)]), source: source)
+        }
+        return output
+    }
+
+    /// Converts `frame` into the memory `target` describes, scaling it to the target's size.
+    func convert(_ frame: UnsafePointer<AVFrame>, into target: PixelTarget, source: String) throws {
         let operation = "convert the picture"
         let f = frame.pointee
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard width > 0, height > 0, !overflow, pixels <= (maximumPixels ?? Int(Int32.max) / 4), f.width > 0, f.height > 0 else {
+        let (width, height) = (target.width, target.height)
+        guard width > 0, height > 0, width <= PictureFormat.maximumSide, height <= PictureFormat.maximumSide,
+              target.planes.count == target.format.planeCount, f.width > 0, f.height > 0 else {
             throw MediaEngineError(.invalidArgument, source: source, operation: operation,
                                    reason: "a picture of \(width)x\(height) from \(f.width)x\(f.height) is out of range")
         }
         let fullRange = f.color_range == AVCOL_RANGE_JPEG || FrameScaler.isFullRangeFormat(f.format)
         let wanted = Shape(width: f.width, height: f.height, format: f.format, colorspace: f.colorspace.rawValue,
-                           fullRange: fullRange, outWidth: Int32(width), outHeight: Int32(height))
+                           fullRange: fullRange, outWidth: Int32(width), outHeight: Int32(height),
+                           outFormat: target.format, outFullRange: target.format.isRGB || target.fullRange)
         if wanted != shape {
             shape = nil
             // Bicubic for shrinking; accurate rounding keeps flat colours flat.
             let flags = SWS_BICUBIC
             context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(rawValue: f.format),
-                                           Int32(width), Int32(height), AV_PIX_FMT_RGBA, flags, nil, nil, nil)
+                                           Int32(width), Int32(height), target.format.ffmpegFormat, flags, nil, nil, nil)
             guard let context else {
                 throw MediaEngineError(.unsupported, source: source, operation: operation,
                                        reason: "cannot convert \(FrameScaler.formatName(f.format)) pictures")
             }
             let matrix = sws_getCoefficients(FrameScaler.swsColorspace(f.colorspace, height: f.height))
-            let rgb = sws_getCoefficients(SWS_CS_DEFAULT)
+            // RGB output ignores its table; YCbCr output keeps the source's matrix.
+            let out = target.format.isRGB ? sws_getCoefficients(SWS_CS_DEFAULT) : matrix
             // Brightness 0, contrast and saturation 1.0 in 16.16 fixed point.
-            sws_setColorspaceDetails(context, matrix, fullRange ? 1 : 0, rgb, 1, 0, 1 << 16, 1 << 16)
+            sws_setColorspaceDetails(context, matrix, fullRange ? 1 : 0, out, wanted.outFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
             shape = wanted
         }
-        var output = Data(count: width * height * 4)
-        let rows: Int32 = try output.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
+        var dst: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil, nil]
+        var dstStrides: [Int32] = [0, 0, 0, 0]
+        for (i, plane) in target.planes.enumerated() {
+            guard plane.bytesPerRow > 0, plane.bytesPerRow <= Int(Int32.max) else {
+                throw MediaEngineError(.invalidArgument, source: source, operation: operation, reason: "a row of \(plane.bytesPerRow) bytes is out of range")
             }
-            var dst: [UnsafeMutablePointer<UInt8>?] = [base, nil, nil, nil]
-            var dstStrides: [Int32] = [Int32(width * 4), 0, 0, 0]
-            return FFmpeg.withPlanes(of: frame) { planes, srcStrides in
-                let src = planes.map { $0.map { UnsafePointer($0) } }
-                return sws_scale(context, src, srcStrides, 0, f.height, &dst, &dstStrides)
-            }
+            dst[i] = plane.base.assumingMemoryBound(to: UInt8.self)
+            dstStrides[i] = Int32(plane.bytesPerRow)
+        }
+        let rows: Int32 = FFmpeg.withPlanes(of: frame) { planes, srcStrides in
+            let src = planes.map { $0.map { UnsafePointer($0) } }
+            return sws_scale(context, src, srcStrides, 0, f.height, &dst, &dstStrides)
         }
         try FFmpeg.check(rows, operation, source: source)
-        return output
     }
 
     /// Whether a pixel format is one of FFmpeg's full-range ("J") formats.

@@ -89,8 +89,8 @@ struct AssetFacts: Sendable {
         let chapterLocale = info.isQuickTimeFamily
             ? MetadataValues.locale(forISO639: info.streams.first { $0.kind == .data }?.language) : nil
         chapters = info.chapters.map { c in
-            let start = TrackFacts.time(c.start.value, c.start.timeBase)
-            let end = TrackFacts.time(c.end.value, c.end.timeBase)
+            let start = CMTime(ticks: c.start.value, timeBase: c.start.timeBase)
+            let end = CMTime(ticks: c.end.value, timeBase: c.end.timeBase)
             return Chapter(range: CMTimeRange(start: start, end: end), title: c.title, locale: chapterLocale)
         }
         var locales: [Locale] = []

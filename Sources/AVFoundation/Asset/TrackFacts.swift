@@ -81,14 +81,6 @@ extension TrackFacts {
         }
     }
 
-    /// A stream time as a `CMTime`, exactly when the time base allows it.
-    static func time(_ value: Int64, _ timeBase: Rational) -> CMTime {
-        guard timeBase.denominator > 0, timeBase.numerator > 0 else { return .invalid }
-        if timeBase.numerator == 1 { return CMTime(value: value, timescale: timeBase.denominator) }
-        let (product, overflow) = value.multipliedReportingOverflow(by: Int64(timeBase.numerator))
-        if !overflow { return CMTime(value: product, timescale: timeBase.denominator) }
-        return CMTime(seconds: Double(value) * Double(timeBase.numerator) / Double(timeBase.denominator), preferredTimescale: timeBase.denominator)
-    }
 
     /// Matroska stores per-track durations as "HH:MM:SS.nnnnnnnnn" tags. Nil for anything else: a part
     /// that is not all digits, minutes or seconds of 60 and more, or a total past what a CMTime in
@@ -127,8 +119,8 @@ extension TrackFacts {
     /// when the stream has none. Nil when only a packet scan can tell (the header estimates).
     static func timeRange(_ stream: StreamInfo, info: ContainerInfo, precise: Bool) -> CMTimeRange? {
         if precise && info.durationIsEstimate { return nil }
-        let start = stream.startTime.map { time($0, stream.timeBase) } ?? .zero
-        if let d = stream.duration { return CMTimeRange(start: start, duration: time(d, stream.timeBase)) }
+        let start = stream.startTime.map { CMTime(ticks: $0, timeBase: stream.timeBase) } ?? .zero
+        if let d = stream.duration { return CMTimeRange(start: start, duration: CMTime(ticks: d, timeBase: stream.timeBase)) }
         if let d = taggedDuration(stream) { return CMTimeRange(start: start, duration: d) }
         if let us = info.duration { return CMTimeRange(start: start, duration: CMTime(value: us, timescale: 1_000_000)) }
         return CMTimeRange(start: start, duration: .invalid)
@@ -220,6 +212,6 @@ extension TrackFacts {
         guard let first = stats.firstPresentationTime, let end = stats.endPresentationTime else {
             return CMTimeRange(start: .zero, duration: .zero)
         }
-        return CMTimeRange(start: time(first, stream.timeBase), duration: time(end.subtractingSaturating(first), stream.timeBase))
+        return CMTimeRange(start: CMTime(ticks: first, timeBase: stream.timeBase), duration: CMTime(ticks: end.subtractingSaturating(first), timeBase: stream.timeBase))
     }
 }

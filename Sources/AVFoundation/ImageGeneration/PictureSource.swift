@@ -144,7 +144,7 @@ final class PictureSource: Sendable {
             } ?? PictureSource.format(of: point.track, transform: track.facts.preferredTransform, settings: settings)
             let picture = try decode(point.track, request, format, held: &reader, cancellation)
             let pts = picture.presentationTime
-            return (try PictureSource.image(picture), point.trackTime(ofSource: TrackFacts.time(pts.value, pts.timeBase)))
+            return (try PictureSource.image(picture), point.trackTime(ofSource: CMTime(ticks: pts.value, timeBase: pts.timeBase)))
         case .layers(let instruction, let renderSize):
             return (try composite(instruction, at: time, renderSize: renderSize, settings: settings, tracks: tracks, cancellation), time)
         }
@@ -262,8 +262,7 @@ final class PictureSource: Sendable {
     }
 
     private static func request(_ time: CMTime, earliest: CMTime?, latest: CMTime?) -> PictureRequest {
-        func stamp(_ t: CMTime) -> MediaTimestamp { MediaTimestamp(value: t.value, timeBase: Rational(1, t.timescale)) }
-        return PictureRequest(time: stamp(time), earliest: earliest.map(stamp), latest: latest.map(stamp))
+        PictureRequest(time: MediaTimestamp(time), earliest: earliest.map(MediaTimestamp.init), latest: latest.map(MediaTimestamp.init))
     }
 
     /// What to draw at `time`: the first video track, or what the video composition's instruction at

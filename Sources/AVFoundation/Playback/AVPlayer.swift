@@ -516,7 +516,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
             var landing = time
             if let request, let reader = item.keyframeIndex(file),
                let key = reader.keyframeTime(for: request) {
-                let keyTime = TrackFacts.time(key.value, key.timeBase)
+                let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
                 if keyTime.isNumeric { landing = keyTime }
             }
             guard let self else { return }

@@ -1,0 +1,206 @@
+internal import MediaEngine
+import Foundation
+internal import Locking
+
+/// Reads one kind of media from an asset reader's asset: the abstract base of the track, audio-mix and
+/// video-composition outputs.
+///
+/// Once its reader starts, an output makes its sample buffers ahead of the caller on the engine's
+/// threads (a few at a time: three pictures, eight sound buffers, thirty-two stored samples) and hands
+/// them out in order. `copyNextSampleBuffer()` blocks its caller's thread while the next is made, as
+/// Apple's does; `sampleBuffers` (Avocet's addition) awaits them without holding a thread.
+open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is behind `state`; the producer is entered only by its
+    // queue's one job.
+
+    /// The kind of media the output reads.
+    open var mediaType: AVMediaType { storedMediaType }
+    private let storedMediaType: AVMediaType
+
+    struct State {
+        weak var reader: AVAssetReader?
+        var alwaysCopiesSampleData = true
+        var supportsRandomAccess = false
+        var markedFinal = false
+        /// The pass being read, once reading has started.
+        var queue: SampleQueue?
+        /// Whether the current pass's last buffer was handed out.
+        var delivered = false
+    }
+
+    let state = Locked(State())
+    /// The producer, made on the first pass's engine thread and kept for the passes that follow.
+    private let producerBox = Locked<UncheckedBox<(any SampleProducer)?>>(UncheckedBox(nil))
+
+    init(mediaType: AVMediaType) {
+        storedMediaType = mediaType
+        super.init()
+    }
+
+    /// Whether each buffer holds its own copy of the data. Avocet's buffers always do (each is made for
+    /// the caller), so setting false changes nothing but is allowed, as Apple's is. Default true.
+    open var alwaysCopiesSampleData: Bool {
+        get { state.withLock { $0.alwaysCopiesSampleData } }
+        set { state.withLock { $0.alwaysCopiesSampleData = newValue } }
+    }
+
+    /// Whether `reset(forReadingTimeRanges:)` may be used; default false. Set it before reading
+    /// starts: set afterwards it is ignored and the reader fails, where Apple's raises an exception.
+    /// An output that supports random access keeps its reader from completing until
+    /// `markConfigurationAsFinal()`.
+    open var supportsRandomAccess: Bool {
+        get { state.withLock { $0.supportsRandomAccess } }
+        set {
+            let started = state.withLock { s -> Bool in
+                if s.queue != nil { return true }
+                s.supportsRandomAccess = newValue
+                return false
+            }
+            if started { misuse("supportsRandomAccess cannot be set after reading has started") }
+        }
+    }
+
+    /// The next sample buffer, blocking the calling thread while it is made (at most one engine read
+    /// or decode away when the output is being drained); nil at the end of the time range, or when the
+    /// reader failed or was cancelled (check the reader's `status`). Call it from a thread of your own
+    /// or a dispatch queue, never from Swift's cooperative pool: async code uses `sampleBuffers`.
+    /// Called before `startReading()` it returns nil and fails the reader (Apple's raises an exception).
+    open func copyNextSampleBuffer() -> CMSampleBuffer? {
+        guard let queue = activeQueue() else { return nil }
+        let buffer = queue.take()
+        if buffer == nil { passEnded(queue) }
+        return buffer
+    }
+
+    /// The queue of the pass being read; nil (failing the reader for misuse) before reading starts.
+    func activeQueue() -> SampleQueue? {
+        let (queue, reader) = state.withLock { ($0.queue, $0.reader) }
+        if queue == nil, let reader, reader.status == .unknown {
+            reader.fail(misuse: "copyNextSampleBuffer() cannot be called before startReading()")
+        }
+        return queue
+    }
+
+    /// The caller saw the end of a pass: its reader may be complete.
+    func passEnded(_ queue: SampleQueue) {
+        guard case .finished? = queue.ending else { return }
+        let reader = state.withLock { s -> AVAssetReader? in
+            guard s.queue === queue else { return nil }
+            s.delivered = true
+            return s.reader
+        }
+        reader?.outputDelivered()
+    }
+
+    /// Restarts reading at `timeRanges` (`NSValue(timeRange:)`, starts strictly increasing, not
+    /// overlapping) once the previous pass has been read to its end; the buffers of each range follow in
+    /// turn, then nil. Needs `supportsRandomAccess` and a started reader; misuse (ranges out of order, a
+    /// pass not yet drained, after `markConfigurationAsFinal()`) fails the reader, where Apple's raises.
+    /// After the reader failed or was cancelled it does nothing. Opens nothing again: the next read
+    /// seeks the output's container.
+    open func reset(forReadingTimeRanges timeRanges: [NSValue]) {
+        let ranges = timeRanges.map(\.timeRangeValue)
+        let problem: String? = state.withLock { s in
+            guard let reader = s.reader, reader.status == .reading || reader.status == .completed else { return "" }
+            if !s.supportsRandomAccess { return "reset(forReadingTimeRanges:) needs supportsRandomAccess" }
+            if s.markedFinal { return "reset(forReadingTimeRanges:) cannot be called after markConfigurationAsFinal()" }
+            if !s.delivered { return "reset(forReadingTimeRanges:) needs the previous pass read to its end" }
+            if ranges.isEmpty { return "reset(forReadingTimeRanges:) needs at least one time range" }
+            for (i, range) in ranges.enumerated() {
+                guard range.start.isNumeric, range.duration.isNumeric || range.duration.isPositiveInfinity, range.duration >= .zero else {
+                    return "time range \(i) is not numeric"
+                }
+                if i > 0, range.start < ranges[i - 1].end { return "time ranges must have increasing starts and not overlap" }
+            }
+            return nil
+        }
+        switch problem {
+        case nil: begin(ranges)
+        case ""?: return
+        case let words?: misuse(words)
+        }
+    }
+
+    /// Says no more `reset(forReadingTimeRanges:)` will come: the reader may complete once this pass
+    /// is read.
+    open func markConfigurationAsFinal() {
+        let reader = state.withLock { s -> AVAssetReader? in
+            s.markedFinal = true
+            return s.reader
+        }
+        reader?.outputDelivered()
+    }
+
+    /// Whether this output lets its reader complete: its last pass delivered, and no more passes to come.
+    var isDone: Bool {
+        state.withLock { $0.delivered && (!$0.supportsRandomAccess || $0.markedFinal) }
+    }
+
+    private func misuse(_ words: String) {
+        state.withLock { $0.reader }?.fail(misuse: words)
+    }
+
+    // MARK: What subclasses give
+
+    /// Why the output cannot be read (its settings, its tracks); nil when it can. Checked by `canAdd`
+    /// and `startReading()`.
+    func configurationProblem(for reader: AVAssetReader) -> AVError? { nil }
+
+    /// Makes the output's producer, on an engine thread.
+    func makeProducer(_ token: CancellationToken) throws -> any SampleProducer {
+        throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "This output cannot read."])
+    }
+
+    /// How many buffers the output makes ahead of its caller.
+    var readAhead: Int { 8 }
+
+    // MARK: Reading
+
+    /// Starts a pass over `ranges`, replacing the queue (the reader calls it from `startReading()`), and
+    /// starts making its first buffers.
+    func begin(_ ranges: [CMTimeRange]) {
+        let pass = Pass(ranges)
+        let queue = SampleQueue(capacity: readAhead, producer: { [weak self] token in
+            while let range = pass.ranges.first {
+                guard let producer = try self?.producer(token) else { return nil }
+                if !pass.started {
+                    try producer.start(range, token)
+                    pass.started = true
+                }
+                if let buffer = try producer.next(token) { return buffer }
+                pass.ranges.removeFirst()
+                pass.started = false
+            }
+            return nil
+        }, onEnd: { [weak self] ending in
+            guard let self, case .failed(let error) = ending else { return }
+            self.state.withLock { $0.reader }?.fail(error)
+        })
+        let old = state.withLock { s -> SampleQueue? in
+            defer { (s.queue, s.delivered) = (queue, false) }
+            return s.queue
+        }
+        old?.cancel()
+        queue.prime()
+    }
+
+    /// Stops reading: the pass's engine work ends promptly and waiters get nil.
+    func stop() {
+        state.withLock { $0.queue }?.cancel()
+    }
+
+    /// The output's producer, made on the first pass's engine thread and kept for those that follow.
+    private func producer(_ token: CancellationToken) throws -> any SampleProducer {
+        if let made = producerBox.withLock({ $0.value }) { return made }
+        let made = try makeProducer(token)
+        producerBox.withLock { $0 = UncheckedBox(made) }
+        return made
+    }
+
+    /// The ranges of one pass, touched only by its queue's job (one at a time).
+    private final class Pass: @unchecked Sendable {
+        var ranges: [CMTimeRange]
+        var started = false
+        init(_ ranges: [CMTimeRange]) { self.ranges = ranges }
+    }
+}

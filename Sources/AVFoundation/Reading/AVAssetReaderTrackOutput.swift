@@ -1,0 +1,86 @@
+internal import MediaEngine
+import Foundation
+internal import Locking
+
+/// Reads the samples of one track: as stored (`outputSettings: nil`), or decoded.
+///
+/// - Stored: one buffer per packet, the bytes as the container holds them (H.264 and HEVC in their
+///   length-prefixed form, AAC raw), with the track's format description, decode and presentation
+///   times, and `notSync` on samples that are not keyframes. Reading starts at the keyframe at or
+///   before the time range's start and ends with the last packet decoded before its end.
+/// - Video settings (`kCVPixelBufferPixelFormatTypeKey`: 32BGRA, 32ARGB, 32RGBA, 420v, 420f, x420 or
+///   xf20, or an array whose first supported entry is taken; `kCVPixelBufferWidthKey`/`HeightKey` to
+///   scale): one decoded picture a buffer, converted once (scaled and coloured by libswscale) into a
+///   pixel buffer from a pool that is reused. Without a pixel format, 420v. Pictures whose display
+///   interval meets the time range are handed out.
+/// - Audio settings (`AVFormatIDKey: kAudioFormatLinearPCM`; `AVSampleRateKey`,
+///   `AVNumberOfChannelsKey`, `AVLinearPCMBitDepthKey`, `AVLinearPCMIsFloatKey`,
+///   `AVLinearPCMIsBigEndianKey`, `AVLinearPCMIsNonInterleaved`): buffers of up to 8192 frames, resampled
+///   and remixed by libswresample, cut to the time range's ends to the sample. Rate and channels default
+///   to the track's; the encoding to 16-bit signed integers, interleaved, little-endian (32 bits when
+///   `AVLinearPCMIsFloatKey` is true). Channels beyond the track's are upmixed, fewer downmixed.
+///
+/// Settings it cannot produce (compressed output, `AVVideoScalingModeKey`, `AVVideoCleanApertureKey`,
+/// `AVVideoPixelAspectRatioKey`, `AVSampleRateConverterAudioQualityKey`, settings of the other media
+/// type, a pixel format it does not convert to) make `canAdd` false and `startReading()` fail with
+/// `AVError.unsupportedOutputSettings`, where Apple's initializer raises an exception.
+///
+/// Reads a file's track (a file, a resource loader's, HTTP or HLS asset); tracks of a composition are
+/// not read yet (`startReading()` fails with `AVError.operationNotSupportedForAsset`).
+open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
+    /// The track read.
+    public let track: AVAssetTrack
+    /// The settings given, or nil for stored samples.
+    public let outputSettings: [String: Any]?
+    private let format: Result<ReaderOutputFormat, AVError>
+    private let pitch = Locked(AVAudioTimePitchAlgorithm.spectral)
+
+    /// An output reading `track` as `outputSettings` say (nil: stored samples). Parses the settings
+    /// only; nothing is opened until reading starts.
+    public init(track: AVAssetTrack, outputSettings: [String: Any]?) {
+        self.track = track
+        self.outputSettings = outputSettings
+        format = ReaderOutputFormat.parse(outputSettings, mediaType: track.mediaType)
+        super.init(mediaType: track.mediaType)
+    }
+
+    /// The algorithm for sound in scaled edits; stored (a file's track has no scaled edits). Default
+    /// `.spectral`.
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { pitch.withLock { $0 } }
+        set { pitch.withLock { $0 = newValue } }
+    }
+
+    override func configurationProblem(for reader: AVAssetReader) -> AVError? {
+        if case .failure(let error) = format { return error }
+        if track.asset !== reader.asset {
+            return AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: "An output may only read tracks of its reader's asset."])
+        }
+        if track.file == nil {
+            return AVError(.operationNotSupportedForAsset, userInfo: [
+                NSLocalizedDescriptionKey: "Avocet's reader does not read the tracks of a composition yet.",
+            ])
+        }
+        return nil
+    }
+
+    override var readAhead: Int {
+        switch format {
+        case .success(.pictures): return 3
+        case .success(.stored): return 32
+        default: return 8
+        }
+    }
+
+    override func makeProducer(_ token: CancellationToken) throws -> any SampleProducer {
+        guard let file = track.file else {
+            throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Avocet's reader does not read the tracks of a composition yet."])
+        }
+        switch format {
+        case .failure(let error): throw error
+        case .success(.stored): return try StoredSampleProducer(file: file, formatDescription: track.facts.formatDescriptions.first, token)
+        case .success(.pictures(let settings)): return try PictureSampleProducer(file: file, settings: settings, token)
+        case .success(.sound(let settings)): return try SoundSampleProducer(file: file, settings: settings, token)
+        }
+    }
+}

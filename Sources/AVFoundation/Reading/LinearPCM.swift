@@ -1,0 +1,82 @@
+import Foundation
+
+/// Linear PCM as reader outputs hand it out: the stream description for a settings dictionary, and
+/// packing interleaved 32-bit float samples into its encoding (8, 16, 24 or 32-bit signed integers,
+/// 32 or 64-bit floats; either byte order; interleaved, or one channel after another). CPU work on the
+/// calling thread, one pass over the samples.
+enum LinearPCM {
+    /// Apple's description of the encoding `settings` ask for.
+    static func description(_ settings: ReaderOutputFormat.PCMSettings, rate: Double, channels: Int) -> AudioStreamBasicDescription {
+        var flags: AudioFormatFlags = settings.isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger
+        flags |= kAudioFormatFlagIsPacked
+        if settings.isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
+        if settings.isNonInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
+        let sampleBytes = UInt32(settings.bitDepth / 8)
+        let frameBytes = settings.isNonInterleaved ? sampleBytes : sampleBytes * UInt32(channels)
+        return AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
+                                           mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
+                                           mChannelsPerFrame: UInt32(channels), mBitsPerChannel: UInt32(settings.bitDepth), mReserved: 0)
+    }
+
+    /// The bytes `frames` frames take (every channel).
+    static func byteCount(frames: Int, _ description: AudioStreamBasicDescription) -> Int {
+        frames * Int(description.mChannelsPerFrame) * Int(description.mBitsPerChannel / 8)
+    }
+
+    /// Writes `samples` (interleaved, `channels` a frame, nominally -1...1) into `memory` as `settings`
+    /// say; integers are rounded and clipped.
+    static func pack(_ samples: [Float], channels: Int, _ settings: ReaderOutputFormat.PCMSettings, into memory: UnsafeMutableRawPointer) {
+        let frames = samples.count / channels
+        let sampleBytes = settings.bitDepth / 8
+        // Where sample `i` of the interleaved input goes, in samples from the start.
+        let planar = settings.isNonInterleaved && channels > 1
+        if settings.isFloat, settings.bitDepth == 32, !settings.isBigEndian, !planar {
+            samples.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(memory), byteCount: frames * channels * 4) }
+            return
+        }
+        samples.withUnsafeBufferPointer { input in
+            for i in 0..<(frames * channels) {
+                let slot = planar ? (i % channels) * frames + i / channels : i
+                store(input[i], at: memory + slot * sampleBytes, settings)
+            }
+        }
+    }
+
+    private static func store(_ value: Float, at pointer: UnsafeMutableRawPointer, _ settings: ReaderOutputFormat.PCMSettings) {
+        let big = settings.isBigEndian
+        switch (settings.isFloat, settings.bitDepth) {
+        case (true, 64):
+            let bits = Double(value).bitPattern
+            pointer.storeBytes(of: big ? bits.bigEndian : bits.littleEndian, as: UInt64.self)
+        case (true, _):
+            let bits = value.bitPattern
+            pointer.storeBytes(of: big ? bits.bigEndian : bits.littleEndian, as: UInt32.self)
+        case (false, 8):
+            pointer.storeBytes(of: Int8(clipping: value, scale: 128), as: Int8.self)
+        case (false, 16):
+            let v = Int16(clipping: value, scale: 32768)
+            pointer.storeBytes(of: big ? v.bigEndian : v.littleEndian, as: Int16.self)
+        case (false, 24):
+            let v = Int32(clipping: value, scale: 8_388_608, max: 8_388_607)
+            let bytes = [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16)]
+            for (k, byte) in (big ? bytes.reversed() : bytes).enumerated() { pointer.storeBytes(of: byte, toByteOffset: k, as: UInt8.self) }
+        default:
+            let v = Int32(clipping: value, scale: 2_147_483_648, max: 2_147_483_647)
+            pointer.storeBytes(of: big ? v.bigEndian : v.littleEndian, as: Int32.self)
+        }
+    }
+}
+
+private extension FixedWidthInteger where Self: SignedInteger {
+    /// `value * scale` rounded, clipped to the type (or to `max`); NaN is 0.
+    init(clipping value: Float, scale: Double, max upper: Double? = nil) {
+        let scaled = (Double(value) * scale).rounded()
+        let top = upper ?? Double(Self.max)
+        let bottom = -scale
+        if scaled.isNaN {
+            self = 0
+        } else {
+            self = Self(Swift.max(bottom, Swift.min(top, scaled)))
+        }
+    }
+}

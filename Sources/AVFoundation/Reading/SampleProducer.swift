@@ -1,0 +1,174 @@
+internal import MediaEngine
+import Foundation
+
+/// Makes the sample buffers of one output over a time range, on an engine thread: opened once, started
+/// again for each range a random-access output is reset to. One caller at a time (its queue's job).
+protocol SampleProducer: AnyObject {
+    /// Starts at `range` (item time); the buffers that follow lie in it.
+    func start(_ range: CMTimeRange, _ token: CancellationToken) throws
+    /// The next buffer of the range; nil at its end.
+    func next(_ token: CancellationToken) throws -> CMSampleBuffer?
+}
+
+extension SampleProducer {
+    /// A block buffer holding a copy of `bytes`, in memory of its own (freed with it).
+    static func blockBuffer(copying bytes: UnsafeRawBufferPointer) throws -> CMBlockBuffer {
+        try blockBuffer(length: bytes.count) { memory in
+            if let base = bytes.baseAddress { memory.copyMemory(from: base, byteCount: bytes.count) }
+        }
+    }
+
+    /// A block buffer of `length` bytes, in memory of its own that `fill` writes.
+    static func blockBuffer(length: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws -> CMBlockBuffer {
+        guard let memory = malloc(max(1, length)) else {
+            throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a sample of \(length) bytes."])
+        }
+        do {
+            try fill(memory)
+        } catch {
+            free(memory)
+            throw error
+        }
+        return try CMBlockBuffer(buffer: UnsafeMutableRawBufferPointer(start: memory, count: length)) { pointer, _ in free(pointer) }
+    }
+}
+
+/// Where a range ends on a stream's timeline, in its ticks; nil for a range without an end.
+func rangeEnd(_ range: CMTimeRange, reader: StreamReader) -> Int64? {
+    let end = range.end
+    return end.isNumeric ? reader.ticks(MediaTimestamp(end)) : nil
+}
+
+/// The stored samples of a file's track, as the container holds them (`outputSettings: nil`): one
+/// packet a buffer, from the keyframe at or before the range's start to the last packet decoded before
+/// its end, with the track's format description and `notSync` on every sample that is not a keyframe.
+final class StoredSampleProducer: SampleProducer {
+    private let reader: StreamReader
+    private let formatDescription: CMFormatDescription?
+    private var end: Int64?
+
+    init(file: AVAssetTrack.FileTrack, formatDescription: CMFormatDescription?, _ token: CancellationToken) throws {
+        reader = try AVError.converting {
+            try StreamReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
+                             streamIndex: file.stream.index, cancellation: token)
+        }
+        self.formatDescription = formatDescription
+    }
+
+    func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
+        try AVError.converting { try reader.start(at: MediaTimestamp(range.start), token) }
+        end = rangeEnd(range, reader: reader)
+    }
+
+    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+        var block: CMBlockBuffer?
+        var size = 0
+        guard let packet = try AVError.converting({
+            try reader.nextPacket(token) { bytes in
+                size = bytes.count
+                block = try Self.blockBuffer(copying: bytes)
+            }
+        }) else { return nil }
+        if let end, let time = packet.decodeTime ?? packet.presentationTime, time >= end { return nil }
+        let tb = reader.timeBase
+        let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: tb),
+                                        presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid,
+                                        decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid)
+        let buffer = try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: 1, sampleTimings: [timing],
+                                        sampleSizes: [size])
+        if !packet.isKeyframe { buffer.sampleAttachments[0][.notSync] = true }
+        return buffer
+    }
+}
+
+/// The decoded pictures of a file's video track, converted once from the decoder's frame into a pixel
+/// buffer of the asked format and size, from a pool that is reused. Pictures that end at or before
+/// the range's start, or start at or after its end, are not handed out.
+final class PictureSampleProducer: SampleProducer {
+    private let reader: StreamReader
+    private let settings: ReaderOutputFormat.PictureSettings
+    private var end: Int64?
+    private var pool: CVPixelBufferPool?
+    private var poolSize: (width: Int, height: Int)?
+    private var formatDescription: CMVideoFormatDescription?
+
+    init(file: AVAssetTrack.FileTrack, settings: ReaderOutputFormat.PictureSettings, _ token: CancellationToken) throws {
+        reader = try AVError.converting {
+            try StreamReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
+                             streamIndex: file.stream.index, cancellation: token)
+        }
+        self.settings = settings
+    }
+
+    func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
+        try AVError.converting { try reader.start(at: MediaTimestamp(range.start), token) }
+        end = rangeEnd(range, reader: reader)
+    }
+
+    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+        var made: CVPixelBuffer?
+        guard let timing = try AVError.converting({
+            try reader.nextPicture(token) { width, height in
+                let buffer = try pixelBuffer(width: settings.width ?? width, height: settings.height ?? height)
+                made = buffer
+                return PictureSampleProducer.target(buffer)
+            }
+        }), let buffer = made else { return nil }
+        if let end, timing.presentationTime >= end { return nil }
+        let description = try formatDescription(for: buffer)
+        let tb = reader.timeBase
+        let sampleTiming = CMSampleTimingInfo(duration: CMTime(ticks: timing.duration, timeBase: tb),
+                                              presentationTimeStamp: CMTime(ticks: timing.presentationTime, timeBase: tb),
+                                              decodeTimeStamp: .invalid)
+        return try CMSampleBuffer(imageBuffer: buffer, formatDescription: description, sampleTiming: sampleTiming)
+    }
+
+    /// A buffer from the pool for this size (made again when the size changes).
+    private func pixelBuffer(width: Int, height: Int) throws -> CVPixelBuffer {
+        if pool == nil || poolSize?.width != width || poolSize?.height != height {
+            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: settings.pixelFormat),
+                                             kCVPixelBufferWidthKey as String: NSNumber(value: width),
+                                             kCVPixelBufferHeightKey as String: NSNumber(value: height)]
+            var made: CVPixelBufferPool?
+            let status = CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made)
+            guard status == kCVReturnSuccess, let made else {
+                throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Could not make pixel buffers of \(width)x\(height) (CVReturn \(status))."])
+            }
+            (pool, poolSize) = (made, (width, height))
+        }
+        var buffer: CVPixelBuffer?
+        guard let pool, CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer) == kCVReturnSuccess, let buffer else {
+            throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a picture of \(width)x\(height)."])
+        }
+        return buffer
+    }
+
+    private func formatDescription(for buffer: CVPixelBuffer) throws -> CMVideoFormatDescription {
+        if let formatDescription, CMVideoFormatDescriptionMatchesImageBuffer(formatDescription, imageBuffer: buffer) { return formatDescription }
+        var made: CMVideoFormatDescription?
+        let status = CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: buffer, formatDescriptionOut: &made)
+        guard status == noErr, let made else {
+            throw AVError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Could not describe a decoded picture (OSStatus \(status))."])
+        }
+        formatDescription = made
+        return made
+    }
+
+    /// The engine's view of a pixel buffer's memory.
+    static func target(_ buffer: CVPixelBuffer) -> PixelTarget? {
+        let format: PixelTarget.Format
+        var fullRange = false
+        switch buffer.pixelFormat {
+        case kCVPixelFormatType_32BGRA: format = .bgra
+        case kCVPixelFormatType_32ARGB: format = .argb
+        case kCVPixelFormatType_32RGBA: format = .rgba
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: format = .nv12
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: (format, fullRange) = (.nv12, true)
+        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: format = .p010
+        case kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: (format, fullRange) = (.p010, true)
+        default: return nil
+        }
+        return PixelTarget(format: format, fullRange: fullRange, width: buffer.width, height: buffer.height,
+                           planes: buffer.planes.map { (buffer.memory + $0.offset, $0.bytesPerRow) })
+    }
+}

@@ -1,0 +1,188 @@
+internal import MediaEngine
+import Foundation
+
+/// The sample buffers of one reader output, made ahead of their reader on the engine's threads and
+/// held in a short queue: `take()` blocks its caller until the next is made (Apple's
+/// `copyNextSampleBuffer()`), `next()` awaits it without holding a thread.
+///
+/// Work is demand-driven: a job runs on an engine thread only while the queue has room and a reader
+/// wants more, making buffers until the queue is full, so an output nobody reads holds no thread.
+/// One job at a time, so the producer is never entered twice. `cancel()` reaches the engine at once
+/// (its token stops FFmpeg's reads) and wakes every waiter.
+final class SampleQueue: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is touched only under `condition`; the producer only
+    // inside the one job that runs at a time.
+
+    /// Makes the next buffer on an engine thread; nil at the end.
+    typealias Producer = (CancellationToken) throws -> CMSampleBuffer?
+
+    /// How the queue ended.
+    enum End {
+        case finished
+        case failed(any Error)
+        case cancelled
+
+        var isCancellation: Bool {
+            if case .cancelled = self { return true }
+            return false
+        }
+    }
+
+    private let condition = NSCondition()
+    private var buffers: [CMSampleBuffer] = []
+    private var head = 0
+    private var producing = false
+    private var end: End?
+    private var waiters: [(id: UUID, continuation: Waiter)] = []
+    private typealias Waiter = CheckedContinuation<UncheckedBox<CMSampleBuffer?>, Never>
+    private let capacity: Int
+    private let token = CancellationToken()
+    private let producer: Producer
+    /// Told once when the queue ends by itself (its last buffer made, or a failure), on the thread
+    /// that ended it.
+    private let onEnd: @Sendable (End) -> Void
+
+    init(capacity: Int, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
+        self.capacity = max(1, capacity)
+        self.producer = producer
+        self.onEnd = onEnd
+    }
+
+    /// How the queue ended, once it has.
+    var ending: End? {
+        condition.lock()
+        defer { condition.unlock() }
+        return end
+    }
+
+    /// The next buffer, blocking the calling thread while it is made; nil once the queue has ended
+    /// and every buffer made before was taken.
+    func take() -> CMSampleBuffer? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let buffer = popLocked() { return buffer }
+            if end != nil { return nil }
+            startLocked()
+            condition.wait()
+        }
+    }
+
+    /// The next buffer, awaited without holding a thread; nil at the end. A cancelled task gets nil
+    /// at once (the queue goes on for other callers).
+    func next() async -> CMSampleBuffer? {
+        let id = UUID()
+        let box: UncheckedBox<CMSampleBuffer?> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                condition.lock()
+                if let buffer = popLocked() {
+                    condition.unlock()
+                    continuation.resume(returning: UncheckedBox(buffer))
+                } else if end != nil || Task.isCancelled {
+                    condition.unlock()
+                    continuation.resume(returning: UncheckedBox(nil))
+                } else {
+                    waiters.append((id, continuation))
+                    startLocked()
+                    condition.unlock()
+                }
+            }
+        } onCancel: {
+            condition.lock()
+            let index = waiters.firstIndex { $0.id == id }
+            let waiter = index.map { waiters.remove(at: $0).continuation }
+            condition.unlock()
+            waiter?.resume(returning: UncheckedBox(nil))
+        }
+        return box.value
+    }
+
+    /// Starts making buffers before anyone asks (a reader that starts reads ahead).
+    func prime() {
+        condition.lock()
+        startLocked()
+        condition.unlock()
+    }
+
+    /// Stops making buffers (the engine's read in flight ends promptly) and ends the queue; buffers
+    /// not yet taken are dropped. Does not call `onEnd`.
+    func cancel() {
+        token.cancel()
+        condition.lock()
+        let woken = finishLocked(.cancelled)
+        buffers = []
+        head = 0
+        condition.unlock()
+        for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
+    }
+
+    private func popLocked() -> CMSampleBuffer? {
+        guard head < buffers.count else { return nil }
+        let buffer = buffers[head]
+        head += 1
+        if head == buffers.count {
+            buffers.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        startLocked()
+        return buffer
+    }
+
+    /// Starts a job when there is room and none runs.
+    private func startLocked() {
+        guard !producing, end == nil, buffers.count - head < capacity else { return }
+        producing = true
+        IOExecutor.shared.submit { [self] in produce() }
+    }
+
+    /// The job: makes buffers until the queue is full or ends.
+    private func produce() {
+        while true {
+            let made: Result<CMSampleBuffer?, any Error>
+            if token.isCancelled {
+                made = .success(nil)
+            } else {
+                made = Result { try producer(token) }
+            }
+            condition.lock()
+            if end != nil {
+                producing = false
+                condition.unlock()
+                return
+            }
+            var woken: [Waiter] = []
+            var given: (Waiter, CMSampleBuffer)?
+            var ended: End?
+            switch made {
+            case .success(let buffer?):
+                if !waiters.isEmpty {
+                    given = (waiters.removeFirst().continuation, buffer)
+                } else {
+                    buffers.append(buffer)
+                }
+            case .success(nil):
+                ended = token.isCancelled ? .cancelled : .finished
+            case .failure(let error):
+                ended = token.isCancelled ? .cancelled : .failed(AVError.converting(error))
+            }
+            if let ended { woken = finishLocked(ended) }
+            let goesOn = ended == nil && buffers.count - head < capacity
+            if !goesOn { producing = false }
+            condition.broadcast()
+            condition.unlock()
+            given.map { $0.0.resume(returning: UncheckedBox($0.1)) }
+            for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
+            if let ended, !ended.isCancellation { onEnd(ended) }
+            if !goesOn { return }
+        }
+    }
+
+    /// Records the end (the first one counts) and hands back the waiters to wake with nil.
+    private func finishLocked(_ ending: End) -> [Waiter] {
+        if end == nil { end = ending }
+        let woken = waiters.map(\.continuation)
+        waiters = []
+        condition.broadcast()
+        return woken
+    }
+}

@@ -1,0 +1,68 @@
+internal import MediaEngine
+import Foundation
+
+/// The decoded sound of a file's audio track as linear PCM at the asked rate, channel count and
+/// encoding (libswresample converts rate and channels; the encoding is packed here from 32-bit float).
+/// Buffers of up to `framesPerBuffer` frames, cut exactly at the range's ends (to the output sample);
+/// the first buffer starts where the audio does when that is after the range's start.
+final class SoundSampleProducer: SampleProducer {
+    /// Frames in a full buffer.
+    static let framesPerBuffer = 8192
+
+    private let reader: AudioSampleReader
+    private let rate: Int32
+    private let channels: Int
+    private let settings: ReaderOutputFormat.PCMSettings
+    private let formatDescription: CMAudioFormatDescription
+    private let description: AudioStreamBasicDescription
+    /// Frames handed out since the start, and the frame (item time, at `rate`) where the range ends.
+    private var emitted: Int64 = 0
+    private var endFrame: Int64?
+    private var startFrame: Int64 = 0
+
+    init(file: AVAssetTrack.FileTrack, settings: ReaderOutputFormat.PCMSettings, _ token: CancellationToken) throws {
+        let rate = Int32(clamping: Int((settings.sampleRate ?? Double(file.stream.sampleRate ?? 44_100)).rounded()))
+        let channels = settings.channels ?? max(1, file.stream.channels ?? 2)
+        guard rate > 0, (1...64).contains(channels) else {
+            throw AVError(.unsupportedOutputSettings, userInfo: [NSLocalizedDescriptionKey: "The audio track has no usable sample rate or channel count."])
+        }
+        reader = try AVError.converting {
+            try AudioSampleReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
+                                  streamIndex: file.stream.index, outputRate: rate, channels: Int32(channels), cancellation: token)
+        }
+        (self.rate, self.channels, self.settings) = (rate, channels, settings)
+        description = LinearPCM.description(settings, rate: Double(rate), channels: channels)
+        formatDescription = try CMFormatDescription(audioStreamBasicDescription: description)
+    }
+
+    func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
+        try AVError.converting { try reader.start(at: MediaTimestamp(range.start), speed: 1, fillsGap: false, token) }
+        startFrame = range.start.isNumeric ? range.start.convertScale(rate, method: .roundTowardZero).value : 0
+        endFrame = range.end.isNumeric ? range.end.convertScale(rate, method: .roundTowardZero).value : nil
+        emitted = 0
+    }
+
+    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+        let first = reader.firstFrame ?? startFrame
+        var wanted = Self.framesPerBuffer
+        if let endFrame {
+            let left = endFrame.subtractingSaturating(first.addingSaturating(emitted))
+            guard left > 0 else { return nil }
+            wanted = Int(min(Int64(wanted), left))
+        }
+        let samples = try AVError.converting { try reader.read(wanted, token) }
+        let frames = samples.count / channels
+        guard frames > 0 else { return nil }
+        // The reader knows where the audio starts once it has decoded some.
+        let pts = (reader.firstFrame ?? first).addingSaturating(emitted)
+        emitted += Int64(frames)
+        let bytes = LinearPCM.byteCount(frames: frames, description)
+        let block = try Self.blockBuffer(length: bytes) { memory in
+            LinearPCM.pack(samples, channels: channels, settings, into: memory)
+        }
+        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: rate), presentationTimeStamp: CMTime(value: pts, timescale: rate),
+                                        decodeTimeStamp: .invalid)
+        return try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: frames, sampleTimings: [timing],
+                                  sampleSizes: [Int(description.mBytesPerFrame)])
+    }
+}

@@ -1,0 +1,186 @@
+internal import CFFmpeg
+import Foundation
+
+/// Reads one stream of a container in order from a time on: as the packets it stores, or (video) as
+/// decoded pictures converted once, straight into memory the caller gives. The sequential reader
+/// behind `AVAssetReaderTrackOutput`; `VideoFrameReader` is the random-access one behind thumbnails,
+/// `AudioSampleReader` the one for decoded sound.
+///
+/// Times are item times in the stream's time base (`timeBase`): the container's timestamps less the
+/// item's origin (an HLS stream's start), so a file's first picture is usually at 0.
+///
+/// Blocking: every method runs on an engine thread; one caller at a time. Owns its own container
+/// (opened for this stream alone), decoder and scaler, and holds the byte source open until dropped.
+package final class StreamReader {
+    private let packets: PacketReader
+    private var decoder: StreamDecoder?
+    private let scaler = FrameScaler()
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let origin: Int64
+    /// One frame's duration in stream ticks, for pictures that state none (at least 1).
+    private let nominalDuration: Int64
+    private let name: String
+    /// The stream's time base: every time this reader gives or takes is in its ticks.
+    package let timeBase: Rational
+    /// Pictures that end at or before this item time are decoded but not handed out.
+    private var skipsBefore: Int64 = .min
+    private var draining = false
+    private var ended = false
+    private var hasRead = false
+    private var lastPictureEnd: Int64?
+    private var damagedPictures = 0
+
+    /// Opens `source` for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo` gives it).
+    /// Blocking: parses the header again, on the calling engine thread.
+    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
+        name = source.name
+        packets = try PacketReader(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation)
+        let tb = packets.timeBase
+        guard tb.num > 0, tb.den > 0 else {
+            throw MediaEngineError(.notMedia, source: name, operation: "open the stream", reason: "the stream has no time base")
+        }
+        timeBase = Rational(tb.num, tb.den)
+        origin = packets.origin(in: tb)
+        let st = packets.stream.pointee
+        let rate = st.avg_frame_rate.num > 0 && st.avg_frame_rate.den > 0 ? st.avg_frame_rate : st.r_frame_rate
+        nominalDuration = rate.num > 0 && rate.den > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), tb)) : 1
+        guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
+            throw MediaEngineError(.outOfMemory, source: name, operation: "open the stream", reason: "out of memory")
+        }
+        (packet, frame) = (p, f)
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    /// Whether the stream is video (pictures can be decoded from it).
+    package var isVideo: Bool { packets.parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+
+    /// The size of the stream's pictures as the header states it (a stream may change it mid-way; each
+    /// picture's own size is what `nextPicture` passes on).
+    package var pictureSize: (width: Int, height: Int) {
+        (Int(packets.parameters.pointee.width), Int(packets.parameters.pointee.height))
+    }
+
+    /// `time` in ticks of the stream's time base, rounded down (exact when `time` is in that base).
+    package func ticks(_ time: MediaTimestamp) -> Int64 {
+        guard time.timeBase.numerator > 0, time.timeBase.denominator > 0 else { return 0 }
+        let from = AVRational(num: time.timeBase.numerator, den: time.timeBase.denominator)
+        let rounding = AVRounding(rawValue: AV_ROUND_DOWN.rawValue | AV_ROUND_PASS_MINMAX.rawValue)
+        return av_rescale_q_rnd(time.value, from, AVRational(num: timeBase.numerator, den: timeBase.denominator), rounding)
+    }
+
+    /// Starts reading at the keyframe at or before `time` (item time). Pictures ending at or before
+    /// `time` are then decoded (later ones may need them) but not handed out; packets are all handed
+    /// out from the keyframe on. A reader that has read nothing yet starts at 0 without a seek.
+    package func start(at time: MediaTimestamp, _ token: CancellationToken) throws {
+        let target = ticks(time)
+        if hasRead || target > 0 {
+            try packets.seek(atOrBefore: max(0, target).addingSaturating(origin), token)
+        }
+        decoder?.flush()
+        (skipsBefore, draining, ended, lastPictureEnd, hasRead) = (target > 0 ? target : .min, false, false, nil, true)
+    }
+
+    /// One stored packet's times (item time, stream ticks; nil where the container states none) and
+    /// whether it is a keyframe.
+    package struct PacketTiming {
+        package var presentationTime: Int64?
+        package var decodeTime: Int64?
+        package var duration: Int64
+        package var isKeyframe: Bool
+    }
+
+    /// The next packet in decode order, its bytes (as the container holds them) lent to `store` for
+    /// the length of the call; nil at the end of the stream.
+    package func nextPacket(_ token: CancellationToken, store: (UnsafeRawBufferPointer) throws -> Void) throws -> PacketTiming? {
+        hasRead = true
+        guard try FFmpegLog.capturing({ try packets.next(packet, token) }) else { return nil }
+        let p = packet.pointee
+        let nopts = avocet_nopts_value()
+        try store(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size))))
+        return PacketTiming(presentationTime: p.pts == nopts ? nil : p.pts.subtractingSaturating(origin),
+                            decodeTime: p.dts == nopts ? nil : p.dts.subtractingSaturating(origin),
+                            duration: max(0, p.duration), isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
+    }
+
+    /// When a decoded picture shows and for how long (item time, stream ticks).
+    package struct PictureTiming: Equatable {
+        package var presentationTime: Int64
+        package var duration: Int64
+    }
+
+    /// Decodes the next picture in presentation order and converts it into the target `target` gives for
+    /// the picture's decoded size (width, height); nil at the end of the stream. A target of nil skips the
+    /// picture. Damaged pictures are skipped, as players do; a stream of nothing but damage fails with
+    /// `.decodeFailed`.
+    package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelTarget?) throws -> PictureTiming? {
+        hasRead = true
+        let decoder = try openDecoder()
+        return try FFmpegLog.capturing {
+            while true {
+                if ended { return nil }
+                if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
+                switch decoder.receive(into: frame) {
+                case .frame:
+                    defer { av_frame_unref(frame) }
+                    guard let timing = timing(of: frame.pointee) else { continue }
+                    lastPictureEnd = timing.presentationTime.addingSaturating(timing.duration)
+                    if timing.presentationTime.addingSaturating(timing.duration) <= skipsBefore { continue }
+                    if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
+                        try scaler.convert(frame, into: destination, source: name)
+                    }
+                    return timing
+                case .damaged:
+                    damagedPictures += 1
+                    if damagedPictures > 256 {
+                        throw MediaEngineError(.decodeFailed, source: name, operation: "decode",
+                                               reason: "the video data is damaged: \(FFmpegLog.lastError ?? "the decoder gave no pictures")")
+                    }
+                case .end:
+                    ended = true
+                case .needsInput:
+                    if draining { ended = true; continue }
+                    if try packets.next(packet, token) {
+                        _ = try decoder.send(packet)
+                    } else {
+                        draining = true
+                        _ = try decoder.send(nil)
+                    }
+                }
+            }
+        }
+    }
+
+    private func openDecoder() throws -> StreamDecoder {
+        if let decoder { return decoder }
+        guard isVideo else {
+            throw MediaEngineError(.invalidArgument, source: name, operation: "decode", reason: "the stream is not video")
+        }
+        let made = try StreamDecoder(stream: packets.stream, source: name)
+        decoder = made
+        return made
+    }
+
+    /// A decoded picture's time: its best-effort timestamp, or the end of the one before; nil for a
+    /// first picture without any.
+    private func timing(of f: AVFrame) -> PictureTiming? {
+        let nopts = avocet_nopts_value()
+        var pts = f.best_effort_timestamp
+        if pts == nopts { pts = f.pts }
+        let start: Int64
+        if pts != nopts {
+            start = pts.subtractingSaturating(origin)
+        } else if let last = lastPictureEnd {
+            start = last
+        } else {
+            return nil
+        }
+        return PictureTiming(presentationTime: start, duration: f.pkt_duration > 0 ? f.pkt_duration : nominalDuration)
+    }
+}

@@ -1,0 +1,442 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Locking
+import Testing
+
+/// AVAssetReader over real files: stored samples compared with ffprobe's packets, decoded pictures read
+/// back from the frame-index movies (which picture, at which time, in which pixel format), decoded
+/// sound cut to the sample, random access, misuse, bad input and cancellation. Blocking calls
+/// (`copyNextSampleBuffer()`) run on threads of their own, never on the cooperative pool.
+@Suite("Asset reader", .serialized)
+struct AssetReaderTests {
+    static let h264 = Fixtures.frames("frames-h264.mp4")
+
+    /// A started reader with one track output on the first track of `mediaType`.
+    static func reader(_ asset: AVAsset, _ mediaType: AVMediaType, settings: [String: Any]?,
+                       range: CMTimeRange? = nil) async throws -> (AVAssetReader, AVAssetReaderTrackOutput) {
+        let track = try #require(try await asset.loadTracks(withMediaType: mediaType).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+        #expect(reader.canAdd(output))
+        reader.add(output)
+        if let range { reader.timeRange = range }
+        #expect(reader.startReading())
+        #expect(reader.status == .reading)
+        return (reader, output)
+    }
+
+    /// Every buffer of `output`, taken with `copyNextSampleBuffer()` on a thread of its own.
+    /// `taken`, when given, counts them as they come.
+    static func drain(_ output: AVAssetReaderOutput, taken: Locked<Int>? = nil) async throws -> [CMSampleBuffer] {
+        let box = try await onOwnThread { () -> UncheckedSendable<[CMSampleBuffer]> in
+            var buffers: [CMSampleBuffer] = []
+            while let buffer = output.copyNextSampleBuffer() {
+                buffers.append(buffer)
+                taken?.withLock { $0 += 1 }
+            }
+            return UncheckedSendable(buffers)
+        }
+        return box.value
+    }
+
+    /// The picture's frame number, read from the frame-index pattern of a 32BGRA buffer.
+    static func frameNumber(_ buffer: CVPixelBuffer) -> Int? {
+        let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+        let rowBytes = CVPixelBufferGetBytesPerRow(buffer)
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        guard let base = CVPixelBufferGetBaseAddress(buffer) else { return nil }
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = base + y * rowBytes + x * 4
+                let o = (y * width + x) * 4
+                rgba[o] = p.load(fromByteOffset: 2, as: UInt8.self)
+                rgba[o + 1] = p.load(fromByteOffset: 1, as: UInt8.self)
+                rgba[o + 2] = p.load(as: UInt8.self)
+            }
+        }
+        return FramePattern.read(Data(rgba), width: width, height: height).frameNumber
+    }
+
+    // MARK: Stored samples
+
+    @Test("stored samples are ffprobe's packets: bytes, times, keyframes")
+    func storedSamples() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let (reader, output) = try await Self.reader(asset, .video, settings: nil)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed)
+        let probe = try await onOwnThread {
+            try ChildProcess.runBlocking(URL(fileURLWithPath: "/usr/bin/ffprobe"),
+                                         ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,size,flags",
+                                          "-of", "csv=p=0", Self.h264.path])
+        }
+        let packets = probe.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        try #require(buffers.count == packets.count && packets.count == 100, "\(buffers.count) buffers, \(packets.count) packets")
+        for (buffer, packet) in zip(buffers, packets) {
+            // ffprobe prints pts,dts,size,flags.
+            #expect(buffer.presentationTimeStamp == CMTime(value: Int64(packet[0]) ?? -1, timescale: 12800))
+            #expect(buffer.decodeTimeStamp == CMTime(value: Int64(packet[1]) ?? -1, timescale: 12800))
+            #expect(buffer.totalSampleSize == Int(packet[2]))
+            #expect(buffer.numSamples == 1)
+            let notSync = buffer.sampleAttachments[0][.notSync] as? Bool ?? false
+            #expect(notSync == !packet[3].hasPrefix("K"))
+            #expect(buffer.formatDescription?.mediaSubType == .h264)
+            #expect(buffer.dataBuffer?.dataLength == Int(packet[2]))
+        }
+        // The first packet's bytes are the file's: a length-prefixed NAL unit as MP4 stores it.
+        let first = try #require(buffers.first?.dataBuffer)
+        let bytes = try first.dataBytes()
+        let nalLength = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(nalLength > 0 && nalLength + 4 <= bytes.count)
+    }
+
+    @Test("stored audio samples of an AAC track: one packet each, in order")
+    func storedAudio() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let (reader, output) = try await Self.reader(asset, .audio, settings: nil)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed)
+        // Two seconds of 44.1 kHz AAC: 1024 frames a packet, about 87 packets.
+        #expect((85...90).contains(buffers.count), "\(buffers.count) packets")
+        #expect(buffers.allSatisfy { $0.formatDescription?.mediaSubType == .mpeg4AAC })
+        let times = buffers.map(\.presentationTimeStamp)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    // MARK: Decoded pictures
+
+    @Test("decoded 32BGRA pictures: every frame in order, at its time", arguments: AssetRoute.allCases)
+    func decodedBGRA(_ route: AssetRoute) async throws {
+        let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        let (reader, output) = try await Self.reader(route.asset(Self.h264.name), .video, settings: settings)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        try #require(buffers.count == 100)
+        for (n, buffer) in buffers.enumerated() {
+            let image = try #require(buffer.imageBuffer)
+            #expect(CVPixelBufferGetPixelFormatType(image) == kCVPixelFormatType_32BGRA)
+            #expect(CVPixelBufferGetWidth(image) == 320 && CVPixelBufferGetHeight(image) == 240)
+            #expect(buffer.presentationTimeStamp == CMTime(value: Int64(n) * 512, timescale: 12800))
+            #expect(buffer.duration == CMTime(value: 512, timescale: 12800))
+            if n % 9 == 0 { #expect(Self.frameNumber(image) == n, "frame \(n)") }
+        }
+    }
+
+    @Test("a time range gives the pictures showing in it; a size scales them")
+    func pictureRangeAndSize() async throws {
+        let settings: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_32BGRA),
+                                       kCVPixelBufferWidthKey as String: 160, kCVPixelBufferHeightKey as String: 120]
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let range = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 1, timescale: 1))
+        let (reader, output) = try await Self.reader(asset, .video, settings: settings, range: range)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed)
+        #expect(buffers.map { Int($0.presentationTimeStamp.value / 512) } == Array(25..<50))
+        let first = try #require(buffers.first?.imageBuffer)
+        #expect(CVPixelBufferGetWidth(first) == 160 && CVPixelBufferGetHeight(first) == 120)
+        #expect(Self.frameNumber(first) == 25)
+    }
+
+    @Test("420v pictures: two planes, video-range luma; x420 from a 10-bit VP9")
+    func biPlanar() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let (_, output) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        let buffer = try #require(try await onOwnThread { UncheckedSendable(output.copyNextSampleBuffer()) }.value)
+        let image = try #require(buffer.imageBuffer)
+        #expect(CVPixelBufferGetPixelFormatType(image) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        #expect(CVPixelBufferGetPlaneCount(image) == 2)
+        #expect(CVPixelBufferGetWidthOfPlane(image, 1) == 160)
+        // The top-left quarter is red: BT.601 video-range luma of pure red is 81.
+        let luma = try #require(CVPixelBufferGetBaseAddressOfPlane(image, 0)).load(fromByteOffset: 40 * CVPixelBufferGetBytesPerRowOfPlane(image, 0) + 40, as: UInt8.self)
+        #expect(abs(Int(luma) - 81) <= 12, "luma \(luma)")
+        #expect(buffer.formatDescription.map { CMVideoFormatDescriptionMatchesImageBuffer($0, imageBuffer: image) } == true)
+
+        let vp9 = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-vp9-10bit.webm")))
+        let (reader10, output10) = try await Self.reader(vp9, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: [kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange]])
+        let buffers = try await Self.drain(output10)
+        #expect(reader10.status == .completed)
+        #expect(buffers.count == 100)
+        let ten = try #require(buffers.first?.imageBuffer)
+        #expect(CVPixelBufferGetPixelFormatType(ten) == kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange)
+        let sample = try #require(CVPixelBufferGetBaseAddressOfPlane(ten, 0)).load(fromByteOffset: 40 * CVPixelBufferGetBytesPerRowOfPlane(ten, 0) + 80, as: UInt16.self)
+        // 10 bits in the high bits: red's luma 81 (8-bit) is about 324 (10-bit), shifted left 6.
+        #expect(sample & 0x3F == 0 && abs(Int(sample >> 6) - 324) <= 48, "sample \(sample)")
+    }
+
+    // MARK: Decoded sound
+
+    @Test("decoded sound: 16 kHz mono Float32, every frame, contiguous times")
+    func soundResampled() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("tone.wav")))
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16000, AVNumberOfChannelsKey: 1,
+                                       AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true]
+        let (reader, output) = try await Self.reader(asset, .audio, settings: settings)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed)
+        let asbd = try #require(buffers.first?.formatDescription?.audioStreamBasicDescription)
+        #expect(asbd.mSampleRate == 16000 && asbd.mChannelsPerFrame == 1 && asbd.mBitsPerChannel == 32)
+        #expect(asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0 && asbd.mBytesPerFrame == 4)
+        var next = CMTime.zero
+        var total = 0
+        var peak: Float = 0
+        for buffer in buffers {
+            #expect(buffer.presentationTimeStamp == next)
+            total += buffer.numSamples
+            next = CMTime(value: Int64(total), timescale: 16000)
+            let data = try #require(buffer.dataBuffer)
+            #expect(data.dataLength == buffer.numSamples * 4)
+            let bytes = try data.dataBytes()
+            bytes.withUnsafeBytes { raw in
+                for v in raw.bindMemory(to: Float.self) { peak = max(peak, abs(v)) }
+            }
+        }
+        // One second resampled: 16000 frames, give or take the resampler's last partial frame.
+        #expect(abs(total - 16000) <= 1, "\(total) frames")
+        #expect(peak > 0.1 && peak <= 1.01, "peak \(peak)")
+    }
+
+    @Test("a time range cuts sound to the sample; default settings are 16-bit integers at the track's rate")
+    func soundCut() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("tone.wav")))
+        let range = CMTimeRange(start: CMTime(value: 1, timescale: 4), duration: CMTime(value: 1, timescale: 2))
+        let (reader, output) = try await Self.reader(asset, .audio, settings: [AVFormatIDKey: kAudioFormatLinearPCM], range: range)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed)
+        let asbd = try #require(buffers.first?.formatDescription?.audioStreamBasicDescription)
+        #expect(asbd.mSampleRate == 22050 && asbd.mChannelsPerFrame == 1 && asbd.mBitsPerChannel == 16)
+        #expect(asbd.mFormatFlags & kAudioFormatFlagIsSignedInteger != 0)
+        #expect(buffers.first?.presentationTimeStamp == CMTime(value: 5512, timescale: 22050))
+        #expect(buffers.reduce(0) { $0 + $1.numSamples } == 16537 - 5512)
+    }
+
+    @Test("non-interleaved stereo: one channel after the other in each buffer")
+    func nonInterleaved() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true,
+                                       AVLinearPCMIsNonInterleaved: true]
+        let (_, output) = try await Self.reader(asset, .audio, settings: settings)
+        let buffers = try await Self.drain(output)
+        let asbd = try #require(buffers.first?.formatDescription?.audioStreamBasicDescription)
+        #expect(asbd.mChannelsPerFrame == 2 && asbd.mBytesPerFrame == 4)
+        #expect(asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0)
+        #expect(buffers.first.map { $0.totalSampleSize } != nil)
+        #expect(buffers.first?.dataBuffer?.dataLength == (buffers.first?.numSamples ?? 0) * 8)
+        let frames = buffers.reduce(0) { $0 + $1.numSamples }
+        #expect(abs(frames - 88200) <= 1024, "\(frames) frames")
+    }
+
+    // MARK: The async sequence
+
+    @Test("sampleBuffers awaits every buffer without blocking the pool")
+    func asyncSequence() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let (reader, output) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        var count = 0
+        for try await buffer in output.sampleBuffers {
+            #expect(buffer.presentationTimeStamp == CMTime(value: Int64(count) * 512, timescale: 12800))
+            count += 1
+        }
+        #expect(count == 100)
+        #expect(reader.status == .completed)
+    }
+
+    @Test("a failed read throws from the sequence")
+    func asyncSequenceThrows() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("not-media.mp4")))
+        let reader = try AVAssetReader(asset: asset)
+        // Tracks cannot be loaded from garbage: use a track of a good asset to show the reader's check,
+        // then a truncated movie for a read that fails.
+        let good = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let track = try #require(try await good.loadTracks(withMediaType: .video).first)
+        let foreign = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        #expect(!reader.canAdd(foreign))
+
+        // A file cut short after its asset was loaded: the reader's own open sees it changed.
+        let directory = try Fixtures.temporaryDirectory()
+        let copy = directory.appendingPathComponent("cut.mp4")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Fixtures.path("av.mp4")), to: copy)
+        let cut = AVURLAsset(url: copy)
+        let (treader, toutput) = try await Self.reader(cut, .video, settings: nil)
+        let handle = try FileHandle(forWritingTo: copy)
+        try handle.truncate(atOffset: 60_000)
+        try handle.close()
+        // The reader read ahead from the whole file, or opened the cut one: either it reads every
+        // sample, or it throws the change.
+        var count = 0
+        do {
+            for try await _ in toutput.sampleBuffers { count += 1 }
+            #expect(treader.status == .completed && count == 50)
+        } catch {
+            #expect(treader.status == .failed)
+            #expect((error as? AVError)?.code == .fileFailedToParse, "\(error)")
+        }
+    }
+
+    @Test("damaged media data: pictures that decode, then the end; no crash, no hang")
+    func damagedMediaData() async throws {
+        let damaged = try Fixtures.damagedCopy(of: "av.mp4") { data in
+            // Zero a stretch in the middle of the media data (the header, first, stays whole).
+            let start = data.count / 2
+            data.replaceSubrange(start..<(start + 20_000), with: Data(count: 20_000))
+        }
+        let (reader, output) = try await Self.reader(AVURLAsset(url: damaged), .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        var count = 0
+        do {
+            for try await _ in output.sampleBuffers { count += 1 }
+        } catch {
+            #expect(reader.status == .failed)
+        }
+        #expect(count > 0 && count <= 50, "\(count) pictures")
+        #expect(reader.status == .completed || reader.status == .failed)
+    }
+
+    // MARK: Random access
+
+    @Test("random access: a second pass over another range; complete only once final")
+    func randomAccess() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        output.supportsRandomAccess = true
+        reader.add(output)
+        reader.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 2))
+        #expect(reader.startReading())
+        let first = try await Self.drain(output)
+        #expect(first.count == 13 || first.count == 12, "\(first.count)")
+        #expect(reader.status == .reading)
+        output.reset(forReadingTimeRanges: [NSValue(timeRange: CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: CMTime(value: 1, timescale: 5))),
+                                            NSValue(timeRange: CMTimeRange(start: CMTime(value: 3, timescale: 1), duration: CMTime(value: 1, timescale: 5)))])
+        let second = try await Self.drain(output)
+        #expect(second.map { Int($0.presentationTimeStamp.value / 512) } == Array(50..<55) + Array(75..<80))
+        #expect(Self.frameNumber(try #require(second.first?.imageBuffer)) == 50)
+        #expect(reader.status == .reading)
+        output.markConfigurationAsFinal()
+        #expect(reader.status == .completed)
+    }
+
+    // MARK: Misuse and bad input
+
+    @Test("misuse fails the reader with a reason, never traps")
+    func misuse() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+
+        let early = try AVAssetReader(asset: asset)
+        let unstarted = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        early.add(unstarted)
+        #expect(unstarted.copyNextSampleBuffer() == nil)
+        #expect(early.status == .failed)
+        #expect((early.error as? AVError)?.code == .operationNotAllowed)
+
+        let (reader, output) = try await Self.reader(asset, .video, settings: nil)
+        reader.add(AVAssetReaderTrackOutput(track: track, outputSettings: nil))
+        #expect(reader.status == .failed)
+        #expect((reader.error as? AVError)?.errorDescription?.contains("after reading has started") == true)
+        #expect(output.copyNextSampleBuffer() == nil)
+        #expect(!reader.startReading())
+
+        let twice = try AVAssetReader(asset: asset)
+        twice.add(AVAssetReaderTrackOutput(track: track, outputSettings: nil))
+        #expect(twice.startReading())
+        #expect(!twice.startReading())
+        #expect(twice.status == .failed)
+        twice.timeRange = .zero
+
+        let none = try AVAssetReader(asset: asset)
+        #expect(!none.startReading())
+        #expect(none.status == .failed)
+    }
+
+    @Test("settings a reader cannot produce: canAdd false, startReading fails with unsupportedOutputSettings")
+    func badSettings() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let audio = try #require(try await asset.loadTracks(withMediaType: .audio).first)
+        let cases: [(AVAssetTrack, [String: Any])] = [
+            (video, [AVVideoCodecKey: AVVideoCodecType.h264.rawValue]),
+            (video, [AVVideoScalingModeKey: AVVideoScalingModeResizeAspect]),
+            (video, [kCVPixelBufferPixelFormatTypeKey as String: FourCharCode(fourCharString: "2vuy")]),
+            (video, [AVFormatIDKey: kAudioFormatLinearPCM]),
+            (audio, [AVFormatIDKey: kAudioFormatMPEG4AAC]),
+            (audio, [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateConverterAudioQualityKey: AVAudioQuality.high.rawValue]),
+            (audio, [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 12]),
+            (audio, [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]),
+        ]
+        for (track, settings) in cases {
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+            #expect(!reader.canAdd(output), "\(settings)")
+            reader.add(output)
+            #expect(!reader.startReading())
+            #expect(reader.status == .failed)
+            #expect((reader.error as? AVError)?.code == .unsupportedOutputSettings, "\(settings): \(String(describing: reader.error))")
+        }
+    }
+
+    @Test("a file gone before reading fails the reader with Apple's code")
+    func missingFile() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let copy = directory.appendingPathComponent("gone.mp4")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.h264.path), to: copy)
+        let asset = AVURLAsset(url: copy)
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        try FileManager.default.removeItem(at: copy)
+        let reader = try AVAssetReader(asset: asset)
+        reader.add(AVAssetReaderTrackOutput(track: track, outputSettings: nil))
+        #expect(reader.startReading())
+        let buffers = try await Self.drain(try #require(reader.outputs.first))
+        #expect(buffers.isEmpty)
+        #expect(reader.status == .failed)
+        #expect((reader.error as? AVError)?.code == .failedToLoadMediaData)
+    }
+
+    @Test("cancelReading wakes a caller waiting in copyNextSampleBuffer on a server that trickles")
+    func cancelWhileWaiting() async throws {
+        // 1 KiB every 100 ms: the header loads in a second or so, the media data would take ten.
+        let server = try LoopbackHTTPServer(routes: ["/slow.mp4": .slow(URL(fileURLWithPath: Fixtures.path("av.mp4")), bytesPerChunk: 1024, delay: 0.1)])
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url("/slow.mp4"))
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        reader.add(output)
+        #expect(reader.startReading())
+        let taken = Locked(0)
+        let waiting = Task { try await Self.drain(output, taken: taken).count }
+        // The first picture is in: the caller now waits for the next, which trickles in.
+        await until("the first picture arrives") { taken.withLock { $0 } >= 1 }
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        reader.cancelReading()
+        let count = try await waiting.value
+        #expect(clock.now - cancelled < TestTiming.bound(5, hang: 30))
+        #expect(count < 50)
+        #expect(reader.status == .cancelled)
+        #expect(output.copyNextSampleBuffer() == nil)
+    }
+
+    @Test("a composition's track is refused clearly, not read wrongly")
+    func compositionTrack() async throws {
+        let composition = AVMutableComposition()
+        let source = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let track = try #require(try await source.loadTracks(withMediaType: .video).first)
+        let target = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        try target.insertTimeRange(CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1)), of: track, at: .zero)
+        let reader = try AVAssetReader(asset: composition)
+        let output = AVAssetReaderTrackOutput(track: target, outputSettings: nil)
+        #expect(!reader.canAdd(output))
+        reader.add(output)
+        #expect(!reader.startReading())
+        #expect((reader.error as? AVError)?.code == .operationNotSupportedForAsset)
+    }
+}
+
+/// A value handed between threads by a test that knows only one of them touches it at a time.
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
