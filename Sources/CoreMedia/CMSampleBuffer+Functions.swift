@@ -227,6 +227,13 @@ public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, samp
     if let perSample = sbuf.sampleAttachmentDictionaries {
         result.sampleAttachmentDictionaries = perSample[start ..< start + count].map(mutableCopy)
     }
+    if sbuf.packetDescriptions.count == sbuf.sampleCount {
+        let base = Int64(offset)
+        result.packetDescriptions = sbuf.packetDescriptions[start ..< start + count].map {
+            AudioStreamPacketDescription(mStartOffset: $0.mStartOffset - base, mVariableFramesInPacket: $0.mVariableFramesInPacket,
+                                         mDataByteSize: $0.mDataByteSize)
+        }
+    }
     sampleBufferOut.pointee = result
     return noErr
 }
@@ -246,6 +253,7 @@ func copy(of source: CMSampleBuffer, timings: [CMSampleTimingInfo], keepsOutputT
     copy.track(source)
     CMPropagateAttachments(source, destination: copy)
     copy.sampleAttachmentDictionaries = source.sampleAttachmentDictionaries?.map(mutableCopy)
+    copy.packetDescriptions = source.packetDescriptions
     return copy
 }
 

@@ -54,7 +54,7 @@ extension CMSampleBuffer {
     }
 
     /// Takes another buffer's contents (the overlay's initializers make one with the C calls first).
-    private convenience init(adopting made: CMSampleBuffer?) throws {
+    convenience init(adopting made: CMSampleBuffer?) throws {
         guard let made else { throw Error.allocationFailed }
         self.init(dataBuffer: made.storedDataBuffer, imageBuffer: made.storedImageBuffer, formatDescription: made.storedFormatDescription,
                   sampleCount: made.sampleCount, timings: made.timings, sizes: made.sizes, readiness: made.readiness)
@@ -62,6 +62,7 @@ extension CMSampleBuffer {
         makeDataReadyHandler = made.makeDataReadyHandler
         readinessSource = made.readinessSource
         sampleAttachmentDictionaries = made.sampleAttachmentDictionaries
+        packetDescriptions = made.packetDescriptions
         for (mode, values) in [(kCMAttachmentMode_ShouldPropagate, made.attachmentStorage.all(mode: kCMAttachmentMode_ShouldPropagate)),
                                (kCMAttachmentMode_ShouldNotPropagate, made.attachmentStorage.all(mode: kCMAttachmentMode_ShouldNotPropagate))] {
             for (key, value) in values { attachmentStorage[key] = AttachmentStorage.Entry(value: value, mode: mode) }

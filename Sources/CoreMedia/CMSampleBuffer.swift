@@ -31,6 +31,32 @@ public final class CMSampleBuffer {
     /// The buffer this one was copied from while that one's data was not ready: this one is ready when
     /// it is (Apple's copies track their source's readiness).
     var readinessSource: CMSampleBuffer?
+    /// Where each packet of compressed audio lies in the data (empty for other buffers and for audio
+    /// whose packets have a constant size).
+    var packetDescriptions: [AudioStreamPacketDescription] = [] {
+        didSet { releasePacketDescriptionStorage() }
+    }
+    /// A copy of `packetDescriptions` at a stable address, made when first lent to C-style callers and
+    /// freed with the buffer.
+    private var lentPacketDescriptions: UnsafeMutablePointer<AudioStreamPacketDescription>?
+
+    /// The packet descriptions at an address that stays valid while the buffer lives; nil when there
+    /// are none.
+    var packetDescriptionStorage: UnsafePointer<AudioStreamPacketDescription>? {
+        if packetDescriptions.isEmpty { return nil }
+        if let lentPacketDescriptions { return UnsafePointer(lentPacketDescriptions) }
+        let storage = UnsafeMutablePointer<AudioStreamPacketDescription>.allocate(capacity: packetDescriptions.count)
+        storage.initialize(from: packetDescriptions, count: packetDescriptions.count)
+        lentPacketDescriptions = storage
+        return UnsafePointer(storage)
+    }
+
+    private func releasePacketDescriptionStorage() {
+        lentPacketDescriptions?.deallocate()
+        lentPacketDescriptions = nil
+    }
+
+    deinit { releasePacketDescriptionStorage() }
 
     /// The most samples a buffer may hold (a sample index is then an `Int32`, as CoreMedia's time
     /// arithmetic takes it); more is `kCMSampleBufferError_InvalidEntryCount`.

@@ -212,6 +212,35 @@ struct AssetReaderTests {
         #expect(buffers.reduce(0) { $0 + $1.numSamples } == 16537 - 5512)
     }
 
+    @Test("the waveform pattern: Int16 samples through CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer")
+    func waveformPattern() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("tone.wav")))
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 16, AVLinearPCMIsBigEndianKey: false,
+                                       AVLinearPCMIsFloatKey: false, AVLinearPCMIsNonInterleaved: false]
+        let (reader, output) = try await Self.reader(asset, .audio, settings: settings)
+        let (frames, peak) = try await onOwnThread { () -> (Int, Int) in
+            var frames = 0, peak = 0
+            while let sample = output.copyNextSampleBuffer() {
+                var list = AudioBufferList()
+                var block: CMBlockBuffer?
+                let status = CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
+                    sample, bufferListSizeNeededOut: nil, bufferListOut: &list, bufferListSize: MemoryLayout<AudioBufferList>.size,
+                    blockBufferAllocator: nil, blockBufferMemoryAllocator: nil,
+                    flags: kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment, blockBufferOut: &block)
+                guard status == noErr, let data = list.mBuffers.mData else { return (-1, -1) }
+                let count = Int(list.mBuffers.mDataByteSize) / 2
+                let samples = UnsafeBufferPointer(start: data.bindMemory(to: Int16.self, capacity: count), count: count)
+                peak = max(peak, samples.map { abs(Int($0)) }.max() ?? 0)
+                frames += count
+            }
+            return (frames, peak)
+        }
+        #expect(reader.status == .completed)
+        #expect(frames == 22050)
+        // ffmpeg's astats measures the fixture's peak at -18.06 dBFS: 4093 in 16 bits.
+        #expect(abs(peak - 4093) <= 20, "peak \(peak)")
+    }
+
     @Test("non-interleaved stereo: one channel after the other in each buffer")
     func nonInterleaved() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
