@@ -257,6 +257,87 @@ struct AssetReaderTests {
         #expect(abs(frames - 88200) <= 1024, "\(frames) frames")
     }
 
+    // MARK: Mixed sound
+
+    /// The largest magnitude among Float32 interleaved samples of `buffers`.
+    static func peak(_ buffers: [CMSampleBuffer]) throws -> Float {
+        var peak: Float = 0
+        for buffer in buffers {
+            try buffer.withAudioBufferList { list, _ in
+                for audio in list {
+                    guard let data = audio.mData else { continue }
+                    let samples = UnsafeBufferPointer(start: data.bindMemory(to: Float.self, capacity: Int(audio.mDataByteSize) / 4),
+                                                      count: Int(audio.mDataByteSize) / 4)
+                    peak = max(peak, samples.map(abs).max() ?? 0)
+                }
+            }
+        }
+        return peak
+    }
+
+    @Test("an audio mix output mixes two tracks at the mix's volumes, in the convenient format")
+    func audioMix() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("multi.mkv")))
+        let tracks = try await asset.loadTracks(withMediaType: .audio)
+        try #require(tracks.count == 2)
+        func read(volume: Float) async throws -> [CMSampleBuffer] {
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: nil)
+            let mix = AVMutableAudioMix()
+            mix.inputParameters = tracks.map { track in
+                let parameters = AVMutableAudioMixInputParameters(track: track)
+                parameters.setVolume(volume, at: .zero)
+                return parameters
+            }
+            output.audioMix = mix
+            #expect(reader.canAdd(output))
+            reader.add(output)
+            #expect(reader.startReading())
+            let buffers = try await Self.drain(output)
+            #expect(reader.status == .completed, "\(String(describing: reader.error))")
+            return buffers
+        }
+        // The mix ends at the asset's duration (Matroska's includes the last audio frame).
+        let frames = Int(try await asset.load(.duration).convertScale(48000, method: .roundTowardZero).value)
+        let loud = try await read(volume: 1)
+        let asbd = try #require(loud.first?.formatDescription?.audioStreamBasicDescription)
+        #expect(asbd.mSampleRate == 48000 && asbd.mChannelsPerFrame == 2 && asbd.mBitsPerChannel == 32)
+        #expect(asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0)
+        #expect(frames > 96000 && loud.reduce(0) { $0 + $1.numSamples } == frames)
+        #expect(loud.first?.presentationTimeStamp == .zero)
+        #expect(try Self.peak(loud) > 0.05)
+        let silent = try await read(volume: 0)
+        #expect(silent.reduce(0) { $0 + $1.numSamples } == frames)
+        #expect(try Self.peak(silent) == 0)
+    }
+
+    @Test("a composition's audio track reads its segments' sound in turn")
+    func compositionAudio() async throws {
+        let tone = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("tone.wav")))
+        let source = try #require(try await tone.loadTracks(withMediaType: .audio).first)
+        let composition = AVMutableComposition()
+        let track = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let half = CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 2))
+        try track.insertTimeRange(half, of: source, at: .zero)
+        try track.insertTimeRange(half, of: source, at: CMTime(value: 1, timescale: 2))
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true]
+        let (reader, output) = try await Self.reader(composition, .audio, settings: settings)
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        #expect(buffers.reduce(0) { $0 + $1.numSamples } == 22050)
+        // The second half repeats the first: the same samples a quarter second into each.
+        var samples: [Float] = []
+        for buffer in buffers {
+            let bytes = try #require(buffer.dataBuffer).dataBytes()
+            bytes.withUnsafeBytes { samples += $0.bindMemory(to: Float.self) }
+        }
+        let quarter = 22050 / 4
+        for i in stride(from: quarter, to: quarter + 200, by: 7) {
+            #expect(abs(samples[i] - samples[i + 11025]) < 0.01, "sample \(i)")
+        }
+        #expect(samples[quarter..<(quarter + 100)].contains { abs($0) > 0.05 })
+    }
+
     // MARK: The async sequence
 
     @Test("sampleBuffers awaits every buffer without blocking the pool")
@@ -448,7 +529,7 @@ struct AssetReaderTests {
         #expect(output.copyNextSampleBuffer() == nil)
     }
 
-    @Test("a composition's track is refused clearly, not read wrongly")
+    @Test("a composition's video track is refused clearly, not read wrongly")
     func compositionTrack() async throws {
         let composition = AVMutableComposition()
         let source = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))

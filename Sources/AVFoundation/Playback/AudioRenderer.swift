@@ -154,7 +154,7 @@ final class AudioRenderer: Sendable {
             let sources = SegmentSources(for: item.asset)
             sources.blockingPrepare(audios)
             let duration = item.duration.isNumeric ? item.duration : .positiveInfinity
-            inputs = try ExportPlanner.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix,
+            inputs = try MixTimeline.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix,
                                                    sources: sources, fromFileStart: false)
             (self.item, self.audioMix, tracks) = (WeakBox(item), audioMix, ids)
             return inputs

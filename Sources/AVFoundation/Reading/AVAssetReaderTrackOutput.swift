@@ -25,8 +25,10 @@ internal import Locking
 /// type, a pixel format it does not convert to) make `canAdd` false and `startReading()` fail with
 /// `AVError.unsupportedOutputSettings`, where Apple's initializer raises an exception.
 ///
-/// Reads a file's track (a file, a resource loader's, HTTP or HLS asset); tracks of a composition are
-/// not read yet (`startReading()` fails with `AVError.operationNotSupportedForAsset`).
+/// Reads a file's track (a file, a resource loader's, HTTP or HLS asset), and a composition's audio
+/// track decoded (its segments' files in turn, as `AVAssetReaderAudioMixOutput` mixes them). A
+/// composition's video track, and a composition track's stored samples, are not read yet:
+/// `startReading()` fails with `AVError.operationNotSupportedForAsset`.
 open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The track read.
     public let track: AVAssetTrack
@@ -56,9 +58,9 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if track.asset !== reader.asset {
             return AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: "An output may only read tracks of its reader's asset."])
         }
-        if track.file == nil {
+        if track.file == nil, !isMixedSound {
             return AVError(.operationNotSupportedForAsset, userInfo: [
-                NSLocalizedDescriptionKey: "Avocet's reader does not read the tracks of a composition yet.",
+                NSLocalizedDescriptionKey: "Avocet's reader reads a composition's audio tracks decoded, not yet its video tracks or stored samples.",
             ])
         }
         return nil
@@ -72,9 +74,19 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
     }
 
+    /// Whether the track is a composition's audio track read decoded: its segments' sound, through the
+    /// mix (of one track, at full volume).
+    private var isMixedSound: Bool {
+        if track.file == nil, case .success(.sound) = format { return true }
+        return false
+    }
+
     override func makeProducer(_ token: CancellationToken) throws -> any SampleProducer {
+        if isMixedSound, case .success(.sound(let settings)) = format, let asset = track.asset {
+            return try MixedSoundProducer(tracks: [track], audioMix: nil, asset: asset, settings: settings)
+        }
         guard let file = track.file else {
-            throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Avocet's reader does not read the tracks of a composition yet."])
+            throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Avocet's reader does not read this composition track yet."])
         }
         switch format {
         case .failure(let error): throw error

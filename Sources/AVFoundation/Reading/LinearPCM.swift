@@ -5,6 +5,35 @@ import Foundation
 /// 32 or 64-bit floats; either byte order; interleaved, or one channel after another). CPU work on the
 /// calling thread, one pass over the samples.
 enum LinearPCM {
+    /// Sample buffers of linear PCM in one encoding, at one rate and channel count.
+    struct Output {
+        let rate: Int32
+        let channels: Int
+        let settings: ReaderOutputFormat.PCMSettings
+        let description: AudioStreamBasicDescription
+        let formatDescription: CMAudioFormatDescription
+
+        init(_ settings: ReaderOutputFormat.PCMSettings, rate: Int32, channels: Int) throws {
+            (self.rate, self.channels, self.settings) = (rate, channels, settings)
+            description = LinearPCM.description(settings, rate: Double(rate), channels: channels)
+            formatDescription = try CMFormatDescription(audioStreamBasicDescription: description)
+        }
+
+        /// A buffer of `samples` (interleaved 32-bit float, `channels` a frame) in the output's
+        /// encoding, its first frame at `frame` (item time, at `rate`), each frame lasting 1/`rate`.
+        func sampleBuffer(_ samples: [Float], at frame: Int64) throws -> CMSampleBuffer {
+            let frames = samples.count / channels
+            let bytes = LinearPCM.byteCount(frames: frames, description)
+            let block = try SampleMemory.blockBuffer(length: bytes) { memory in
+                LinearPCM.pack(samples, channels: channels, settings, into: memory)
+            }
+            let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: rate), presentationTimeStamp: CMTime(value: frame, timescale: rate),
+                                            decodeTimeStamp: .invalid)
+            return try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: frames, sampleTimings: [timing],
+                                      sampleSizes: [Int(description.mBytesPerFrame)])
+        }
+    }
+
     /// Apple's description of the encoding `settings` ask for.
     static func description(_ settings: ReaderOutputFormat.PCMSettings, rate: Double, channels: Int) -> AudioStreamBasicDescription {
         var flags: AudioFormatFlags = settings.isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger

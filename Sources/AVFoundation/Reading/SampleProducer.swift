@@ -10,7 +10,8 @@ protocol SampleProducer: AnyObject {
     func next(_ token: CancellationToken) throws -> CMSampleBuffer?
 }
 
-extension SampleProducer {
+/// Memory of sample buffers: blocks of the C heap, freed with their block buffer.
+enum SampleMemory {
     /// A block buffer holding a copy of `bytes`, in memory of its own (freed with it).
     static func blockBuffer(copying bytes: UnsafeRawBufferPointer) throws -> CMBlockBuffer {
         try blockBuffer(length: bytes.count) { memory in
@@ -66,7 +67,7 @@ final class StoredSampleProducer: SampleProducer {
         guard let packet = try AVError.converting({
             try reader.nextPacket(token) { bytes in
                 size = bytes.count
-                block = try Self.blockBuffer(copying: bytes)
+                block = try SampleMemory.blockBuffer(copying: bytes)
             }
         }) else { return nil }
         if let end, let time = packet.decodeTime ?? packet.presentationTime, time >= end { return nil }

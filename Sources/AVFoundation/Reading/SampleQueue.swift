@@ -33,13 +33,15 @@ final class SampleQueue: @unchecked Sendable {
     private var head = 0
     private var producing = false
     private var end: End?
+    /// The producer's failure while its owner is being told of it, before `end` records it.
+    private var failing: (any Error)?
     private var waiters: [(id: UUID, continuation: Waiter)] = []
     private typealias Waiter = CheckedContinuation<UncheckedBox<CMSampleBuffer?>, Never>
     private let capacity: Int
     private let token = CancellationToken()
     private let producer: Producer
-    /// Told once when the queue ends by itself (its last buffer made, or a failure), on the thread
-    /// that ended it.
+    /// Told once when the queue ends by itself, on the thread that ended it: a failure before any caller
+    /// sees the end, the last buffer made after.
     private let onEnd: @Sendable (End) -> Void
 
     init(capacity: Int, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
@@ -109,7 +111,8 @@ final class SampleQueue: @unchecked Sendable {
     func cancel() {
         token.cancel()
         condition.lock()
-        let woken = finishLocked(.cancelled)
+        // A failure being reported (its owner stops the queue while it hears of it) stays a failure.
+        let woken = finishLocked(failing.map { .failed($0) } ?? .cancelled)
         buffers = []
         head = 0
         condition.unlock()
@@ -144,6 +147,9 @@ final class SampleQueue: @unchecked Sendable {
             } else {
                 made = Result { try producer(token) }
             }
+            if case .failure(let error) = made, !token.isCancelled {
+                return fail(AVError.converting(error))
+            }
             condition.lock()
             if end != nil {
                 producing = false
@@ -162,8 +168,8 @@ final class SampleQueue: @unchecked Sendable {
                 }
             case .success(nil):
                 ended = token.isCancelled ? .cancelled : .finished
-            case .failure(let error):
-                ended = token.isCancelled ? .cancelled : .failed(AVError.converting(error))
+            case .failure:
+                ended = .cancelled
             }
             if let ended { woken = finishLocked(ended) }
             let goesOn = ended == nil && buffers.count - head < capacity
@@ -172,9 +178,23 @@ final class SampleQueue: @unchecked Sendable {
             condition.unlock()
             given.map { $0.0.resume(returning: UncheckedBox($0.1)) }
             for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
-            if let ended, !ended.isCancellation { onEnd(ended) }
+            if case .finished? = ended { onEnd(.finished) }
             if !goesOn { return }
         }
+    }
+
+    /// The producer failed: the owner hears it first (a reader then reads `.failed`), and only then do
+    /// callers see the end, so whoever gets nil finds the failure already recorded.
+    private func fail(_ error: any Error) {
+        condition.lock()
+        failing = error
+        condition.unlock()
+        onEnd(.failed(error))
+        condition.lock()
+        let woken = finishLocked(.failed(error))
+        producing = false
+        condition.unlock()
+        for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
     }
 
     /// Records the end (the first one counts) and hands back the waiters to wake with nil.

@@ -10,11 +10,9 @@ final class SoundSampleProducer: SampleProducer {
     static let framesPerBuffer = 8192
 
     private let reader: AudioSampleReader
-    private let rate: Int32
-    private let channels: Int
-    private let settings: ReaderOutputFormat.PCMSettings
-    private let formatDescription: CMAudioFormatDescription
-    private let description: AudioStreamBasicDescription
+    private let output: LinearPCM.Output
+    private var rate: Int32 { output.rate }
+    private var channels: Int { output.channels }
     /// Frames handed out since the start, and the frame (item time, at `rate`) where the range ends.
     private var emitted: Int64 = 0
     private var endFrame: Int64?
@@ -30,9 +28,7 @@ final class SoundSampleProducer: SampleProducer {
             try AudioSampleReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
                                   streamIndex: file.stream.index, outputRate: rate, channels: Int32(channels), cancellation: token)
         }
-        (self.rate, self.channels, self.settings) = (rate, channels, settings)
-        description = LinearPCM.description(settings, rate: Double(rate), channels: channels)
-        formatDescription = try CMFormatDescription(audioStreamBasicDescription: description)
+        output = try LinearPCM.Output(settings, rate: rate, channels: channels)
     }
 
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
@@ -56,13 +52,6 @@ final class SoundSampleProducer: SampleProducer {
         // The reader knows where the audio starts once it has decoded some.
         let pts = (reader.firstFrame ?? first).addingSaturating(emitted)
         emitted += Int64(frames)
-        let bytes = LinearPCM.byteCount(frames: frames, description)
-        let block = try Self.blockBuffer(length: bytes) { memory in
-            LinearPCM.pack(samples, channels: channels, settings, into: memory)
-        }
-        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: rate), presentationTimeStamp: CMTime(value: pts, timescale: rate),
-                                        decodeTimeStamp: .invalid)
-        return try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: frames, sampleTimings: [timing],
-                                  sampleSizes: [Int(description.mBytesPerFrame)])
+        return try output.sampleBuffer(samples, at: pts)
     }
 }
