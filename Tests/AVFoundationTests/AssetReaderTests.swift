@@ -529,19 +529,80 @@ struct AssetReaderTests {
         #expect(output.copyNextSampleBuffer() == nil)
     }
 
-    @Test("a composition's video track is refused clearly, not read wrongly")
-    func compositionTrack() async throws {
+    /// A composition of frames-h264.mp4's seconds 2-3 then 0-1.
+    static func swapped() async throws -> (AVMutableComposition, AVMutableCompositionTrack) {
         let composition = AVMutableComposition()
         let source = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
         let track = try #require(try await source.loadTracks(withMediaType: .video).first)
         let target = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
-        try target.insertTimeRange(CMTimeRange(start: .zero, duration: CMTime(value: 1, timescale: 1)), of: track, at: .zero)
+        let second = CMTime(value: 1, timescale: 1)
+        try target.insertTimeRange(CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: second), of: track, at: .zero)
+        try target.insertTimeRange(CMTimeRange(start: .zero, duration: second), of: track, at: second)
+        return (composition, target)
+    }
+
+    @Test("a composition's video track reads its segments' pictures in turn; stored samples are refused clearly")
+    func compositionVideo() async throws {
+        let (composition, target) = try await Self.swapped()
+        let (reader, output) = try await Self.reader(composition, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        try #require(buffers.count == 50)
+        for (i, buffer) in buffers.enumerated() where i % 6 == 0 {
+            #expect(buffer.presentationTimeStamp == CMTime(value: Int64(i), timescale: 25))
+            let expected = i < 25 ? 50 + i : i - 25
+            #expect(Self.frameNumber(try #require(buffer.imageBuffer)) == expected, "frame \(i)")
+        }
+
+        let stored = try AVAssetReader(asset: composition)
+        let raw = AVAssetReaderTrackOutput(track: target, outputSettings: nil)
+        #expect(!stored.canAdd(raw))
+        stored.add(raw)
+        #expect(!stored.startReading())
+        #expect((stored.error as? AVError)?.code == .operationNotSupportedForAsset)
+    }
+
+    @Test("a video composition output renders at the composition's frame duration, in 420v when asked")
+    func videoComposition() async throws {
+        let (composition, target) = try await Self.swapped()
+        let video = AVMutableVideoComposition()
+        video.renderSize = CGSize(width: 320, height: 240)
+        video.frameDuration = CMTime(value: 1, timescale: 10)
+        let instruction = AVMutableVideoCompositionInstruction()
+        instruction.timeRange = CMTimeRange(start: .zero, duration: CMTime(value: 2, timescale: 1))
+        instruction.layerInstructions = [AVMutableVideoCompositionLayerInstruction(assetTrack: target)]
+        video.instructions = [instruction]
+
         let reader = try AVAssetReader(asset: composition)
-        let output = AVAssetReaderTrackOutput(track: target, outputSettings: nil)
-        #expect(!reader.canAdd(output))
+        let output = AVAssetReaderVideoCompositionOutput(videoTracks: [target], videoSettings: nil)
+        output.videoComposition = video
+        #expect(reader.canAdd(output))
         reader.add(output)
-        #expect(!reader.startReading())
-        #expect((reader.error as? AVError)?.code == .operationNotSupportedForAsset)
+        #expect(reader.startReading())
+        let buffers = try await Self.drain(output)
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        #expect(buffers.map(\.presentationTimeStamp) == (0..<20).map { CMTime(value: Int64($0), timescale: 10) })
+        // At 0.3 s the composition shows source frame 2.3 s (57.5 frames in: frame 57); at 1.2 s, frame 5.
+        #expect(Self.frameNumber(try #require(buffers[3].imageBuffer)) == 57)
+        #expect(Self.frameNumber(try #require(buffers[12].imageBuffer)) == 5)
+
+        let nv12 = try AVAssetReader(asset: composition)
+        let planar = AVAssetReaderVideoCompositionOutput(videoTracks: [target],
+                                                         videoSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+                                                                         kCVPixelBufferWidthKey as String: 160, kCVPixelBufferHeightKey as String: 120])
+        planar.videoComposition = video
+        nv12.add(planar)
+        #expect(nv12.startReading())
+        let first = try #require(try await onOwnThread { UncheckedSendable(planar.copyNextSampleBuffer()) }.value?.imageBuffer)
+        #expect(CVPixelBufferGetPixelFormatType(first) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        #expect(CVPixelBufferGetWidth(first) == 160 && CVPixelBufferGetPlaneCount(first) == 2)
+        nv12.cancelReading()
+        #expect(nv12.status == .cancelled)
+
+        // Two tracks without a composition cannot be composed.
+        let two = try AVAssetReader(asset: composition)
+        let second = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        #expect(!two.canAdd(AVAssetReaderVideoCompositionOutput(videoTracks: [target, second], videoSettings: nil)))
     }
 }
 

@@ -109,7 +109,7 @@ enum ExportPlanner {
         guard width <= maximumSide, height <= maximumSide else {
             throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A \(width)x\(height) picture is larger than an export can encode."])
         }
-        let rate = try frameRate(composition?.frameDuration, track?.facts.nominalFrameRate)
+        let rate = try RenderedFrames.frameRate(composition?.frameDuration, track?.facts.nominalFrameRate)
         let frames = window.duration.seconds * Double(rate.numerator) / Double(rate.denominator)
         let frameCount = max(1, Int(min((frames - 1e-6).rounded(.up), 1e9)))
 
@@ -134,29 +134,6 @@ enum ExportPlanner {
 
     /// The largest picture side an export encodes (x264 and x265 take up to 16384).
     static let maximumSide = 16384
-
-    /// The most frames a second an export writes.
-    static let maximumFrameRate = 1000.0
-
-    /// Frames a second as a fraction: the composition's frame duration (at most 1000 a second), else
-    /// the track's rate (29.97 and its kin as n*1000/1001; below one a second, one), else 30.
-    static func frameRate(_ frameDuration: CMTime?, _ nominal: Float?) throws -> Rational {
-        if let d = frameDuration, d.isNumeric, d.value > 0, d.timescale > 0, d.value <= Int64(Int32.max) {
-            guard Double(d.timescale) / Double(d.value) <= maximumFrameRate else {
-                throw AVError(.invalidVideoComposition, userInfo: [
-                    NSLocalizedDescriptionKey: "The video composition's frame duration (\(d.seconds) s) is shorter than an export can write.",
-                ])
-            }
-            return Rational(d.timescale, Int32(d.value))
-        }
-        // A still picture held for minutes has a rate near zero: write it at one frame a second.
-        guard let rate = nominal.map(Double.init), rate.isFinite, rate < maximumFrameRate else { return Rational(30, 1) }
-        if rate < 1 { return Rational(1, 1) }
-        if abs(rate - rate.rounded()) < 0.01 { return Rational(Int32(rate.rounded()), 1) }
-        let ntsc = (rate * 1.001).rounded()
-        if abs(rate - ntsc * 1000 / 1001) < 0.01 { return Rational(Int32(ntsc) * 1000, 1001) }
-        return Rational(Int32((rate * 1000).rounded()), 1000)
-    }
 
     /// The one mixed AAC track: every enabled audio track, at its audio mix volumes, stereo at 48 kHz
     /// when the first source is, else 44.1 kHz.
@@ -191,39 +168,5 @@ enum ExportPlanner {
             tags.append((key, value))
         }
         return tags
-    }
-}
-
-/// The pictures of an export through a video composition: each frame rendered by the image pipeline
-/// (exact pictures, composed at the export's size), one reader kept from frame to frame. Used only on
-/// the export's engine thread.
-final class RenderedFrames: Sendable {
-    private let reader: PictureSource.KeptReader
-    private let settings: ImageSettings
-    private let tracks: [AVAssetTrack]
-    private let start: CMTime
-    private let rate: Rational
-
-    init(pictures: PictureSource, settings: ImageSettings, tracks: [AVAssetTrack], start: CMTime, rate: Rational) {
-        reader = PictureSource.KeptReader(pictures)
-        (self.settings, self.tracks, self.start, self.rate) = (settings, tracks, start, rate)
-    }
-
-    /// Frame `index` as RGBA at the export's size; black where nothing plays.
-    func render(_ index: Int, _ token: CancellationToken) throws -> Data {
-        let (width, height) = settings.outputSize ?? (0, 0)
-        let time = start + CMTime(value: Int64(index) * Int64(rate.denominator), timescale: rate.numerator)
-        do {
-            let (image, _) = try reader.generate(at: time, settings: settings, tracks: tracks, cancellation: token)
-            if let data = image.dataProvider?.data, data.count == width * height * 4 { return data }
-        } catch let error as AVError where error.code == .noImageAtTime {
-            // Nothing plays: black, as Apple's exports show empty time.
-        }
-        return LayerCompositor.render([], background: (0, 0, 0, 255), width: width, height: height)
-    }
-
-    /// Puts the reader back with the picture source (called on the export's engine thread).
-    func close() {
-        reader.release()
     }
 }

@@ -243,25 +243,9 @@ final class VideoOutputPipeline: Sendable {
 
     private func makeBuffer(_ image: CGImage) -> CVPixelBuffer? {
         guard let rgba = image.dataProvider?.data, let buffer = CVPixelBuffer(width: image.width, height: image.height, pixelFormat: pixelFormat),
-              rgba.count >= image.width * image.height * 4 else { return nil }
-        if pixelFormat == kCVPixelFormatType_32BGRA {
-            rgba.withUnsafeBytes { raw in
-                guard let src = raw.bindMemory(to: UInt8.self).baseAddress else { return }
-                let dst = buffer.memory.assumingMemoryBound(to: UInt8.self)
-                for i in stride(from: 0, to: image.width * image.height * 4, by: 4) {
-                    dst[i] = src[i + 2]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i]; dst[i + 3] = src[i + 3]
-                }
-            }
-            return buffer
-        }
-        let luma = buffer.planes[0], chroma = buffer.planes[1]
-        let full = pixelFormat == kCVPixelFormatType_420YpCbCr8BiPlanarFullRange
+              let target = buffer.pixelTarget else { return nil }
         do {
-            try converter.withLock { box in
-                try box.value.nv12(from: rgba, width: image.width, height: image.height, fullRange: full,
-                                   luma: buffer.memory + luma.offset, lumaBytesPerRow: luma.bytesPerRow,
-                                   chroma: buffer.memory + chroma.offset, chromaBytesPerRow: chroma.bytesPerRow)
-            }
+            try converter.withLock { box in try box.value.convert(rgba: rgba, width: image.width, height: image.height, into: target) }
         } catch {
             return nil
         }

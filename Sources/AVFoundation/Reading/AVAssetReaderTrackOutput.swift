@@ -25,10 +25,11 @@ internal import Locking
 /// type, a pixel format it does not convert to) make `canAdd` false and `startReading()` fail with
 /// `AVError.unsupportedOutputSettings`, where Apple's initializer raises an exception.
 ///
-/// Reads a file's track (a file, a resource loader's, HTTP or HLS asset), and a composition's audio
-/// track decoded (its segments' files in turn, as `AVAssetReaderAudioMixOutput` mixes them). A
-/// composition's video track, and a composition track's stored samples, are not read yet:
-/// `startReading()` fails with `AVError.operationNotSupportedForAsset`.
+/// Reads a file's track (a file, a resource loader's, HTTP or HLS asset), and a composition's track
+/// decoded: its audio through the mix `AVAssetReaderAudioMixOutput` uses, its video rendered at the
+/// track's nominal frame rate as `AVAssetReaderVideoCompositionOutput` renders (each segment's file in
+/// turn). A composition track's stored samples are not read yet: `startReading()` fails with
+/// `AVError.operationNotSupportedForAsset`.
 open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The track read.
     public let track: AVAssetTrack
@@ -58,9 +59,9 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if track.asset !== reader.asset {
             return AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: "An output may only read tracks of its reader's asset."])
         }
-        if track.file == nil, !isMixedSound {
+        if track.file == nil, !isComposed {
             return AVError(.operationNotSupportedForAsset, userInfo: [
-                NSLocalizedDescriptionKey: "Avocet's reader reads a composition's audio tracks decoded, not yet its video tracks or stored samples.",
+                NSLocalizedDescriptionKey: "Avocet's reader reads a composition's tracks decoded, not yet as stored samples.",
             ])
         }
         return nil
@@ -74,16 +75,24 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         }
     }
 
-    /// Whether the track is a composition's audio track read decoded: its segments' sound, through the
-    /// mix (of one track, at full volume).
-    private var isMixedSound: Bool {
-        if track.file == nil, case .success(.sound) = format { return true }
-        return false
+    /// Whether the track is a composition's, read decoded: its segments' sound through the mix (of one
+    /// track, at full volume), or its segments' pictures rendered at its nominal frame rate.
+    private var isComposed: Bool {
+        guard track.file == nil else { return false }
+        switch format {
+        case .success(.sound), .success(.pictures): return true
+        default: return false
+        }
     }
 
     override func makeProducer(_ token: CancellationToken) throws -> any SampleProducer {
-        if isMixedSound, case .success(.sound(let settings)) = format, let asset = track.asset {
-            return try MixedSoundProducer(tracks: [track], audioMix: nil, asset: asset, settings: settings)
+        if isComposed, let asset = track.asset {
+            switch format {
+            case .success(.sound(let settings)): return try MixedSoundProducer(tracks: [track], audioMix: nil, asset: asset, settings: settings)
+            case .success(.pictures(let settings)):
+                return try RenderedPictureProducer(asset: asset, tracks: [track], videoComposition: nil, settings: settings)
+            default: break
+            }
         }
         guard let file = track.file else {
             throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "Avocet's reader does not read this composition track yet."])

@@ -112,7 +112,7 @@ final class PictureSampleProducer: SampleProducer {
             try reader.nextPicture(token) { width, height in
                 let buffer = try pixelBuffer(width: settings.width ?? width, height: settings.height ?? height)
                 made = buffer
-                return PictureSampleProducer.target(buffer)
+                return buffer.pixelTarget
             }
         }), let buffer = made else { return nil }
         if let end, timing.presentationTime >= end { return nil }
@@ -153,23 +153,5 @@ final class PictureSampleProducer: SampleProducer {
         }
         formatDescription = made
         return made
-    }
-
-    /// The engine's view of a pixel buffer's memory.
-    static func target(_ buffer: CVPixelBuffer) -> PixelTarget? {
-        let format: PixelTarget.Format
-        var fullRange = false
-        switch buffer.pixelFormat {
-        case kCVPixelFormatType_32BGRA: format = .bgra
-        case kCVPixelFormatType_32ARGB: format = .argb
-        case kCVPixelFormatType_32RGBA: format = .rgba
-        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: format = .nv12
-        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: (format, fullRange) = (.nv12, true)
-        case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: format = .p010
-        case kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: (format, fullRange) = (.p010, true)
-        default: return nil
-        }
-        return PixelTarget(format: format, fullRange: fullRange, width: buffer.width, height: buffer.height,
-                           planes: buffer.planes.map { (buffer.memory + $0.offset, $0.bytesPerRow) })
     }
 }
