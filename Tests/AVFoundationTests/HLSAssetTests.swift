@@ -42,6 +42,38 @@ struct HLSAssetTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    /// AVAssetReader over a playlist: every segment's pictures in order, at item times from zero
+    /// (not the segments' MPEG-TS timestamps), and the sound decoded across segment boundaries.
+    @Test func anAssetReaderReadsThePlaylist() async throws {
+        let server = try server()
+        let variant = try #require(Self.hls.variants.first)
+        let asset = AVURLAsset(url: server.url("/hls/\(variant.name)/index.m3u8"))
+        let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let audio = try #require(try await asset.loadTracks(withMediaType: .audio).first)
+        let reader = try AVAssetReader(asset: asset)
+        let pictures = AVAssetReaderTrackOutput(track: video, outputSettings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        let sound = AVAssetReaderTrackOutput(track: audio, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16000,
+                                                                             AVNumberOfChannelsKey: 1])
+        reader.add(pictures)
+        reader.add(sound)
+        #expect(reader.startReading())
+        var times: [Double] = []
+        for try await buffer in pictures.sampleBuffers { times.append(buffer.presentationTimeStamp.seconds) }
+        var frames = 0
+        var first: CMTime?
+        for try await buffer in sound.sampleBuffers {
+            first = first ?? buffer.presentationTimeStamp
+            frames += buffer.numSamples
+        }
+        #expect(reader.status == .completed, "\(String(describing: reader.error))")
+        let expected = Int((Self.hls.duration * Double(Self.hls.fps)).rounded())
+        #expect(abs(times.count - expected) <= 1, "\(times.count) pictures, \(expected) expected")
+        #expect((times.first ?? 1) < 0.05)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(abs(Double(frames) / 16000 - Self.hls.duration) < 0.1, "\(frames) frames of sound")
+        #expect((first?.seconds ?? 1) < 0.1)
+    }
+
     @Test func aMediaPlaylistLoadsItsDurationAndTracks() async throws {
         let server = try server()
         let variant = try #require(Self.hls.variants.first)
