@@ -35,6 +35,29 @@ struct ReadmeExamplesTests {
         #expect(chapters.count == 2)
     }
 
+    /// The "Reading samples" article's example, with what it prints.
+    @Test func readingSamplesSample() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let track = try await asset.loadTracks(withMediaType: .video)[0]
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+        ])
+        reader.add(output)
+        reader.startReading()
+        var printed: [String] = []
+        for try await sample in output.sampleBuffers {
+            guard let pixels = sample.imageBuffer else { continue }
+            printed.append("\(sample.presentationTimeStamp.seconds) \(CVPixelBufferGetWidth(pixels))")
+        }
+        #expect(printed.count == 100 && printed.first == "0.0 320" && printed.last == "3.96 320")
+        #expect(reader.status == .completed)
+        let speech: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16000,
+                                     AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true]
+        let audio = try await AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4"))).loadTracks(withMediaType: .audio)[0]
+        #expect(AVAssetReaderTrackOutput(track: audio, outputSettings: speech).mediaType == .audio)
+    }
+
     @Test func thumbnailSample() async throws {
         let generator = AVAssetImageGenerator(asset: AVAsset(url: URL(fileURLWithPath: Fixtures.path("iphone.mov"))))
         generator.appliesPreferredTrackTransform = true
