@@ -65,6 +65,46 @@ package enum Codec: Sendable, Hashable {
         }
     }
 
+    /// FFmpeg's name of the codec (the inverse of `init(ffmpegName:)`); nil for the few without one.
+    var ffmpegName: String? {
+        switch self {
+        case .h264: return "h264"
+        case .hevc: return "hevc"
+        case .mpeg4: return "mpeg4"
+        case .mpeg2Video: return "mpeg2video"
+        case .mpeg1Video: return "mpeg1video"
+        case .h263: return "h263"
+        case .mjpeg: return "mjpeg"
+        case .png: return "png"
+        case .vp8: return "vp8"
+        case .vp9: return "vp9"
+        case .av1: return "av1"
+        case .proRes: return "prores"
+        case .aac: return "aac"
+        case .mp3: return "mp3"
+        case .mp2: return "mp2"
+        case .mp1: return "mp1"
+        case .flac: return "flac"
+        case .opus: return "opus"
+        case .vorbis: return "vorbis"
+        case .alac: return "alac"
+        case .ac3: return "ac3"
+        case .eac3: return "eac3"
+        case .amrNB: return "amr_nb"
+        case .amrWB: return "amr_wb"
+        case .muLaw: return "pcm_mulaw"
+        case .aLaw: return "pcm_alaw"
+        case .movText: return "mov_text"
+        case .webVTT: return "webvtt"
+        case .subRip: return "subrip"
+        case .ass: return "ass"
+        case .eia608: return "eia_608"
+        case .timedID3: return "timed_id3"
+        case .pcm, .data: return nil
+        case .other(let name): return name
+        }
+    }
+
     /// Samples per packet where the codec fixes it and the container does not say.
     func defaultFrameSize(sampleRate: Int) -> Int? {
         switch self {

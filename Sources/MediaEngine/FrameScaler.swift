@@ -19,7 +19,7 @@ final class FrameScaler {
     private struct Shape: Equatable {
         var width: Int32, height: Int32, format: Int32
         var colorspace: UInt32, fullRange: Bool
-        var outWidth: Int32, outHeight: Int32, outFormat: PixelTarget.Format, outFullRange: Bool
+        var outWidth: Int32, outHeight: Int32, outFormat: PixelMemory.Format, outFullRange: Bool
     }
 
     deinit { sws_freeContext(context) }
@@ -39,13 +39,13 @@ final class FrameScaler {
             guard let base = raw.baseAddress else {
                 throw MediaEngineError(.outOfMemory, source: source, operation: "convert the picture", reason: "out of memory")
             }
-            try convert(frame, into: PixelTarget(format: .rgba, width: width, height: height, planes: [(base, width * 4)]), source: source)
+            try convert(frame, into: PixelMemory(format: .rgba, width: width, height: height, planes: [(base, width * 4)]), source: source)
         }
         return output
     }
 
     /// Converts `frame` into the memory `target` describes, scaling it to the target's size.
-    func convert(_ frame: UnsafePointer<AVFrame>, into target: PixelTarget, source: String) throws {
+    func convert(_ frame: UnsafePointer<AVFrame>, into target: PixelMemory, source: String) throws {
         let operation = "convert the picture"
         let f = frame.pointee
         let (width, height) = (target.width, target.height)

@@ -120,11 +120,19 @@ final class MediaWriter {
 
     /// Writes the header. `fastStart` moves MP4/QuickTime's index (moov) before the media, as
     /// `shouldOptimizeForNetworkUse` asks, at the cost of a second pass over the file at the end.
-    func writeHeader(fastStart: Bool) throws {
+    /// `fragmentMicroseconds` writes MP4/QuickTime as fragments of about that length (an empty
+    /// 'moov' first, then 'moof'+'mdat' pairs cut at keyframes), so a file cut short still plays up
+    /// to its last fragment; it overrides `fastStart`.
+    func writeHeader(fastStart: Bool, fragmentMicroseconds: Int64? = nil) throws {
         guard let c = ctx else { return }
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        if fastStart && container.isQuickTimeFamily { av_dict_set(&options, "movflags", "+faststart", 0) }
+        if let fragment = fragmentMicroseconds, fragment > 0, container.isQuickTimeFamily {
+            av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
+            av_dict_set(&options, "frag_duration", String(fragment), 0)
+        } else if fastStart && container.isQuickTimeFamily {
+            av_dict_set(&options, "movflags", "+faststart", 0)
+        }
         // An .m4v file's major brand is Apple's "M4V " (the mp4 muxer would write "isom").
         if container == .m4v { av_dict_set(&options, "brand", "M4V ", 0) }
         let rc = avformat_write_header(c, &options)

@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import Foundation
 
-/// Converts RGBA pictures (a composed frame, a rendered image) into any `PixelTarget`: the 32-bit RGB
+/// Converts RGBA pictures (a composed frame, a rendered image) into any `PixelMemory`: the 32-bit RGB
 /// orders, or 4:2:0 bi-planar at 8 or 10 bits, scaled to the target's size, in one pass, with a
 /// `SwsContext` kept across pictures. Colours into YCbCr: BT.709 above 576 lines, BT.601 below; video or
 /// full range as the target asks. CPU work on the calling thread; one caller at a time.
@@ -13,7 +13,7 @@ package final class PixelConverter {
     deinit { sws_freeContext(context) }
 
     /// Writes `rgba` (`width` x `height`, tightly packed) into `target`.
-    package func convert(rgba: Data, width: Int, height: Int, into target: PixelTarget) throws {
+    package func convert(rgba: Data, width: Int, height: Int, into target: PixelMemory) throws {
         let operation = "convert the picture"
         guard width > 0, height > 0, width <= PictureFormat.maximumSide, height <= PictureFormat.maximumSide,
               rgba.count >= width * height * 4, target.width > 0, target.height > 0,

@@ -119,7 +119,7 @@ package final class StreamReader {
     /// the picture's decoded size (width, height); nil at the end of the stream. A target of nil skips the
     /// picture. Damaged pictures are skipped, as players do; a stream of nothing but damage fails with
     /// `.decodeFailed`.
-    package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelTarget?) throws -> PictureTiming? {
+    package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
         hasRead = true
         let decoder = try openDecoder()
         return try FFmpegLog.capturing {

@@ -43,13 +43,13 @@ enum ExportPlanner {
         let end = range.duration.isNumeric ? min(range.end, duration) : duration
         guard start < end else { throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "The time range to export is empty."]) }
         let window = CMTimeRange(start: start, end: end)
-        guard let container = ExportPreset.container(for: request.fileType) else {
+        guard let container = OutputFiles.container(for: request.fileType) else {
             throw unsupported("Avocet cannot write \(request.fileType.rawValue) files.")
         }
         var plan = ExportPlan(container: container, duration: window.duration.seconds)
         plan.fastStart = request.fastStart
         plan.fileLengthLimit = max(0, request.fileLengthLimit)
-        plan.metadata = metadataTags(request.metadata ?? (facts.metadata + facts.commonMetadata), filter: request.metadataItemFilter)
+        plan.metadata = OutputFiles.metadataTags(request.metadata ?? (facts.metadata + facts.commonMetadata), filter: request.metadataItemFilter)
         plan.chapters = facts.chapters.compactMap { chapter in
             let part = chapter.range.intersection(window)
             guard !part.isEmpty, part.duration.isNumeric else { return nil }
@@ -69,7 +69,7 @@ enum ExportPlanner {
                 guard pieces.allSatisfy({ abs(($0.sourceEnd - $0.sourceStart) - ($0.targetEnd - $0.targetStart)) < 1e-6 }) else {
                     throw unsupported("The passthrough preset cannot play a segment faster or slower: use a preset that encodes.")
                 }
-                let matrix = track.mediaType == .video ? displayMatrix(track.facts.preferredTransform, scale: 1) : nil
+                let matrix = track.mediaType == .video ? OutputFiles.displayMatrix(track.facts.preferredTransform, scale: 1) : nil
                 plan.copied.append(ExportPlan.CopiedTrack(pieces: pieces, displayMatrix: matrix, language: track.facts.languageCode))
             }
             guard !plan.copied.isEmpty else { throw unsupported("The asset has no audio or video to copy.") }
@@ -119,7 +119,7 @@ enum ExportPlanner {
         if composition == nil, let track {
             return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount, quality: quality,
                                            preset: ExportPreset.encoderSpeed, pictures: .decoded(try MixTimeline.pieces(of: track, in: window, sources: sources)),
-                                           displayMatrix: displayMatrix(track.facts.preferredTransform, scale: scale))
+                                           displayMatrix: OutputFiles.displayMatrix(track.facts.preferredTransform, scale: scale))
         }
         var settings = ImageSettings()
         settings.toleranceBefore = .zero
@@ -142,31 +142,5 @@ enum ExportPlanner {
         let firstRate = try mixed.first.flatMap { try MixTimeline.pieceTracks(of: $0.track, sources: sources).first?.file?.stream.sampleRate }
         return ExportPlan.EncodedAudio(inputs: mixed.map(\.input), sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
                                        bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
-    }
-
-    /// A transform as QuickTime's display matrix (16.16 fixed point, the last column 2.30), its
-    /// translation scaled with the picture.
-    static func displayMatrix(_ t: CGAffineTransform, scale: CGFloat) -> [Int32]? {
-        guard t != .identity, [t.a, t.b, t.c, t.d, t.tx, t.ty].allSatisfy(\.isFinite) else { return nil }
-        // 16.16 fixed point holds -32768 to 32767.99998.
-        func fixed(_ v: CGFloat) -> Int32 { Int32((max(-32768, min(32767.99998, Double(v))) * 65536).rounded()) }
-        return [fixed(t.a), fixed(t.b), 0, fixed(t.c), fixed(t.d), 0, fixed(t.tx * scale), fixed(t.ty * scale), 1 << 30]
-    }
-
-    /// Tags as FFmpeg's muxers name them, from items in the common key space (or mapping onto it).
-    static func metadataTags(_ items: [AVMetadataItem], filter: AVMetadataItemFilter?) -> [(key: String, value: String)] {
-        let keys: [AVMetadataKey: String] = [
-            .commonKeyTitle: "title", .commonKeyArtist: "artist", .commonKeyAlbumName: "album", .commonKeyCreator: "composer",
-            .commonKeyDescription: "description", .commonKeyCopyrights: "copyright", .commonKeyCreationDate: "date",
-            .commonKeyPublisher: "publisher", .commonKeySoftware: "encoder", .commonKeyType: "genre", .commonKeyLocation: "location",
-            .commonKeyAuthor: "author",
-        ]
-        var tags: [(key: String, value: String)] = []
-        for item in filter?.filtered(items) ?? items {
-            guard let common = item.commonKey, let key = keys[common], let value = item.currentStringValue, !value.isEmpty,
-                  !tags.contains(where: { $0.key == key }) else { continue }
-            tags.append((key, value))
-        }
-        return tags
     }
 }

@@ -79,16 +79,4 @@ struct ExportPreset: Sendable {
         case .passthrough: return hasVideo ? [.mov, .mp4, .m4v, .mkv, .webm] : [.mov, .mp4, .m4v, .m4a, .mkv, .webm]
         }
     }
-
-    static func container(for fileType: AVFileType) -> OutputContainer? {
-        switch fileType {
-        case .mov: return .mov
-        case .mp4: return .mp4
-        case .m4v: return .m4v
-        case .m4a: return .m4a
-        case .mkv: return .matroska
-        case .webm: return .webm
-        default: return nil
-        }
-    }
 }

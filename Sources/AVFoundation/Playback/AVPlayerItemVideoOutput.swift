@@ -243,7 +243,7 @@ final class VideoOutputPipeline: Sendable {
 
     private func makeBuffer(_ image: CGImage) -> CVPixelBuffer? {
         guard let rgba = image.dataProvider?.data, let buffer = CVPixelBuffer(width: image.width, height: image.height, pixelFormat: pixelFormat),
-              let target = buffer.pixelTarget else { return nil }
+              let target = buffer.pixelMemory else { return nil }
         do {
             try converter.withLock { box in try box.value.convert(rgba: rgba, width: image.width, height: image.height, into: target) }
         } catch {

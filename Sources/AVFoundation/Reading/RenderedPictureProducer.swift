@@ -65,7 +65,7 @@ final class RenderedPictureProducer: SampleProducer {
         guard let frames, index < count else { return nil }
         let rgba = try frames.render(index, token)
         let buffer = try pixelBuffer()
-        guard let target = buffer.pixelTarget else {
+        guard let target = buffer.pixelMemory else {
             throw AVError(.unsupportedOutputSettings, userInfo: [NSLocalizedDescriptionKey: "The pixel format cannot be rendered into."])
         }
         try AVError.converting { try converter.convert(rgba: rgba, width: renderSize.width, height: renderSize.height, into: target) }

@@ -112,7 +112,7 @@ final class PictureSampleProducer: SampleProducer {
             try reader.nextPicture(token) { width, height in
                 let buffer = try pixelBuffer(width: settings.width ?? width, height: settings.height ?? height)
                 made = buffer
-                return buffer.pixelTarget
+                return buffer.pixelMemory
             }
         }), let buffer = made else { return nil }
         if let end, timing.presentationTime >= end { return nil }

@@ -1,9 +1,10 @@
 internal import CFFmpeg
 
-/// Memory a converted picture goes into: its layout, size and planes (each a base address and a row
-/// length in bytes). The caller owns the memory and keeps it alive during the conversion; rows must
-/// hold `width` samples of the plane (4 bytes a pixel for RGB, 1 or 2 bytes a sample for 4:2:0 planes).
-package struct PixelTarget {
+/// A picture in memory the caller owns (a pixel buffer's): its layout, size and planes (each a base
+/// address and a row length in bytes), which a conversion writes into or an encoder reads from. The
+/// caller keeps the memory alive during the call; rows hold `width` samples of the plane (4 bytes a
+/// pixel for RGB, 1 or 2 bytes a sample for 4:2:0 planes).
+package struct PixelMemory {
     /// The layouts a target can have.
     package enum Format: Sendable, Equatable, CaseIterable {
         /// 8-bit B, G, R, A in that byte order (Apple's `32BGRA`).

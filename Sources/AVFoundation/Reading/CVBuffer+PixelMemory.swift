@@ -1,10 +1,10 @@
 internal import MediaEngine
 
 extension CVBuffer {
-    /// The engine's view of the buffer's memory, for converting a picture straight into it; nil for a
-    /// pixel format the engine does not write.
-    var pixelTarget: PixelTarget? {
-        let format: PixelTarget.Format
+    /// The engine's view of the buffer's memory, for converting a picture straight into it or encoding
+    /// from it; nil for a pixel format the engine does not handle.
+    var pixelMemory: PixelMemory? {
+        let format: PixelMemory.Format
         var fullRange = false
         switch pixelFormat {
         case kCVPixelFormatType_32BGRA: format = .bgra
@@ -16,7 +16,7 @@ extension CVBuffer {
         case kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: (format, fullRange) = (.p010, true)
         default: return nil
         }
-        return PixelTarget(format: format, fullRange: fullRange, width: width, height: height,
+        return PixelMemory(format: format, fullRange: fullRange, width: width, height: height,
                            planes: planes.map { (memory + $0.offset, $0.bytesPerRow) })
     }
 }
