@@ -62,6 +62,32 @@ enum FormatDescriptions {
         }
     }
 
+    /// The codec a four-character code names (the inverse of `subType(of:)` for the codecs samples are
+    /// written as they come); nil for codes Avocet does not map.
+    static func codec(of subType: SubType) -> Codec? {
+        switch subType.rawValue.fourCharString {
+        case "avc1", "avc3": return .h264
+        case "hvc1", "hev1": return .hevc
+        case "mp4v": return .mpeg4
+        case "mp2v": return .mpeg2Video
+        case "jpeg": return .mjpeg
+        case "png ": return .png
+        case "vp09": return .vp9
+        case "vp08": return .vp8
+        case "av01": return .av1
+        case "apcn", "apch", "apcs", "apco", "ap4h", "ap4x": return .proRes
+        case "aac ", "aach", "aacp": return .aac
+        case ".mp3": return .mp3
+        case ".mp2": return .mp2
+        case "flac": return .flac
+        case "opus": return .opus
+        case "alac": return .alac
+        case "ac-3": return .ac3
+        case "ec-3": return .eac3
+        default: return nil
+        }
+    }
+
     static func make(for stream: StreamInfo, mediaType: AVMediaType) -> CMFormatDescription {
         let subType = subType(of: stream)
         let cookie = stream.extradata

@@ -109,3 +109,55 @@ private extension FixedWidthInteger where Self: SignedInteger {
         }
     }
 }
+
+extension LinearPCM {
+    /// The linear PCM of `buffer` (any bit depth, integer or float, either byte order, interleaved or
+    /// not) as interleaved 32-bit float, with its channel count; nil when the buffer is not linear PCM
+    /// or its data is not readable. One pass over the samples, on the calling thread.
+    static func floats(of buffer: CMSampleBuffer) -> (samples: [Float], channels: Int)? {
+        guard let asbd = buffer.formatDescription?.audioStreamBasicDescription, asbd.mFormatID == kAudioFormatLinearPCM,
+              asbd.mChannelsPerFrame > 0, asbd.mBitsPerChannel > 0, asbd.mBitsPerChannel % 8 == 0, asbd.mBitsPerChannel <= 64 else { return nil }
+        let channels = Int(asbd.mChannelsPerFrame)
+        let frames = buffer.numSamples
+        let isFloat = asbd.mFormatFlags & kAudioFormatFlagIsFloat != 0
+        let big = asbd.mFormatFlags & kAudioFormatFlagIsBigEndian != 0
+        let planar = asbd.mFormatFlags & kAudioFormatFlagIsNonInterleaved != 0 && channels > 1
+        let bytes = Int(asbd.mBitsPerChannel / 8)
+        guard let data = buffer.dataBuffer, frames >= 0, data.dataLength >= frames * channels * bytes,
+              let contiguous = try? data.dataBytes() else { return nil }
+        var out = [Float](repeating: 0, count: frames * channels)
+        contiguous.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            for i in 0..<(frames * channels) {
+                // Sample i of the interleaved output: frame i / channels, channel i % channels.
+                let slot = planar ? (i % channels) * frames + i / channels : i
+                out[i] = value(at: base + slot * bytes, bytes: bytes, isFloat: isFloat, bigEndian: big)
+            }
+        }
+        return (out, channels)
+    }
+
+    private static func value(at p: UnsafeRawPointer, bytes: Int, isFloat: Bool, bigEndian: Bool) -> Float {
+        switch (isFloat, bytes) {
+        case (true, 8):
+            let bits = p.loadUnaligned(as: UInt64.self)
+            return Float(Double(bitPattern: bigEndian ? UInt64(bigEndian: bits) : UInt64(littleEndian: bits)))
+        case (true, _):
+            let bits = p.loadUnaligned(as: UInt32.self)
+            return Float(bitPattern: bigEndian ? UInt32(bigEndian: bits) : UInt32(littleEndian: bits))
+        case (false, 1):
+            return Float(p.load(as: Int8.self)) / 128
+        case (false, 2):
+            let bits = p.loadUnaligned(as: Int16.self)
+            return Float(bigEndian ? Int16(bigEndian: bits) : Int16(littleEndian: bits)) / 32768
+        case (false, 3):
+            let b0 = Int32(p.load(fromByteOffset: 0, as: UInt8.self)), b1 = Int32(p.load(fromByteOffset: 1, as: UInt8.self))
+            let b2 = Int32(p.load(fromByteOffset: 2, as: UInt8.self))
+            let v = bigEndian ? (b0 << 16 | b1 << 8 | b2) : (b2 << 16 | b1 << 8 | b0)
+            return Float((v << 8) >> 8) / 8_388_608
+        default:
+            let bits = p.loadUnaligned(as: Int32.self)
+            return Float(Double(bigEndian ? Int32(bigEndian: bits) : Int32(littleEndian: bits)) / 2_147_483_648)
+        }
+    }
+}

@@ -1,0 +1,510 @@
+internal import MediaEngine
+import Foundation
+internal import Locking
+
+/// Writes a media file (MP4, MOV, M4V, M4A, and, Avocet's additions, Matroska and WebM) from sample
+/// buffers appended to its inputs: pictures and sound encoded by FFmpeg's encoders, or compressed
+/// samples written as they are.
+///
+/// Configure it (add inputs, set `metadata`, `shouldOptimizeForNetworkUse`, `movieFragmentInterval`),
+/// call `startWriting()` and `startSession(atSourceTime:)`, append, then `finishWriting` (callback or
+/// async). `startWriting()` creates the file and opens the encoders on the calling thread
+/// (milliseconds); appends return at once and are encoded and written in order on the engine's threads.
+///
+/// Misuse that Apple answers with an exception (adding an input or setting a property after writing
+/// started, starting twice, appending before a session, settings an input cannot use) never traps
+/// here: the call does nothing or returns false, and the writer moves to `.failed` with an `AVError`
+/// that says what was wrong. A write that fails (a full disk, an encoder's error) or a cancellation
+/// closes the file and removes it: no half-written file is left at `outputURL`.
+open class AVAssetWriter: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the mutable state is behind `state`.
+
+    /// Where the file is written.
+    public let outputURL: URL
+    /// The file's type.
+    public let outputFileType: AVFileType
+    let container: OutputContainer
+
+    private struct State {
+        var status = Status.unknown
+        var error: (any Error)?
+        var inputs: [AVAssetWriterInput] = []
+        var metadata: [AVMetadataItem] = []
+        var shouldOptimizeForNetworkUse = false
+        var directoryForTemporaryFiles: URL?
+        var movieFragmentInterval = CMTime.invalid
+        var overallDurationHint = CMTime.invalid
+        var movieTimeScale: CMTimeScale = 0
+        var initialMovieFragmentSequenceNumber = 1
+        var session: WriterSession?
+        var sessionStart: CMTime?
+        var sessionEnd: CMTime?
+    }
+
+    private let state = Locked(State())
+
+    /// A writer of a file of `outputFileType` at `outputURL` (a file URL). Creates nothing yet. Throws
+    /// `AVError.invalidOutputURLPathExtension` for a URL that is not a file, and
+    /// `AVError.formatUnsupported` for a file type Avocet does not write (Apple's raises an exception).
+    public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
+        guard outputURL.isFileURL else {
+            throw AVError(.invalidOutputURLPathExtension, userInfo: [NSLocalizedDescriptionKey: "An asset writer writes to a file URL, not \(outputURL)."])
+        }
+        guard let container = OutputFiles.container(for: outputFileType) else {
+            throw AVError(.formatUnsupported, userInfo: [
+                NSLocalizedDescriptionKey: "Avocet's writer does not write \(outputFileType.rawValue) files: it writes MP4, MOV, M4V, M4A, Matroska and WebM.",
+            ])
+        }
+        self.outputURL = outputURL
+        self.outputFileType = outputFileType
+        self.container = container
+        super.init()
+    }
+
+    /// The same as `init(outputURL:fileType:)`.
+    public convenience init(url outputURL: URL, fileType outputFileType: AVFileType) throws {
+        try self.init(outputURL: outputURL, fileType: outputFileType)
+    }
+
+    /// Where the writer stands. Safe from any thread.
+    open var status: Status { state.withLock { $0.status } }
+    /// Why writing failed; nil unless `status` is `.failed`. Safe from any thread.
+    open var error: (any Error)? { state.withLock { $0.error } }
+    /// The inputs added.
+    open var inputs: [AVAssetWriterInput] { state.withLock { $0.inputs } }
+
+    /// The media types the file type takes: audio alone for M4A, video and audio otherwise.
+    open var availableMediaTypes: [AVMediaType] { container == .m4a ? [.audio] : [.video, .audio] }
+
+    private func configure(_ name: String, _ change: (inout State) -> Void) {
+        let started = state.withLock { s -> Bool in
+            guard s.status == .unknown else { return true }
+            change(&s)
+            return false
+        }
+        if started { fail(misuse: "\(name) cannot be set after writing has started") }
+    }
+
+    /// File-level metadata (title, artist, ...), written as the container's tags. Set it before writing.
+    open var metadata: [AVMetadataItem] {
+        get { state.withLock { $0.metadata } }
+        set { configure("metadata") { $0.metadata = newValue } }
+    }
+
+    /// Puts an MP4 or QuickTime file's index first, so a player can start before the whole file has
+    /// arrived; costs a second pass over the file when it is finished.
+    open var shouldOptimizeForNetworkUse: Bool {
+        get { state.withLock { $0.shouldOptimizeForNetworkUse } }
+        set { configure("shouldOptimizeForNetworkUse") { $0.shouldOptimizeForNetworkUse = newValue } }
+    }
+
+    /// Stored; Avocet writes straight to `outputURL` (the faststart pass uses the file itself).
+    open var directoryForTemporaryFiles: URL? {
+        get { state.withLock { $0.directoryForTemporaryFiles } }
+        set { configure("directoryForTemporaryFiles") { $0.directoryForTemporaryFiles = newValue } }
+    }
+
+    /// Writes MP4 and QuickTime as fragments about this long (an empty index first, then fragments
+    /// cut at keyframes), so that a file cut short still plays up to its last fragment. `.invalid`
+    /// (the default): one index at the end.
+    open var movieFragmentInterval: CMTime {
+        get { state.withLock { $0.movieFragmentInterval } }
+        set { configure("movieFragmentInterval") { $0.movieFragmentInterval = newValue } }
+    }
+
+    /// Stored: a hint of the final duration for fragmented files.
+    open var overallDurationHint: CMTime {
+        get { state.withLock { $0.overallDurationHint } }
+        set { configure("overallDurationHint") { $0.overallDurationHint = newValue } }
+    }
+
+    /// Stored: the movie's time scale (0: the writer chooses).
+    open var movieTimeScale: CMTimeScale {
+        get { state.withLock { $0.movieTimeScale } }
+        set { configure("movieTimeScale") { $0.movieTimeScale = newValue } }
+    }
+
+    /// Stored: the first fragment's sequence number (at least 1).
+    open var initialMovieFragmentSequenceNumber: Int {
+        get { state.withLock { $0.initialMovieFragmentSequenceNumber } }
+        set { configure("initialMovieFragmentSequenceNumber") { $0.initialMovieFragmentSequenceNumber = max(1, newValue) } }
+    }
+
+    // MARK: Inputs
+
+    /// Whether inputs with `outputSettings` for `mediaType` can be added: the settings parse, the
+    /// encoder exists, and the file type takes the codec.
+    open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
+        guard availableMediaTypes.contains(mediaType), outputSettings != nil else { return false }
+        guard case .success(let format) = WriterInputFormat.parse(outputSettings, mediaType: mediaType, hint: nil, timeScale: 0) else { return false }
+        return containerProblem(format) == nil
+    }
+
+    /// Whether `input` can be added: writing has not started, the input belongs to no writer, the file
+    /// type takes its media and its settings.
+    open func canAdd(_ input: AVAssetWriterInput) -> Bool {
+        addProblem(input) == nil
+    }
+
+    /// Adds `input`. One `canAdd` refuses is not added, and the writer fails with the reason.
+    open func add(_ input: AVAssetWriterInput) {
+        if let problem = addProblem(input) {
+            fail(problem)
+            return
+        }
+        let index = state.withLock { s -> Int in
+            s.inputs.append(input)
+            return s.inputs.count - 1
+        }
+        input.state.withLock { s in
+            s.writer = self
+            s.index = index
+        }
+    }
+
+    private func addProblem(_ input: AVAssetWriterInput) -> AVError? {
+        if status != .unknown { return AVAssetWriter.misuse("inputs cannot be added after writing has started") }
+        if input.state.withLock({ $0.writer != nil }) { return AVAssetWriter.misuse("the input was already added to a writer") }
+        guard availableMediaTypes.contains(input.mediaType) else {
+            return AVAssetWriter.misuse("\(outputFileType.rawValue) files do not take \(input.mediaType.rawValue) tracks")
+        }
+        switch input.format() {
+        case .failure(let error): return error
+        case .success(let format): return containerProblem(format)
+        }
+    }
+
+    /// Why the file type cannot hold `format`'s codec; nil when it can.
+    private func containerProblem(_ format: WriterInputFormat) -> AVError? {
+        let allowed: Bool
+        switch (container, format) {
+        case (.webm, .video): allowed = false
+        case (.webm, .audio(let a)): allowed = a.codec == .opus
+        case (.webm, _): allowed = true
+        case (_, .audio(let a)) where a.codec == .flac: allowed = container == .matroska
+        case (.m4a, .audio(let a)): allowed = a.codec == .aac || a.codec == .alac
+        case (.mp4, .video(let v)), (.m4v, .video(let v)):
+            allowed = ![.proResProxy, .proResLT, .proRes422, .proResHQ, .proRes4444].contains(v.codec)
+        case (.mp4, .audio(let a)), (.m4v, .audio(let a)):
+            if case .linearPCM = a.codec { allowed = false } else { allowed = true }
+        default: allowed = true
+        }
+        return allowed ? nil : WriterInputFormat.invalid("\(outputFileType.rawValue) files cannot hold that codec")
+    }
+
+    // MARK: Writing
+
+    /// Creates the file, opens every input's encoder and writes the header, on the calling thread.
+    /// False, with `status` `.failed` and `error` set, when a file already exists at `outputURL`
+    /// (`AVError.fileAlreadyExists`), an input cannot be written, no input was added, or writing had
+    /// already started.
+    @discardableResult
+    open func startWriting() -> Bool {
+        let (status, inputs, settings) = state.withLock { ($0.status, $0.inputs, $0) }
+        guard status == .unknown else {
+            if status == .writing { fail(misuse: "startWriting() cannot be called again: the status is \(status.rawValue)") }
+            return false
+        }
+        guard !inputs.isEmpty else {
+            fail(AVAssetWriter.misuse("startWriting() needs at least one input"))
+            return false
+        }
+        let path = outputURL.path
+        if FileManager.default.fileExists(atPath: path) {
+            fail(AVError(.fileAlreadyExists, userInfo: [NSLocalizedDescriptionKey: "\(path): a file already exists there.", NSFilePathErrorKey: path]))
+            return false
+        }
+        var formats: [WriterInputFormat] = []
+        for input in inputs {
+            switch input.format() {
+            case .failure(let error):
+                fail(error)
+                return false
+            case .success(let format): formats.append(format)
+            }
+        }
+        do {
+            let engine = try AVError.converting { () throws -> SampleWriter in
+                let engine = try SampleWriter(path: path, container: container)
+                for (input, format) in zip(inputs, formats) {
+                    let track: WriterTrackSettings
+                    switch format {
+                    case .video(let v): track = .video(v)
+                    case .audio(let a): track = .audio(a)
+                    case .passthrough(let c): track = .copy(c)
+                    }
+                    let (language, transform) = input.state.withLock { ($0.languageCode, $0.transform) }
+                    let matrix = input.mediaType == .video ? OutputFiles.displayMatrix(transform, scale: 1) : nil
+                    _ = try engine.addTrack(track, language: language, displayMatrix: matrix)
+                }
+                for (key, value) in OutputFiles.metadataTags(settings.metadata, filter: nil) { engine.setMetadata(key, value) }
+                let fragment = settings.movieFragmentInterval.isNumeric && settings.movieFragmentInterval > .zero
+                    ? settings.movieFragmentInterval.seconds : nil
+                try engine.start(fastStart: settings.shouldOptimizeForNetworkUse, fragmentSeconds: fragment)
+                return engine
+            }
+            let limits = formats.map { format -> Int in
+                switch format {
+                case .video: return 2
+                case .audio: return 16
+                case .passthrough: return 64
+                }
+            }
+            let session = WriterSession(path: path, engine: engine, limits: limits, onReady: { [weak self] index in
+                self?.inputs[safe: index]?.pump()
+            }, onFailure: { [weak self] error in
+                self?.fail(error)
+            })
+            let began = state.withLock { s -> Bool in
+                guard s.status == .unknown else { return false }
+                (s.status, s.session) = (.writing, session)
+                return true
+            }
+            if !began { session.cancel() }
+            return began
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            fail(error)
+            return false
+        }
+    }
+
+    /// The session being written, while the writer is writing.
+    var liveSession: WriterSession? {
+        state.withLock { $0.status == .writing ? $0.session : nil }
+    }
+
+    /// Whether `startSession(atSourceTime:)` was called.
+    var sessionStarted: Bool { state.withLock { $0.sessionStart != nil } }
+    /// The session's start and end, once set.
+    var sessionStartTime: CMTime? { state.withLock { $0.sessionStart } }
+    var sessionEndTime: CMTime? { state.withLock { $0.sessionEnd } }
+
+    /// Starts the session: sample times are written from `startTime` on (a sample at `startTime` is at
+    /// zero in the file). Pictures that start earlier are dropped and earlier sound is cut off, where
+    /// Apple's keeps them in the file but edits them out. One session per writer.
+    open func startSession(atSourceTime startTime: CMTime) {
+        let problem = state.withLock { s -> String? in
+            guard s.status == .writing else { return "startSession(atSourceTime:) needs startWriting() first: the status is \(s.status.rawValue)" }
+            guard s.sessionStart == nil else { return "only one session is supported" }
+            guard startTime.isNumeric else { return "the session must start at a numeric time" }
+            s.sessionStart = startTime
+            return nil
+        }
+        if let problem {
+            fail(misuse: problem)
+            return
+        }
+        for input in inputs { input.pump() }
+    }
+
+    /// Ends the session at `endTime`: pictures from `endTime` on are dropped, sound cut there.
+    /// Optional: without it the file ends with the last sample.
+    open func endSession(atSourceTime endTime: CMTime) {
+        let problem = state.withLock { s -> String? in
+            guard let start = s.sessionStart else { return "endSession(atSourceTime:) needs a session started" }
+            guard endTime.isNumeric, endTime >= start else { return "the session must end at a numeric time after its start" }
+            s.sessionEnd = endTime
+            return nil
+        }
+        if let problem { fail(misuse: problem) }
+    }
+
+    /// Marks every input finished and finishes the file after the samples waiting; `handler` runs (on
+    /// a global queue) when the file is complete, or writing failed or was cancelled: check `status`.
+    open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
+        let (session, inputs) = state.withLock { ($0.session, $0.inputs) }
+        guard let session, status == .writing else {
+            if status == .unknown { fail(misuse: "finishWriting cannot be called before startWriting()") }
+            DispatchQueue.global().async { handler() }
+            return
+        }
+        for input in inputs { input.markAsFinished() }
+        session.finish { [weak self] ending in
+            if let self {
+                self.state.withLock { s in
+                    switch ending {
+                    case .completed: if s.status == .writing { s.status = .completed }
+                    case .failed(let error): if s.status == .writing { (s.status, s.error) = (.failed, error) }
+                    case .cancelled: if s.status == .writing { s.status = .cancelled }
+                    }
+                }
+            }
+            DispatchQueue.global().async { handler() }
+        }
+    }
+
+    /// Finishes the file (see `finishWriting(completionHandler:)`), awaiting it without holding a thread.
+    open func finishWriting() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            finishWriting { continuation.resume() }
+        }
+    }
+
+    /// Finishes the file, blocking the calling thread until it is done; true when it completed.
+    @available(*, deprecated, message: "Use finishWriting(completionHandler:) or await finishWriting()")
+    open func finishWriting() -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        finishWriting { done.signal() }
+        done.wait()
+        return status == .completed
+    }
+
+    /// Stops writing at once: work waiting is dropped, the file closed and removed, and `status`
+    /// becomes `.cancelled` (unless writing had completed or failed).
+    open func cancelWriting() {
+        let session = state.withLock { s -> WriterSession? in
+            guard s.status == .unknown || s.status == .writing else { return nil }
+            s.status = .cancelled
+            return s.session
+        }
+        session?.cancel()
+    }
+
+    // MARK: Appends and failures
+
+    /// Queues `sample` for input `index`; false (failing the writer) when it cannot be written.
+    func appendSample(_ sample: CMSampleBuffer, input: AVAssetWriterInput, index: Int, format: WriterInputFormat) -> Bool {
+        guard let session = liveSession, let start = state.withLock({ $0.sessionStart }) else { return false }
+        let end = state.withLock { $0.sessionEnd }
+        switch format {
+        case .video:
+            guard let image = sample.imageBuffer else {
+                fail(WriterInputFormat.invalid("a video input with output settings takes pictures (sample buffers with an image buffer)"))
+                return false
+            }
+            return appendPicture(image, at: sample.presentationTimeStamp, input: input, index: index, session: session, start: start, end: end)
+        case .audio(let audio):
+            guard let (samples, channels) = LinearPCM.floats(of: sample) else {
+                fail(WriterInputFormat.invalid("an audio input with output settings takes linear PCM sample buffers"))
+                return false
+            }
+            let rate = sample.formatDescription?.audioStreamBasicDescription?.mSampleRate ?? 0
+            guard channels == Int(audio.channels), rate == Double(audio.sampleRate) else {
+                fail(WriterInputFormat.invalid("the sound has \(channels) channels at \(rate) Hz; the input encodes \(audio.channels) at \(audio.sampleRate) Hz"))
+                return false
+            }
+            return appendSound(samples, channels: channels, at: sample.presentationTimeStamp, rate: audio.sampleRate, index: index,
+                               session: session, start: start, end: end)
+        case .passthrough:
+            return appendStored(sample, index: index, session: session, start: start, end: end)
+        }
+    }
+
+    /// Queues a picture at `time` (source time) for encoding.
+    func appendPicture(_ image: CVPixelBuffer, at time: CMTime, input: AVAssetWriterInput, index: Int, session: WriterSession,
+                       start: CMTime, end: CMTime?) -> Bool {
+        guard time.isNumeric else {
+            fail(WriterInputFormat.invalid("a picture needs a numeric presentation time"))
+            return false
+        }
+        let outOfOrder = input.state.withLock { s -> Bool in
+            if let last = s.lastPresentationTime, time <= last { return true }
+            s.lastPresentationTime = time
+            return false
+        }
+        if outOfOrder {
+            fail(AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey:
+                "Pictures must be appended in presentation order: \(time.seconds) s came after a later one."]))
+            return false
+        }
+        guard image.pixelMemory != nil else {
+            fail(WriterInputFormat.invalid("the picture's pixel format \(image.pixelFormat.fourCharString) cannot be encoded"))
+            return false
+        }
+        if time < start || (end.map { time >= $0 } ?? false) { return true }
+        let stamp = MediaTimestamp(time - start)
+        return session.enqueue(index) { engine, _ in
+            guard let pixels = image.pixelMemory else { return }
+            try withExtendedLifetime(image) { try engine.append(pixels: pixels, pts: stamp, track: index) }
+        }
+    }
+
+    private func appendSound(_ samples: [Float], channels: Int, at time: CMTime, rate: Int32, index: Int, session: WriterSession,
+                             start: CMTime, end: CMTime?) -> Bool {
+        guard time.isNumeric else {
+            fail(WriterInputFormat.invalid("sound needs a numeric presentation time"))
+            return false
+        }
+        var first = (time - start).convertScale(rate, method: .roundHalfAwayFromZero).value
+        var kept = samples[...]
+        if first < 0 {
+            kept = kept.dropFirst(Int(min(Int64(kept.count / channels), -first)) * channels)
+            first = 0
+        }
+        if let end {
+            let last = (end - start).convertScale(rate, method: .roundHalfAwayFromZero).value
+            let room = max(0, last - first)
+            kept = kept.prefix(Int(min(Int64(kept.count / channels), room)) * channels)
+        }
+        guard !kept.isEmpty else { return true }
+        let chunk = Array(kept), pts = MediaTimestamp(value: first, timeBase: Rational(1, rate))
+        return session.enqueue(index) { engine, _ in try engine.append(sound: chunk, pts: pts, track: index) }
+    }
+
+    private func appendStored(_ sample: CMSampleBuffer, index: Int, session: WriterSession, start: CMTime, end: CMTime?) -> Bool {
+        guard let data = sample.dataBuffer, let bytes = try? data.dataBytes(), let timings = try? sample.sampleTimingInfos() else {
+            fail(WriterInputFormat.invalid("a stored sample needs its data and timing"))
+            return false
+        }
+        let count = sample.numSamples
+        let sizes = (0..<count).map { sample.sampleSize(at: $0) }
+        let attachments = sample.sampleAttachments
+        var packets: [(range: Range<Int>, pts: MediaTimestamp?, dts: MediaTimestamp?, duration: MediaTimestamp?, key: Bool)] = []
+        var offset = 0
+        for i in 0..<count {
+            let size = count == 1 && sizes[0] == 0 ? bytes.count : sizes[i]
+            guard size >= 0, offset + size <= bytes.count else {
+                fail(WriterInputFormat.invalid("a stored sample's sizes exceed its data"))
+                return false
+            }
+            let timing = timings.count == 1 ? timings[0] : timings[i]
+            // One timing entry for several samples: each later by the duration.
+            let step = timings.count == 1 ? CMTimeMultiply(timing.duration, multiplier: Int32(clamping: i)) : .zero
+            let pts = timing.presentationTimeStamp.isNumeric ? timing.presentationTimeStamp + step : nil
+            let dts = timing.decodeTimeStamp.isNumeric ? timing.decodeTimeStamp + step : nil
+            if let pts, (end.map { pts >= $0 } ?? false) { offset += size; continue }
+            let notSync = attachments.indices.contains(i) ? (attachments[i][.notSync] as? Bool ?? false) : false
+            packets.append((offset ..< offset + size, pts.map { MediaTimestamp($0 - start) }, dts.map { MediaTimestamp($0 - start) },
+                            timing.duration.isNumeric ? MediaTimestamp(timing.duration) : nil, !notSync))
+            offset += size
+        }
+        let written = packets
+        return session.enqueue(index) { engine, _ in
+            try bytes.withUnsafeBytes { raw in
+                for p in written {
+                    try engine.append(packet: UnsafeRawBufferPointer(rebasing: raw[p.range]), pts: p.pts, dts: p.dts, duration: p.duration,
+                                      isKeyframe: p.key, track: index)
+                }
+            }
+        }
+    }
+
+    /// Input `index` is finished: its encoder drains after the samples waiting.
+    func finishTrack(_ index: Int) {
+        liveSession?.enqueue(nil) { engine, _ in try engine.finish(track: index) }
+    }
+
+    /// Writing failed: the first error counts; the file is closed and removed.
+    func fail(_ error: any Error) {
+        let session = state.withLock { s -> WriterSession?? in
+            guard s.status == .unknown || s.status == .writing else { return nil }
+            (s.status, s.error) = (.failed, error)
+            return .some(s.session)
+        }
+        if case .some(let live?) = session { live.cancel() }
+    }
+
+    /// Misuse Apple answers with an exception: the writer fails with `words`.
+    func fail(misuse words: String) {
+        fail(AVAssetWriter.misuse(words))
+    }
+
+    private static func misuse(_ words: String) -> AVError {
+        AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: "AVAssetWriter: \(words).", NSLocalizedFailureReasonErrorKey: words])
+    }
+}
+
+private extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
