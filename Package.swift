@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CoreMedia", targets: ["CoreMedia"]),
         .library(name: "CoreVideo", targets: ["CoreVideo"]),
         .library(name: "AVFAudio", targets: ["AVFAudio"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .executable(name: "avtool", targets: ["avtool"]),
     ],
     dependencies: [
@@ -35,6 +36,9 @@ let package = Package(
         // Pixel buffers and their pool, and CoreFoundation's type names; CoreMedia re-exports it.
         .target(name: "CoreVideo"),
         .target(name: "CoreMedia", dependencies: ["CoreVideo", "Locking"]),
+        // Apple's UTType over a fixed table of types; Foundation only. AVFoundation does not re-export it
+        // (Apple's does not either): code that names UTType imports UniformTypeIdentifiers.
+        .target(name: "UniformTypeIdentifiers"),
         // Apple's audio module (settings keys; audio files and buffers to come); AVFoundation re-exports it.
         .target(name: "AVFAudio", dependencies: ["CoreMedia"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking"]),
