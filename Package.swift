@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
+        .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
