@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the three library modules, AVFoundation, CoreMedia and CoreVideo, with the
-# swift-docc-plugin, and fails if anything printed a warning (an unresolved link, a bad topic group,
-# a compiler warning in the build that makes the symbol graphs).
+# Builds the DocC documentation of the library modules, AVFoundation, CoreMedia, CoreVideo and
+# UniformTypeIdentifiers, with the swift-docc-plugin, and fails if anything printed a warning (an
+# unresolved link, a bad topic group, a compiler warning in the build that makes the symbol graphs).
 #
 #   bash scripts/docs.sh            # archives in .build-docc/plugins/Swift-DocC/outputs/
 #
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-for target in CoreVideo CoreMedia AVFoundation; do
+for target in CoreVideo CoreMedia UniformTypeIdentifiers AVFoundation; do
     echo "== $target"
     if ! swift package --scratch-path .build-docc generate-documentation --target "$target" 2>&1 | tee -a "$log"; then
         echo "docs.sh: generating the documentation of $target failed" >&2
@@ -26,6 +26,6 @@ if grep -q "warning:" "$log"; then
     status=1
 fi
 if [ "$status" -eq 0 ]; then
-    echo "docs.sh: documentation of CoreVideo, CoreMedia and AVFoundation built with no warnings"
+    echo "docs.sh: documentation of CoreVideo, CoreMedia, UniformTypeIdentifiers and AVFoundation built with no warnings"
 fi
 exit "$status"
