@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "CoreVideoTests", dependencies: ["CoreVideo"]),
         .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
-        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking"]),
+        .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking", "UniformTypeIdentifiers"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
         .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "avocet-fuzz", "Locking"]),
     ],
