@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "UniformTypeIdentifiers"),
         // Apple's audio module (settings keys; audio files and buffers to come); AVFoundation re-exports it.
         .target(name: "AVFAudio", dependencies: ["CoreMedia"]),
-        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking"]),
+        .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking", "UniformTypeIdentifiers"]),
         .executableTarget(
             name: "avtool",
             dependencies: [

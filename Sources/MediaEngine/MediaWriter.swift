@@ -13,10 +13,42 @@ final class MediaWriter {
     let path: String
     let container: OutputContainer
     private var opened = false
+    /// Bytes go to `sink` instead of a file (segments in memory), through this context.
+    private var memoryOutput: MemoryOutput?
+    /// Whether packets are interleaved across streams by the muxer (files), or written in the order
+    /// they come (segments, whose fragments are cut by the caller).
+    private let interleaves: Bool
+
+    /// An `AVIOContext` whose writes call `sink`; freed with the writer.
+    final class MemoryOutput {
+        let sink: (UnsafeRawBufferPointer) -> Void
+        var context: UnsafeMutablePointer<AVIOContext>?
+
+        init(sink: @escaping (UnsafeRawBufferPointer) -> Void) throws {
+            self.sink = sink
+            guard let buffer = av_malloc(64 * 1024) else {
+                throw MediaEngineError(.outOfMemory, source: "segments", operation: "set up the writer", reason: "out of memory")
+            }
+            let opaque = Unmanaged.passUnretained(self).toOpaque()
+            guard let made = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), 64 * 1024, 1, opaque, nil, avocetWritePacket, nil) else {
+                av_free(buffer)
+                throw MediaEngineError(.outOfMemory, source: "segments", operation: "set up the writer", reason: "out of memory")
+            }
+            context = made
+        }
+
+        deinit {
+            if let made = context {
+                av_freep(&made.pointee.buffer)
+                avio_context_free(&context)
+            }
+        }
+    }
 
     init(path: String, container: OutputContainer) throws {
         self.path = path
         self.container = container
+        interleaves = true
         var c: UnsafeMutablePointer<AVFormatContext>?
         let rc = avformat_alloc_output_context2(&c, nil, container.muxerName, nil)
         guard rc >= 0, let c else {
@@ -29,8 +61,27 @@ final class MediaWriter {
         opened = true
     }
 
+    /// A writer whose bytes go to `sink` as the muxer writes them (fragmented MP4 segments), packets
+    /// written in the order they come.
+    init(container: OutputContainer, sink: @escaping (UnsafeRawBufferPointer) -> Void) throws {
+        path = "segments"
+        self.container = container
+        interleaves = false
+        var c: UnsafeMutablePointer<AVFormatContext>?
+        let rc = avformat_alloc_output_context2(&c, nil, container.muxerName, nil)
+        guard rc >= 0, let c else {
+            throw FFmpeg.error(rc < 0 ? rc : avocet_averror_enomem(), "set up the \(container.rawValue) writer", source: path)
+        }
+        ctx = c
+        let output = try MemoryOutput(sink: sink)
+        memoryOutput = output
+        c.pointee.pb = output.context
+        c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+    }
+
     deinit {
         if opened, let c = ctx { avio_closep(&c.pointee.pb) }
+        if memoryOutput != nil { ctx?.pointee.pb = nil }
         avformat_free_context(ctx)
     }
 
@@ -123,11 +174,18 @@ final class MediaWriter {
     /// `fragmentMicroseconds` writes MP4/QuickTime as fragments of about that length (an empty
     /// 'moov' first, then 'moof'+'mdat' pairs cut at keyframes), so a file cut short still plays up
     /// to its last fragment; it overrides `fastStart`.
-    func writeHeader(fastStart: Bool, fragmentMicroseconds: Int64? = nil) throws {
+    ///
+    /// A memory writer writes fragments the caller cuts (`flushFragment()`): the header is the
+    /// initialization segment ('ftyp' and an empty 'moov'), each fragment a 'moof' and 'mdat'; `cmaf`
+    /// marks them as CMAF.
+    func writeHeader(fastStart: Bool, fragmentMicroseconds: Int64? = nil, cmaf: Bool = false) throws {
         guard let c = ctx else { return }
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
-        if let fragment = fragmentMicroseconds, fragment > 0, container.isQuickTimeFamily {
+        if memoryOutput != nil {
+            let flags = "+frag_custom+empty_moov+default_base_moof+skip_trailer" + (cmaf ? "+cmaf" : "")
+            av_dict_set(&options, "movflags", flags, 0)
+        } else if let fragment = fragmentMicroseconds, fragment > 0, container.isQuickTimeFamily {
             av_dict_set(&options, "movflags", "+frag_keyframe+empty_moov+default_base_moof", 0)
             av_dict_set(&options, "frag_duration", String(fragment), 0)
         } else if fastStart && container.isQuickTimeFamily {
@@ -141,6 +199,14 @@ final class MediaWriter {
             let words = FFmpegLog.lastError.map { "\($0) (\(FFmpeg.describe(rc)))" } ?? FFmpeg.describe(rc)
             throw MediaEngineError(.unsupported, source: path, operation: "write the file header", reason: words, ffmpegCode: rc)
         }
+        if let pb = c.pointee.pb, memoryOutput != nil { avio_flush(pb) }
+    }
+
+    /// Ends the fragment being written (its 'moof' and 'mdat' go to the sink); a memory writer only.
+    func flushFragment() throws {
+        guard let c = ctx, memoryOutput != nil else { return }
+        try FFmpeg.check(av_write_frame(c, nil), "write a segment", source: path)
+        if let pb = c.pointee.pb { avio_flush(pb) }
     }
 
     /// The time base the muxer chose for stream `index` (after the header).
@@ -158,7 +224,12 @@ final class MediaWriter {
         av_packet_rescale_ts(packet, timeBase, self.timeBase(of: index))
         packet.pointee.stream_index = index
         packet.pointee.pos = -1
-        try FFmpeg.check(av_interleaved_write_frame(c, packet), "write to the output file", source: path)
+        if interleaves {
+            try FFmpeg.check(av_interleaved_write_frame(c, packet), "write to the output file", source: path)
+        } else {
+            try FFmpeg.check(av_write_frame(c, packet), "write to the output file", source: path)
+            av_packet_unref(packet)
+        }
     }
 
     /// Bytes written so far.
@@ -170,11 +241,19 @@ final class MediaWriter {
     /// Writes the trailer (the index, for MP4) and closes the file.
     func finish() throws {
         guard let c = ctx else { return }
-        try FFmpeg.check(av_interleaved_write_frame(c, nil), "write to the output file", source: path)
+        if interleaves { try FFmpeg.check(av_interleaved_write_frame(c, nil), "write to the output file", source: path) }
         try FFmpeg.check(av_write_trailer(c), "finish the output file", source: path)
+        if let pb = c.pointee.pb, memoryOutput != nil { avio_flush(pb) }
         if opened {
             avio_closep(&c.pointee.pb)
             opened = false
         }
     }
+}
+
+private let avocetWritePacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
+    guard let opaque, let buffer, size > 0 else { return 0 }
+    let output = Unmanaged<MediaWriter.MemoryOutput>.fromOpaque(opaque).takeUnretainedValue()
+    output.sink(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+    return size
 }

@@ -14,6 +14,45 @@ package final class SampleWriter {
     private var tracks: [Track] = []
     private var started = false
     package let path: String
+    /// Segment output: where the bytes gather, how segments are cut, and who hears of them.
+    private let segments: Segments?
+
+    /// One segment as it is handed out: its bytes (an initialization segment, or one 'moof' and
+    /// 'mdat'), and what each track put in it.
+    package struct Segment {
+        package var data: Data
+        package var isInitialization: Bool
+        package var tracks: [TrackReport]
+    }
+
+    /// What one track put in a segment (times in the track's time base).
+    package struct TrackReport {
+        package var track: Int
+        package var earliestPresentationTime: MediaTimestamp?
+        package var duration: MediaTimestamp?
+        /// A video track's first sample: its time, where it lies in the segment's bytes, its size, and
+        /// whether it is a keyframe.
+        package var firstSample: (presentationTime: MediaTimestamp, offset: Int, length: Int, isSync: Bool)?
+    }
+
+    private final class Segments {
+        var bytes = Data()
+        let cmaf: Bool
+        let onSegment: (Segment) -> Void
+        /// Seconds between cuts (nil: only `flushSegment()` cuts), from `start` seconds.
+        let interval: Double?
+        var nextCut: Double?
+        /// Per track: packets in the segment being written (size, pts, duration, key), in order.
+        var packets: [Int: [(size: Int, pts: Int64, duration: Int64, key: Bool)]] = [:]
+        /// Where the next forced keyframe falls, in seconds of output time.
+        var nextForcedKey: Double?
+
+        init(cmaf: Bool, interval: Double?, start: Double, onSegment: @escaping (Segment) -> Void) {
+            (self.cmaf, self.interval, self.onSegment) = (cmaf, interval, onSegment)
+            nextCut = interval.map { _ in start }
+            nextForcedKey = interval.map { _ in start }
+        }
+    }
 
     private final class Track {
         let stream: Int32
@@ -38,6 +77,18 @@ package final class SampleWriter {
     package init(path: String, container: OutputContainer) throws {
         self.path = path
         writer = try MediaWriter(path: path, container: container)
+        segments = nil
+    }
+
+    /// Writes fragmented MP4 segments in memory instead of a file, each handed to `onSegment` on the
+    /// writing thread: the initialization segment when the header is written, then a media segment at
+    /// the first keyframe at or after every `interval` seconds from `start` (pictures there are encoded
+    /// as keyframes), at `flushSegment()`, and at the end.
+    package init(segmentsWithInterval interval: Double?, start: Double, cmaf: Bool, onSegment: @escaping (Segment) -> Void) throws {
+        path = "segments"
+        let segments = Segments(cmaf: cmaf, interval: interval.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }, start: start, onSegment: onSegment)
+        self.segments = segments
+        writer = try MediaWriter(container: .mp4) { bytes in segments.bytes.append(contentsOf: bytes) }
     }
 
     /// Adds a track; returns its number for the appends. `language` is ISO 639-2; `displayMatrix` the
@@ -101,8 +152,12 @@ package final class SampleWriter {
     /// Writes the header. `fastStart` puts MP4's index first; `fragmentSeconds` writes fragments.
     package func start(fastStart: Bool, fragmentSeconds: Double?) throws {
         let fragment = fragmentSeconds.flatMap { $0 > 0 && $0.isFinite ? Int64(min($0, 86_400) * 1_000_000) : nil }
-        try FFmpegLog.capturing { try writer.writeHeader(fastStart: fastStart, fragmentMicroseconds: fragment) }
+        try FFmpegLog.capturing { try writer.writeHeader(fastStart: fastStart, fragmentMicroseconds: fragment, cmaf: segments?.cmaf ?? false) }
         started = true
+        if let segments {
+            segments.onSegment(Segment(data: segments.bytes, isInitialization: true, tracks: []))
+            segments.bytes = Data()
+        }
     }
 
     /// The time base a track's times are counted in (its encoder's, or the copied stream's).
@@ -116,7 +171,14 @@ package final class SampleWriter {
         let t = try active(track)
         guard let encoder = t.encoder, t.isVideo else { throw misuse("track \(track) does not encode pictures") }
         let ticks = rescale(pts, to: t.timeBase)
-        try FFmpegLog.capturing { try encoder.encode(pixels: pixels, pts: ticks) { try writer.write($0, stream: t.stream, timeBase: t.timeBase) } }
+        var force = false
+        if let segments, let next = segments.nextForcedKey, let interval = segments.interval, pts.seconds >= next - 1e-9 {
+            force = true
+            var cut = next
+            while cut <= pts.seconds + 1e-9 { cut += interval }
+            segments.nextForcedKey = cut
+        }
+        try FFmpegLog.capturing { try encoder.encode(pixels: pixels, pts: ticks, forceKeyframe: force) { try emit($0, track) } }
     }
 
     /// Encodes interleaved float sound starting at `pts` (output time) on audio track `track`.
@@ -125,7 +187,7 @@ package final class SampleWriter {
         guard let encoder = t.encoder, !t.isVideo else { throw misuse("track \(track) does not encode sound") }
         let ticks = rescale(pts, to: t.timeBase)
         try FFmpegLog.capturing {
-            try encoder.encode(interleaved: samples, pts: ticks) { try writer.write($0, stream: t.stream, timeBase: t.timeBase) }
+            try encoder.encode(interleaved: samples, pts: ticks) { try emit($0, track) }
         }
     }
 
@@ -143,7 +205,7 @@ package final class SampleWriter {
         packet.pointee.dts = dts.map { rescale($0, to: t.timeBase) } ?? packet.pointee.pts
         packet.pointee.duration = duration.map { rescale($0, to: t.timeBase) } ?? 0
         packet.pointee.flags = isKeyframe ? AV_PKT_FLAG_KEY : 0
-        try FFmpegLog.capturing { try writer.write(packet, stream: t.stream, timeBase: t.timeBase) }
+        try FFmpegLog.capturing { try emit(packet, track) }
     }
 
     /// Drains track `track`'s encoder: it takes nothing more.
@@ -152,15 +214,93 @@ package final class SampleWriter {
         t.finished = true
         guard let encoder = t.encoder else { return }
         try FFmpegLog.capturing {
-            let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { try self.writer.write($0, stream: t.stream, timeBase: t.timeBase) }
+            let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { try self.emit($0, track) }
             if t.isVideo { try encoder.drain(write) } else { try encoder.finishSound(write) }
         }
     }
 
-    /// Drains every track not yet finished, writes the trailer and closes the file.
+    /// Drains every track not yet finished, writes the trailer and closes the file (segments: hands
+    /// out the last one).
     package func finish() throws {
         for (i, track) in tracks.enumerated() where !track.finished { try finish(track: i) }
         try FFmpegLog.capturing { try writer.finish() }
+        if let segments, !segments.packets.isEmpty { cutSegment(segments) }
+    }
+
+    /// Where segments are cut from, in seconds of output time (the writer's initial segment start less
+    /// its session start); before the first sample.
+    package func setSegmentStart(_ seconds: Double) {
+        guard let segments, segments.interval != nil, seconds.isFinite else { return }
+        segments.nextCut = seconds
+        segments.nextForcedKey = seconds
+    }
+
+    /// Ends the segment being written now and hands it out (segment output only; nothing when it is
+    /// empty).
+    package func flushSegment() throws {
+        guard let segments, !segments.packets.isEmpty else { return }
+        try FFmpegLog.capturing { try writer.flushFragment() }
+        cutSegment(segments)
+    }
+
+    /// Writes an encoded or copied packet of `track`, first cutting a segment where one ends: at a
+    /// keyframe of the leading track (the first video track, else the first) at or after the cut time.
+    private func emit(_ packet: UnsafeMutablePointer<AVPacket>, _ track: Int) throws {
+        let t = tracks[track]
+        if let segments {
+            let p = packet.pointee
+            let lead = tracks.firstIndex { $0.isVideo } ?? 0
+            let seconds = Double(p.pts) * Double(t.timeBase.num) / Double(t.timeBase.den)
+            if track == lead, p.flags & AV_PKT_FLAG_KEY != 0, let cut = segments.nextCut, seconds >= cut - 1e-9,
+               segments.packets[lead]?.isEmpty == false, let interval = segments.interval {
+                try writer.flushFragment()
+                cutSegment(segments)
+                var next = cut
+                while next <= seconds + 1e-9 { next += interval }
+                segments.nextCut = next
+            } else if track == lead, let cut = segments.nextCut, let interval = segments.interval, segments.packets[lead] == nil,
+                      seconds >= cut - 1e-9 {
+                // A segment's first packet of the leading track starts it (sound may come before it).
+                var next = cut
+                while next <= seconds + 1e-9 { next += interval }
+                segments.nextCut = next
+            }
+            segments.packets[track, default: []].append((Int(p.size), p.pts, p.duration, p.flags & AV_PKT_FLAG_KEY != 0))
+        }
+        try writer.write(packet, stream: t.stream, timeBase: t.timeBase)
+    }
+
+    /// Hands out the bytes gathered as one media segment, with what each track put in it.
+    private func cutSegment(_ segments: Segments) {
+        let data = segments.bytes
+        // Where the media data starts: after the 'moof' box and the 'mdat' header.
+        let moof = data.count >= 8 ? data.prefix(4).reduce(0) { $0 << 8 | Int($1) } : 0
+        var offset = moof + 8
+        var reports: [TrackReport] = []
+        for index in segments.packets.keys.sorted() {
+            guard let packets = segments.packets[index], let first = packets.first else { continue }
+            let base = tracks[index].timeBase
+            let tb = Rational(base.num, base.den)
+            let earliest = packets.map(\.pts).min() ?? first.pts
+            let latest = packets.map(\.pts).max() ?? first.pts
+            var duration = packets.reduce(Int64(0)) { $0.addingSaturating($1.duration) }
+            if packets.contains(where: { $0.duration <= 0 }) {
+                // Encoders that leave durations out (x264's pictures): the span of the times, and one
+                // more step of their average spacing for the last.
+                let span = latest.subtractingSaturating(earliest)
+                duration = packets.count > 1 ? span.addingSaturating(span / Int64(packets.count - 1)) : max(first.duration, 0)
+            }
+            var report = TrackReport(track: index, earliestPresentationTime: MediaTimestamp(value: earliest, timeBase: tb),
+                                     duration: MediaTimestamp(value: duration, timeBase: tb), firstSample: nil)
+            if tracks[index].isVideo {
+                report.firstSample = (MediaTimestamp(value: first.pts, timeBase: tb), offset, first.size, first.key)
+            }
+            offset += packets.reduce(0) { $0 + $1.size }
+            reports.append(report)
+        }
+        segments.onSegment(Segment(data: data, isInitialization: false, tracks: reports))
+        segments.bytes = Data()
+        segments.packets = [:]
     }
 
     /// Bytes written so far.

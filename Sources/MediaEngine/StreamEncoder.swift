@@ -303,7 +303,8 @@ extension StreamEncoder {
     /// scaled and converted straight to the encoder's format in one pass, with a context kept across
     /// pictures. RGB pictures take BT.709 above 576 lines and BT.601 below; YCbCr pictures keep their
     /// matrix; full-range sources become the encoder's range.
-    func encode(pixels: PixelMemory, pts: Int64, _ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    /// `forceKeyframe` makes this picture a keyframe (where a segment must start).
+    func encode(pixels: PixelMemory, pts: Int64, forceKeyframe: Bool = false, _ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         guard let ctx = context, let f = frame else { return }
         let operation = "convert a picture for encoding"
         guard pixels.width > 0, pixels.height > 0, pixels.planes.count == pixels.format.planeCount,
@@ -335,6 +336,7 @@ extension StreamEncoder {
         }
         try FFmpeg.check(rows, operation, source: source)
         f.pointee.pts = pts
+        f.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try send(f, write)
     }
 

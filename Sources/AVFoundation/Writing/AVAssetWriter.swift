@@ -1,6 +1,7 @@
 internal import MediaEngine
 import Foundation
 internal import Locking
+import UniformTypeIdentifiers
 
 /// Writes a media file (MP4, MOV, M4V, M4A, and, Avocet's additions, Matroska and WebM) from sample
 /// buffers appended to its inputs: pictures and sound encoded by FFmpeg's encoders, or compressed
@@ -24,6 +25,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// The file's type.
     public let outputFileType: AVFileType
     let container: OutputContainer
+    /// Segments for a delegate instead of a file (`init(contentType:)`); the problem with the content
+    /// type, when it is not one Avocet segments.
+    private let segmentsOnly: Bool
+    private let contentTypeProblem: AVError?
 
     private struct State {
         var status = Status.unknown
@@ -39,7 +44,18 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         var session: WriterSession?
         var sessionStart: CMTime?
         var sessionEnd: CMTime?
+        var outputFileTypeProfile: AVFileTypeProfile?
+        var preferredOutputSegmentInterval = CMTime.invalid
+        var initialSegmentStartTime = CMTime.invalid
     }
+
+    /// The delegate, held weakly, behind a lock of its own.
+    private struct WeakDelegate: @unchecked Sendable {
+        // @unchecked Sendable: the delegate is only called, as Apple's writer calls it, from the writer's thread.
+        weak var value: (any AVAssetWriterDelegate)?
+    }
+
+    private let delegateBox = Locked(WeakDelegate())
 
     private let state = Locked(State())
 
@@ -58,6 +74,22 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         self.outputURL = outputURL
         self.outputFileType = outputFileType
         self.container = container
+        segmentsOnly = false
+        contentTypeProblem = nil
+        super.init()
+    }
+
+    /// A writer of segments (fragmented MPEG-4) handed to `delegate` rather than a file: for HLS and
+    /// CMAF packaging. `contentType` must be MPEG-4 (`UTType(AVFileType.mp4.rawValue)`); another type
+    /// makes `startWriting()` fail (Apple's raises an exception). Set `delegate`, then
+    /// `outputFileTypeProfile`, `preferredOutputSegmentInterval` and `initialSegmentStartTime`.
+    public init(contentType outputContentType: UTType) {
+        outputURL = URL(fileURLWithPath: "/dev/null")
+        outputFileType = .mp4
+        container = .mp4
+        segmentsOnly = true
+        contentTypeProblem = outputContentType.conforms(to: .mpeg4Movie) || outputContentType.identifier == AVFileType.mp4.rawValue ? nil
+            : AVError(.formatUnsupported, userInfo: [NSLocalizedDescriptionKey: "Avocet writes segments as MPEG-4 only, not \(outputContentType.identifier)."])
         super.init()
     }
 
@@ -128,6 +160,68 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     open var initialMovieFragmentSequenceNumber: Int {
         get { state.withLock { $0.initialMovieFragmentSequenceNumber } }
         set { configure("initialMovieFragmentSequenceNumber") { $0.initialMovieFragmentSequenceNumber = max(1, newValue) } }
+    }
+
+    // MARK: Segments
+
+    /// The segment format: `.mpeg4AppleHLS` or `.mpeg4CMAFCompliant` (the CMAF brand).
+    open var outputFileTypeProfile: AVFileTypeProfile? {
+        get { state.withLock { $0.outputFileTypeProfile } }
+        set { configure("outputFileTypeProfile") { $0.outputFileTypeProfile = newValue } }
+    }
+
+    /// How long segments are: a positive time cuts one at the first keyframe at or after each
+    /// `initialSegmentStartTime + n * interval` (encoded pictures there are made keyframes);
+    /// `.indefinite` cuts only at `flushSegment()`; `.invalid` (the default) lets the writer choose six
+    /// seconds.
+    open var preferredOutputSegmentInterval: CMTime {
+        get { state.withLock { $0.preferredOutputSegmentInterval } }
+        set { configure("preferredOutputSegmentInterval") { $0.preferredOutputSegmentInterval = newValue } }
+    }
+
+    /// Where the first segment starts (source time); needed with a positive interval.
+    open var initialSegmentStartTime: CMTime {
+        get { state.withLock { $0.initialSegmentStartTime } }
+        set { configure("initialSegmentStartTime") { $0.initialSegmentStartTime = newValue } }
+    }
+
+    /// Receives the segments (held weakly), on the engine's thread.
+    open var delegate: (any AVAssetWriterDelegate)? {
+        get { delegateBox.withLock { $0.value } }
+        set {
+            let box = WeakDelegate(value: newValue)
+            delegateBox.withLock { $0 = box }
+        }
+    }
+
+    /// Ends the segment being written and hands it to the delegate now. Only with an `.indefinite`
+    /// interval; otherwise the writer fails (Apple's raises an exception).
+    open func flushSegment() {
+        guard segmentsOnly, preferredOutputSegmentInterval.isIndefinite else {
+            fail(misuse: "flushSegment() needs segment output with an indefinite preferredOutputSegmentInterval")
+            return
+        }
+        liveSession?.enqueue(nil) { engine, _ in try engine.flushSegment() }
+    }
+
+    /// Hands `segment` to the delegate with its report (times on the source's timeline).
+    private func deliver(_ segment: SampleWriter.Segment, mediaTypes: [AVMediaType]) {
+        let start = state.withLock { $0.sessionStart ?? .zero }
+        let delegate = self.delegate
+        let type: AVAssetSegmentType = segment.isInitialization ? .initialization : .separable
+        let tracks = segment.tracks.map { track -> AVAssetSegmentTrackReport in
+            let earliest = track.earliestPresentationTime.map { CMTime(ticks: $0.value, timeBase: $0.timeBase) + start } ?? .invalid
+            let duration = track.duration.map { CMTime(ticks: $0.value, timeBase: $0.timeBase) } ?? .invalid
+            let first = track.firstSample.map {
+                AVAssetSegmentReportSampleInformation(presentationTimeStamp: CMTime(ticks: $0.presentationTime.value, timeBase: $0.presentationTime.timeBase) + start,
+                                                      offset: $0.offset, length: $0.length, isSyncSample: $0.isSync)
+            }
+            return AVAssetSegmentTrackReport(trackID: CMPersistentTrackID(track.track + 1),
+                                             mediaType: mediaTypes.indices.contains(track.track) ? mediaTypes[track.track] : .video,
+                                             earliestPresentationTimeStamp: earliest, duration: duration, firstVideoSampleInformation: first)
+        }
+        delegate?.assetWriter(self, didOutputSegmentData: segment.data, segmentType: type,
+                              segmentReport: AVAssetSegmentReport(segmentType: type, trackReports: tracks))
     }
 
     // MARK: Inputs
@@ -209,8 +303,23 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             fail(AVAssetWriter.misuse("startWriting() needs at least one input"))
             return false
         }
+        if let contentTypeProblem {
+            fail(contentTypeProblem)
+            return false
+        }
+        if segmentsOnly {
+            if delegate == nil {
+                fail(AVAssetWriter.misuse("segment output needs a delegate to receive the segments"))
+                return false
+            }
+            let interval = settings.preferredOutputSegmentInterval
+            if interval.isNumeric, interval > .zero, !settings.initialSegmentStartTime.isNumeric {
+                fail(AVAssetWriter.misuse("a positive preferredOutputSegmentInterval needs a numeric initialSegmentStartTime"))
+                return false
+            }
+        }
         let path = outputURL.path
-        if FileManager.default.fileExists(atPath: path) {
+        if !segmentsOnly, FileManager.default.fileExists(atPath: path) {
             fail(AVError(.fileAlreadyExists, userInfo: [NSLocalizedDescriptionKey: "\(path): a file already exists there.", NSFilePathErrorKey: path]))
             return false
         }
@@ -224,8 +333,15 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             }
         }
         do {
+            let mediaTypes = inputs.map(\.mediaType)
+            let segmentsOnly = self.segmentsOnly
+            let interval = settings.preferredOutputSegmentInterval
+            let cmaf = settings.outputFileTypeProfile == .mpeg4CMAFCompliant
             let engine = try AVError.converting { () throws -> SampleWriter in
-                let engine = try SampleWriter(path: path, container: container)
+                let engine = segmentsOnly
+                    ? try SampleWriter(segmentsWithInterval: interval.isIndefinite ? nil : interval.isNumeric && interval > .zero ? interval.seconds : 6,
+                                       start: 0, cmaf: cmaf) { [weak self] segment in self?.deliver(segment, mediaTypes: mediaTypes) }
+                    : try SampleWriter(path: path, container: container)
                 for (input, format) in zip(inputs, formats) {
                     let track: WriterTrackSettings
                     switch format {
@@ -250,7 +366,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 case .passthrough: return 64
                 }
             }
-            let session = WriterSession(path: path, engine: engine, limits: limits, onReady: { [weak self] index in
+            let session = WriterSession(path: segmentsOnly ? nil : path, engine: engine, limits: limits, onReady: { [weak self] index in
                 self?.inputs[safe: index]?.pump()
             }, onFailure: { [weak self] error in
                 self?.fail(error)
@@ -263,7 +379,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             if !began { session.cancel() }
             return began
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            if !segmentsOnly { try? FileManager.default.removeItem(atPath: path) }
             fail(error)
             return false
         }
@@ -294,6 +410,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let problem {
             fail(misuse: problem)
             return
+        }
+        if segmentsOnly {
+            let first = initialSegmentStartTime.isNumeric ? (initialSegmentStartTime - startTime).seconds : 0
+            liveSession?.enqueue(nil) { engine, _ in engine.setSegmentStart(first) }
         }
         for input in inputs { input.pump() }
     }

@@ -31,7 +31,8 @@ final class WriterSession: @unchecked Sendable {
     private let engine: SampleWriter
     private let token = CancellationToken()
     private let limits: [Int]
-    let path: String
+    /// The file written (removed when the session fails or is cancelled); nil for segments.
+    let path: String?
     /// Told, on an engine thread, when one of input `i`'s jobs is done (it may be ready again).
     let onReady: @Sendable (Int) -> Void
     /// Told once when the session fails (not when cancelled), on the thread that saw the failure.
@@ -39,7 +40,7 @@ final class WriterSession: @unchecked Sendable {
 
     /// Opens the file with its tracks and writes its header, on the calling thread (file creation and
     /// encoder set-up: milliseconds).
-    init(path: String, engine: SampleWriter, limits: [Int], onReady: @escaping @Sendable (Int) -> Void,
+    init(path: String?, engine: SampleWriter, limits: [Int], onReady: @escaping @Sendable (Int) -> Void,
          onFailure: @escaping @Sendable (any Error) -> Void) {
         self.path = path
         self.engine = engine
@@ -141,7 +142,7 @@ final class WriterSession: @unchecked Sendable {
         guard let waiters else { return }
         // The engine's file stays open until the engine is dropped; removing the path now leaves
         // nothing behind whatever it still writes into the unlinked file.
-        try? FileManager.default.removeItem(atPath: path)
+        if let path { try? FileManager.default.removeItem(atPath: path) }
         if let error { onFailure(error) }
         for waiter in waiters { waiter(ending) }
     }
