@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "avtool",
             dependencies: [
-                "AVFoundation", "VideoWindow", "Locking",
+                "AVFoundation", "VideoWindow", "Locking", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -35,6 +35,16 @@ package final class SampleWriter {
         package var firstSample: (presentationTime: MediaTimestamp, offset: Int, length: Int, isSync: Bool)?
     }
 
+    /// A packet copy kept until it is written; freed with it.
+    private final class OwnedPacket {
+        let pointer: UnsafeMutablePointer<AVPacket>
+        init(_ pointer: UnsafeMutablePointer<AVPacket>) { self.pointer = pointer }
+        deinit {
+            var p: UnsafeMutablePointer<AVPacket>? = pointer
+            av_packet_free(&p)
+        }
+    }
+
     private final class Segments {
         var bytes = Data()
         let cmaf: Bool
@@ -46,6 +56,12 @@ package final class SampleWriter {
         var packets: [Int: [(size: Int, pts: Int64, duration: Int64, key: Bool)]] = [:]
         /// Where the next forced keyframe falls, in seconds of output time.
         var nextForcedKey: Double?
+        /// Packets of the other tracks waiting for the leading track to reach their time.
+        var held: [Int: [OwnedPacket]] = [:]
+        /// How far the leading track has been written, in seconds.
+        var leadTime = -Double.infinity
+        /// How far each track has had samples appended, in seconds of output time.
+        var appendedUntil: [Int: Double] = [:]
 
         init(cmaf: Bool, interval: Double?, start: Double, onSegment: @escaping (Segment) -> Void) {
             (self.cmaf, self.interval, self.onSegment) = (cmaf, interval, onSegment)
@@ -171,6 +187,7 @@ package final class SampleWriter {
         let t = try active(track)
         guard let encoder = t.encoder, t.isVideo else { throw misuse("track \(track) does not encode pictures") }
         let ticks = rescale(pts, to: t.timeBase)
+        noteAppended(track, until: pts.seconds)
         var force = false
         if let segments, let next = segments.nextForcedKey, let interval = segments.interval, pts.seconds >= next - 1e-9 {
             force = true
@@ -186,6 +203,10 @@ package final class SampleWriter {
         let t = try active(track)
         guard let encoder = t.encoder, !t.isVideo else { throw misuse("track \(track) does not encode sound") }
         let ticks = rescale(pts, to: t.timeBase)
+        if let context = encoder.codecContext, context.pointee.sample_rate > 0, context.pointee.ch_layout.nb_channels > 0 {
+            let frames = samples.count / Int(context.pointee.ch_layout.nb_channels)
+            noteAppended(track, until: pts.seconds + Double(frames) / Double(context.pointee.sample_rate))
+        }
         try FFmpegLog.capturing {
             try encoder.encode(interleaved: samples, pts: ticks) { try emit($0, track) }
         }
@@ -196,6 +217,7 @@ package final class SampleWriter {
                         isKeyframe: Bool, track: Int) throws {
         let t = try active(track)
         guard t.encoder == nil, let packet = t.packet else { throw misuse("track \(track) encodes; it takes no packets") }
+        if let time = pts ?? dts { noteAppended(track, until: time.seconds) }
         guard bytes.count > 0, bytes.count < Int(Int32.max) else { return }
         av_packet_unref(packet)
         try FFmpeg.check(av_new_packet(packet, Int32(bytes.count)), "write a sample", source: path)
@@ -211,11 +233,17 @@ package final class SampleWriter {
     /// Drains track `track`'s encoder: it takes nothing more.
     package func finish(track: Int) throws {
         let t = try active(track)
+        if let encoder = t.encoder {
+            try FFmpegLog.capturing {
+                let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { try self.emit($0, track) }
+                if t.isVideo { try encoder.drain(write) } else { try encoder.finishSound(write) }
+            }
+        }
         t.finished = true
-        guard let encoder = t.encoder else { return }
-        try FFmpegLog.capturing {
-            let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { try self.emit($0, track) }
-            if t.isVideo { try encoder.drain(write) } else { try encoder.finishSound(write) }
+        // The leading track has ended: nothing holds the others back any more.
+        if let segments, track == (tracks.firstIndex { $0.isVideo } ?? 0) {
+            segments.leadTime = .infinity
+            try FFmpegLog.capturing { try release(upTo: .infinity, segments) }
         }
     }
 
@@ -223,6 +251,7 @@ package final class SampleWriter {
     /// out the last one).
     package func finish() throws {
         for (i, track) in tracks.enumerated() where !track.finished { try finish(track: i) }
+        if let segments { try FFmpegLog.capturing { try release(upTo: .infinity, segments) } }
         try FFmpegLog.capturing { try writer.finish() }
         if let segments, !segments.packets.isEmpty { cutSegment(segments) }
     }
@@ -243,31 +272,83 @@ package final class SampleWriter {
         cutSegment(segments)
     }
 
-    /// Writes an encoded or copied packet of `track`, first cutting a segment where one ends: at a
-    /// keyframe of the leading track (the first video track, else the first) at or after the cut time.
+    /// Writes an encoded or copied packet of `track`. Segment output interleaves by time: the other
+    /// tracks' packets wait until the leading track (the first video track, else the first) has
+    /// reached their time, so that each segment holds the same span of every track; a segment is cut
+    /// at a keyframe of the leading track at or after the cut time, after the others' packets before it.
     private func emit(_ packet: UnsafeMutablePointer<AVPacket>, _ track: Int) throws {
+        guard let segments else {
+            let t = tracks[track]
+            return try writer.write(packet, stream: t.stream, timeBase: t.timeBase)
+        }
+        let lead = tracks.firstIndex { $0.isVideo } ?? 0
+        guard track == lead, !tracks[lead].finished || tracks.count == 1 else {
+            guard let copy = av_packet_clone(packet) else {
+                throw MediaEngineError(.outOfMemory, source: path, operation: "write a segment", reason: "out of memory")
+            }
+            segments.held[track, default: []].append(OwnedPacket(copy))
+            av_packet_unref(packet)
+            return try release(upTo: segments.leadTime, segments)
+        }
+        let p = packet.pointee
         let t = tracks[track]
-        if let segments {
-            let p = packet.pointee
-            let lead = tracks.firstIndex { $0.isVideo } ?? 0
-            let seconds = Double(p.pts) * Double(t.timeBase.num) / Double(t.timeBase.den)
-            if track == lead, p.flags & AV_PKT_FLAG_KEY != 0, let cut = segments.nextCut, seconds >= cut - 1e-9,
-               segments.packets[lead]?.isEmpty == false, let interval = segments.interval {
+        let seconds = Double(p.pts) * Double(t.timeBase.num) / Double(t.timeBase.den)
+        if p.flags & AV_PKT_FLAG_KEY != 0, let cut = segments.nextCut, seconds >= cut - 1e-9, let interval = segments.interval {
+            if segments.packets[lead]?.isEmpty == false {
+                try release(upTo: cut, segments)
                 try writer.flushFragment()
                 cutSegment(segments)
-                var next = cut
-                while next <= seconds + 1e-9 { next += interval }
-                segments.nextCut = next
-            } else if track == lead, let cut = segments.nextCut, let interval = segments.interval, segments.packets[lead] == nil,
-                      seconds >= cut - 1e-9 {
-                // A segment's first packet of the leading track starts it (sound may come before it).
-                var next = cut
-                while next <= seconds + 1e-9 { next += interval }
-                segments.nextCut = next
             }
-            segments.packets[track, default: []].append((Int(p.size), p.pts, p.duration, p.flags & AV_PKT_FLAG_KEY != 0))
+            var next = cut
+            while next <= seconds + 1e-9 { next += interval }
+            segments.nextCut = next
         }
+        try write(packet, track, segments)
+        let decode = p.dts != avocet_nopts_value() ? p.dts : p.pts
+        segments.leadTime = max(segments.leadTime, Double(decode) * Double(t.timeBase.num) / Double(t.timeBase.den))
+        try release(upTo: segments.leadTime, segments)
+    }
+
+    /// Writes a packet into the segment being made, noting what it adds to the segment's report.
+    private func write(_ packet: UnsafeMutablePointer<AVPacket>, _ track: Int, _ segments: Segments) throws {
+        let p = packet.pointee
+        segments.packets[track, default: []].append((Int(p.size), p.pts, p.duration, p.flags & AV_PKT_FLAG_KEY != 0))
+        let t = tracks[track]
         try writer.write(packet, stream: t.stream, timeBase: t.timeBase)
+    }
+
+    /// Writes the held packets of the other tracks whose time is before `time` seconds, in time order.
+    private func release(upTo time: Double, _ segments: Segments) throws {
+        while true {
+            var best: (track: Int, seconds: Double)?
+            for (track, held) in segments.held {
+                guard let first = held.first else { continue }
+                let base = tracks[track].timeBase
+                let seconds = Double(first.pointer.pointee.pts) * Double(base.num) / Double(base.den)
+                if seconds < time, best.map({ seconds < $0.seconds }) ?? true { best = (track, seconds) }
+            }
+            guard let best, let packet = segments.held[best.track]?.removeFirst() else { return }
+            try write(packet.pointer, best.track, segments)
+        }
+    }
+
+    /// How far each held-back track's packets run ahead of the leading track, in seconds: a writer
+    /// holds an input that runs far ahead back, so held packets stay few. Empty for files.
+    /// Counted from what was appended (an encoder's delay does not count); nothing is ahead of a
+    /// leading track that has had nothing appended yet, or has finished.
+    package var secondsAheadOfLead: [Int: Double] {
+        guard let segments else { return [:] }
+        let lead = tracks.firstIndex { $0.isVideo } ?? 0
+        guard let leadUntil = segments.appendedUntil[lead], !tracks[lead].finished else { return [:] }
+        var ahead: [Int: Double] = [:]
+        for (track, until) in segments.appendedUntil where track != lead { ahead[track] = until - leadUntil }
+        return ahead
+    }
+
+    /// Notes how far `track` has had samples appended (segment output's back-pressure).
+    private func noteAppended(_ track: Int, until seconds: Double) {
+        guard let segments, seconds.isFinite else { return }
+        segments.appendedUntil[track] = max(segments.appendedUntil[track] ?? -.infinity, seconds)
     }
 
     /// Hands out the bytes gathered as one media segment, with what each track put in it.

@@ -25,7 +25,13 @@ final class WriterSession: @unchecked Sendable {
         var ending: Ending?
         var finishWaiters: [@Sendable (Ending) -> Void] = []
         var finishRequested = false
+        /// Inputs held back because their samples run too far ahead of the leading track's (segments).
+        var heldBack: Set<Int> = []
     }
+
+    /// How far (seconds) an input's samples may run ahead of the leading track's before it is held
+    /// back, so that segments interleave without gathering a file's worth of sound.
+    static let maximumLead = 2.0
 
     private let state: Locked<State>
     private let engine: SampleWriter
@@ -54,6 +60,7 @@ final class WriterSession: @unchecked Sendable {
     func isReady(_ input: Int) -> Bool {
         state.withLock { s in
             s.ending == nil && !s.finishRequested && s.pending.indices.contains(input) && s.pending[input] < limits[input]
+                && !s.heldBack.contains(input)
         }
     }
 
@@ -94,10 +101,14 @@ final class WriterSession: @unchecked Sendable {
                 fail(token.isCancelled ? nil : AVError.converting(error))
                 return
             }
-            if let input = next.input {
-                state.withLock { s in if s.pending.indices.contains(input) { s.pending[input] -= 1 } }
-                onReady(input)
+            let held = Set(engine.secondsAheadOfLead.filter { $0.value > Self.maximumLead }.map(\.key))
+            let released = state.withLock { s -> Set<Int> in
+                if let input = next.input, s.pending.indices.contains(input) { s.pending[input] -= 1 }
+                defer { s.heldBack = held }
+                return s.heldBack.subtracting(held)
             }
+            if let input = next.input { onReady(input) }
+            for input in released where input != next.input { onReady(input) }
         }
     }
 
