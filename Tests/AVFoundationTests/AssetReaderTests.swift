@@ -504,6 +504,28 @@ struct AssetReaderTests {
         #expect((reader.error as? AVError)?.code == .failedToLoadMediaData)
     }
 
+    @Test("a server that drops every connection mid-body fails the reader clearly, after the pictures it had")
+    func sourceFailsMidRead() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/cut.mp4": .closeMidBody(URL(fileURLWithPath: Fixtures.path("av.mp4")), afterBytes: 40_000)])
+        defer { server.stop() }
+        let asset = AVURLAsset(url: server.url("/cut.mp4"), options: [AvocetURLAssetHTTPConnectTimeoutKey: 2.0, AvocetURLAssetHTTPReadTimeoutKey: 2.0])
+        let (reader, output) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        let clock = ContinuousClock()
+        let started = clock.now
+        var count = 0
+        var thrown: (any Error)?
+        do {
+            for try await _ in output.sampleBuffers { count += 1 }
+        } catch {
+            thrown = error
+        }
+        #expect(clock.now - started < TestTiming.bound(20, hang: 60))
+        #expect(count < 50, "\(count) pictures")
+        #expect(reader.status == .failed)
+        #expect((thrown as? AVError)?.code == .failedToLoadMediaData || (thrown as? AVError)?.code == .fileFailedToParse,
+                "\(String(describing: thrown))")
+    }
+
     @Test("cancelReading wakes a caller waiting in copyNextSampleBuffer on a server that trickles")
     func cancelWhileWaiting() async throws {
         // 1 KiB every 100 ms: the header loads in a second or so, the media data would take ten.

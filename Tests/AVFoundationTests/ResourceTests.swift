@@ -34,6 +34,18 @@ struct ResourceTests {
         #expect((run.values["descriptorsAfter"] ?? .max) < 32)
     }
 
+    /// A disk that fills while an asset writer writes: the writer fails with Apple's disk-full code and
+    /// leaves no half-written file (the child process may not write files past 300 KiB).
+    @Test func aFullDiskFailsTheWriterAndLeavesNoFile() async throws {
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent("full.mp4")
+        let run = try await stress("exec STRESS diskfull 300 '\(output.path)'")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect((run.values["appended"] ?? 0) > 0)
+        #expect(run.values["status"] == 3, "\(run.values)")
+        #expect(run.values["code"] == -11807, "\(run.values)")
+        #expect(run.values["leftBehind"] == 0)
+    }
+
     /// Failed and cancelled opens (truncated files, not media, cancelled at every stage) leak nothing:
     /// resident memory over 9,000 opens after a warm-up of 1,000 stays within 16 MiB.
     @Test func tenThousandFailedAndCancelledOpensKeepMemoryFlat() async throws {

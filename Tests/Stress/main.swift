@@ -5,6 +5,7 @@
 //   avocet-stress leaks COUNT FILE...   opens truncated/broken files COUNT times, half of them cancelled
 //   avocet-stress silent COUNT FILE     COUNT assets whose delegates never answer, then FILE's load
 //   avocet-stress audioclock PID SOCKET FILE   the player's time against a PulseAudio server's sink
+//   avocet-stress diskfull KIB OUTPUT   an asset writer whose file may not grow past KIB (a full disk)
 //
 // Prints `key value` lines the test reads; exits 1 on a failure it can name.
 import AVFoundation
@@ -241,6 +242,52 @@ func audioClock(serverPID: Int32, socket: String, file: URL) async {
     print("resumedMovedMs \(Int(((held.currentTime().seconds - before) * 1000).rounded()))")
 }
 
+/// An asset writer writing pictures into `output` while the process may not write files larger than
+/// `kib` KiB (RLIMIT_FSIZE, with SIGXFSZ ignored, so writes fail with EFBIG as on a full disk). Prints
+/// the writer's status and error code, and whether a file was left behind.
+func diskFull(kib: Int, output: URL) async {
+    signal(SIGXFSZ, SIG_IGN)
+    var limit = rlimit(rlim_cur: rlim_t(kib * 1024), rlim_max: rlim_t(kib * 1024))
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("cannot limit file sizes") }
+    do {
+        let writer = try AVAssetWriter(outputURL: output, fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 640,
+                                                                           AVVideoHeightKey: 480,
+                                                                           AVVideoCompressionPropertiesKey: [AVVideoQualityKey: 1.0]])
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input)
+        writer.add(input)
+        guard writer.startWriting() else { fail("startWriting failed: \(String(describing: writer.error))") }
+        writer.startSession(atSourceTime: .zero)
+        var appended = 0
+        for n in 0..<600 where writer.status == .writing {
+            _ = await poll(timeout: 30) { input.isReadyForMoreMediaData || writer.status != .writing }
+            guard writer.status == .writing, let pool = adaptor.pixelBufferPool else { break }
+            var made: CVPixelBuffer?
+            CVPixelBufferPoolCreatePixelBuffer(nil, pool, &made)
+            guard let buffer = made else { break }
+            // Noise does not compress: the file grows fast.
+            CVPixelBufferLockBaseAddress(buffer, [])
+            if let base = CVPixelBufferGetBaseAddress(buffer) {
+                var seed = UInt32(truncatingIfNeeded: n &* 2_654_435_761)
+                let bytes = base.assumingMemoryBound(to: UInt32.self)
+                for i in 0..<(CVPixelBufferGetDataSize(buffer) / 4) {
+                    seed = seed &* 1_664_525 &+ 1_013_904_223
+                    bytes[i] = seed
+                }
+            }
+            CVPixelBufferUnlockBaseAddress(buffer, [])
+            if adaptor.append(buffer, withPresentationTime: CMTime(value: Int64(n), timescale: 30)) { appended += 1 }
+        }
+        await writer.finishWriting()
+        print("appended \(appended)")
+        print("status \(writer.status.rawValue)")
+        print("code \((writer.error as? AVError)?.code.rawValue ?? 0)")
+        print("leftBehind \(FileManager.default.fileExists(atPath: output.path) ? 1 : 0)")
+    } catch {
+        fail("\(error)")
+    }
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 3, let count = Int(arguments[arguments.startIndex + 1]) else {
     fail("usage: avocet-stress fds|leaks COUNT FILE...")
@@ -252,5 +299,6 @@ case "leaks": await leaks(count: count, files: files)
 case "silent": await silent(count: count, file: files[0])
 // avocet-stress audioclock SERVERPID SOCKET FILE
 case "audioclock": await audioClock(serverPID: Int32(clamping: count), socket: files[0].path, file: files[1])
+case "diskfull": await diskFull(kib: count, output: files[0])
 default: fail("unknown mode \(arguments[arguments.startIndex])")
 }

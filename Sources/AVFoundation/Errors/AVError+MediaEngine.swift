@@ -8,7 +8,7 @@ extension AVError {
     /// The AVError for an engine failure: Apple's nearest code, the one-line message naming the file as
     /// `NSLocalizedDescriptionKey`, the reason, the path, and FFmpeg's code as the underlying error.
     init(engineError e: MediaEngineError) {
-        let code: Code
+        var code: Code
         var underlying: NSError?
         switch e.code {
         case .fileNotFound:
@@ -28,6 +28,8 @@ extension AVError {
         case .refused: code = .referenceForbiddenByReferencePolicy
         case .invalidArgument, .failed: code = .unknown
         }
+        // A write refused for want of room (a full disk, a file-size limit): Apple's disk-full code.
+        if let rc = e.ffmpegCode, rc == -ENOSPC || rc == -EFBIG || rc == -EDQUOT { code = .diskFull }
         if let cause = e.underlying { underlying = cause }
         if underlying == nil, let ffmpeg = e.ffmpegCode {
             underlying = NSError(domain: AVErrorFFmpegDomain, code: Int(ffmpeg),
