@@ -58,6 +58,32 @@ struct ReadmeExamplesTests {
         #expect(AVAssetReaderTrackOutput(track: audio, outputSettings: speech).mediaType == .audio)
     }
 
+    /// The "Writing samples" article's example (its output path in a temporary directory).
+    @Test func writingSamplesSample() async throws {
+        let path = try Fixtures.temporaryDirectory().appendingPathComponent("out.mp4").path
+        let writer = try AVAssetWriter(outputURL: URL(fileURLWithPath: path), fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .video, outputSettings: [
+            AVVideoCodecKey: AVVideoCodecType.h264, AVVideoWidthKey: 1280, AVVideoHeightKey: 720,
+        ])
+        let adaptor = AVAssetWriterInputPixelBufferAdaptor(assetWriterInput: input, sourcePixelBufferAttributes: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+        ])
+        writer.add(input)
+        writer.startWriting()
+        writer.startSession(atSourceTime: .zero)
+        for frame in 0..<90 {
+            while !input.isReadyForMoreMediaData { try await Task.sleep(for: .milliseconds(1)) }
+            var buffer: CVPixelBuffer?
+            CVPixelBufferPoolCreatePixelBuffer(nil, adaptor.pixelBufferPool!, &buffer)
+            // ... draw into buffer ...
+            adaptor.append(buffer!, withPresentationTime: CMTime(value: Int64(frame), timescale: 30))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        #expect(writer.status == .completed)
+        #expect(try await AVURLAsset(url: URL(fileURLWithPath: path)).load(.duration).seconds == 3)
+    }
+
     @Test func thumbnailSample() async throws {
         let generator = AVAssetImageGenerator(asset: AVAsset(url: URL(fileURLWithPath: Fixtures.path("iphone.mov"))))
         generator.appliesPreferredTrackTransform = true
