@@ -101,6 +101,23 @@ final class StreamDecoder {
         }
     }
 
+    /// Pictures that could not be decoded so far; past 256 the stream counts as damaged beyond use.
+    private var damagedPictures = 0
+
+    /// Counts a picture the decoder could not decode (`.damaged`); throws `.decodeFailed` once the
+    /// stream holds nothing but damage (256 of them), so a reader skips damage as players do but never
+    /// decodes garbage forever.
+    func noteDamagedPicture() throws {
+        damagedPictures += 1
+        if damagedPictures > 256 {
+            throw MediaEngineError(.decodeFailed, source: source, operation: "decode",
+                                   reason: "the video data is damaged: \(FFmpegLog.lastError ?? "the decoder gave no pictures")")
+        }
+    }
+
+    /// Starts counting damaged pictures afresh (a random-access reader counts per request).
+    func resetDamageCount() { damagedPictures = 0 }
+
     /// Forgets every picture held (after a seek, or to decode again after draining).
     func flush() {
         if let ctx = context { avcodec_flush_buffers(ctx) }

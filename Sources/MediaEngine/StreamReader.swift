@@ -29,7 +29,6 @@ package final class StreamReader {
     private var ended = false
     private var hasRead = false
     private var lastPictureEnd: Int64?
-    private var damagedPictures = 0
 
     /// Opens `source` for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo` gives it).
     /// Blocking: parses the header again, on the calling engine thread.
@@ -137,11 +136,7 @@ package final class StreamReader {
                     }
                     return timing
                 case .damaged:
-                    damagedPictures += 1
-                    if damagedPictures > 256 {
-                        throw MediaEngineError(.decodeFailed, source: name, operation: "decode",
-                                               reason: "the video data is damaged: \(FFmpegLog.lastError ?? "the decoder gave no pictures")")
-                    }
+                    try decoder.noteDamagedPicture()
                 case .end:
                     ended = true
                 case .needsInput:

@@ -98,7 +98,6 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// time; MP4's converts to its decode-time index itself).
     private var keyframes: [Int64] = []
     private var indexedEntries = -1
-    private var damagedPictures = 0
 
     /// How much work the reader has done: seeks made and pictures decoded (for tests and benchmarks).
     package struct Work: Sendable, Equatable {
@@ -218,7 +217,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         context.use(cancellation)
-        damagedPictures = 0
+        decoder.resetDamageCount()
         return try FFmpegLog.capturing {
             try body(try find(window(for: request), cancellation))
         }
@@ -469,11 +468,7 @@ package final class VideoFrameReader: @unchecked Sendable {
             case .frame:
                 if let picture = makePicture(frame) { return picture }
             case .damaged:
-                damagedPictures += 1
-                if damagedPictures > 256 {
-                    throw MediaEngineError(.decodeFailed, source: name, operation: "decode",
-                                           reason: "the video data is damaged: \(FFmpegLog.lastError ?? "the decoder gave no pictures")")
-                }
+                try decoder.noteDamagedPicture()
             case .end:
                 live = false
                 return nil

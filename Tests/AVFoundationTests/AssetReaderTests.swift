@@ -506,7 +506,7 @@ struct AssetReaderTests {
 
     @Test("a server that drops every connection mid-body fails the reader clearly, after the pictures it had")
     func sourceFailsMidRead() async throws {
-        let server = try LoopbackHTTPServer(routes: ["/cut.mp4": .closeMidBody(URL(fileURLWithPath: Fixtures.path("av.mp4")), afterBytes: 40_000)])
+        let server = try LoopbackHTTPServer(routes: ["/cut.mp4": .closeMidBody(URL(fileURLWithPath: Fixtures.path("av.mp4")), afterBytes: 100_000)])
         defer { server.stop() }
         let asset = AVURLAsset(url: server.url("/cut.mp4"), options: [AvocetURLAssetHTTPConnectTimeoutKey: 2.0, AvocetURLAssetHTTPReadTimeoutKey: 2.0])
         let (reader, output) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])

@@ -38,6 +38,16 @@ final class AssetSource: Sendable {
         }
     }
 
+    /// Opens the source afresh for reading the stream at `streamIndex` in order (a reader output's
+    /// packets or pictures). Blocking: runs on an engine thread. The reader holds the source open until
+    /// it is dropped.
+    func openStreamReader(streamIndex: Int, cancellation: CancellationToken) throws -> StreamReader {
+        try AVError.converting {
+            try StreamReader(source: openUnchanged(cancellation: cancellation), options: options, streamIndex: streamIndex,
+                             cancellation: cancellation)
+        }
+    }
+
     /// Opens the bytes again, checking they are the size the header parse saw: a file replaced or
     /// truncated since fails here (`AVError.fileFailedToParse`-family, "the file changed") rather than
     /// read as something else, or as less. Blocking: call on an engine thread.

@@ -20,11 +20,12 @@ final class RenderedPictureProducer: SampleProducer {
     private var count = 0
     private var start = CMTime.zero
     private let converter = PixelConverter()
-    private var pool: CVPixelBufferPool?
+    private let buffers: PixelBufferSupply
     private var formatDescription: CMVideoFormatDescription?
 
     init(asset: AVAsset, tracks: [AVAssetTrack], videoComposition: AVVideoComposition?, settings: ReaderOutputFormat.PictureSettings) throws {
         (self.asset, self.tracks, pixelFormat) = (asset, tracks, settings.pixelFormat)
+        buffers = PixelBufferSupply(pixelFormat: settings.pixelFormat)
         let track = tracks.first { $0.facts.isEnabled } ?? tracks.first
         let natural = videoComposition?.renderSize ?? track?.facts.naturalSize ?? .zero
         guard natural.width >= 1, natural.height >= 1, natural.width <= 16384, natural.height <= 16384 else {
@@ -64,7 +65,7 @@ final class RenderedPictureProducer: SampleProducer {
     func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
         guard let frames, index < count else { return nil }
         let rgba = try frames.render(index, token)
-        let buffer = try pixelBuffer()
+        let buffer = try buffers.buffer(width: outputSize.width, height: outputSize.height)
         guard let target = buffer.pixelMemory else {
             throw AVError(.unsupportedOutputSettings, userInfo: [NSLocalizedDescriptionKey: "The pixel format cannot be rendered into."])
         }
@@ -78,19 +79,5 @@ final class RenderedPictureProducer: SampleProducer {
         }
         guard let formatDescription else { return nil }
         return try CMSampleBuffer(imageBuffer: buffer, formatDescription: formatDescription, sampleTiming: timing)
-    }
-
-    private func pixelBuffer() throws -> CVPixelBuffer {
-        if pool == nil {
-            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: pixelFormat),
-                                             kCVPixelBufferWidthKey as String: NSNumber(value: outputSize.width),
-                                             kCVPixelBufferHeightKey as String: NSNumber(value: outputSize.height)]
-            CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &pool)
-        }
-        var buffer: CVPixelBuffer?
-        guard let pool, CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer) == kCVReturnSuccess, let buffer else {
-            throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a picture of \(outputSize.width)x\(outputSize.height)."])
-        }
-        return buffer
     }
 }

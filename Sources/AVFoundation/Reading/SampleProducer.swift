@@ -34,10 +34,44 @@ enum SampleMemory {
     }
 }
 
-/// Where a range ends on a stream's timeline, in its ticks; nil for a range without an end.
-func rangeEnd(_ range: CMTimeRange, reader: StreamReader) -> Int64? {
-    let end = range.end
-    return end.isNumeric ? reader.ticks(MediaTimestamp(end)) : nil
+extension StreamReader {
+    /// Starts reading at `range`'s start; returns where the range ends in the stream's ticks (nil for
+    /// a range without an end).
+    func start(_ range: CMTimeRange, _ token: CancellationToken) throws -> Int64? {
+        try AVError.converting { try start(at: MediaTimestamp(range.start), token) }
+        let end = range.end
+        return end.isNumeric ? ticks(MediaTimestamp(end)) : nil
+    }
+}
+
+/// Pixel buffers of one format from a pool made again when the size changes: the memory a reader's
+/// pictures are converted into. Used by one producer at a time.
+final class PixelBufferSupply {
+    let pixelFormat: OSType
+    private var pool: CVPixelBufferPool?
+    private var size: (width: Int, height: Int)?
+
+    init(pixelFormat: OSType) { self.pixelFormat = pixelFormat }
+
+    /// A buffer of `width` x `height` from the pool (its memory reused once let go).
+    func buffer(width: Int, height: Int) throws -> CVPixelBuffer {
+        if pool == nil || size?.width != width || size?.height != height {
+            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: pixelFormat),
+                                             kCVPixelBufferWidthKey as String: NSNumber(value: width),
+                                             kCVPixelBufferHeightKey as String: NSNumber(value: height)]
+            var made: CVPixelBufferPool?
+            let status = CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made)
+            guard status == kCVReturnSuccess, let made else {
+                throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Could not make pixel buffers of \(width)x\(height) (CVReturn \(status))."])
+            }
+            (pool, size) = (made, (width, height))
+        }
+        var buffer: CVPixelBuffer?
+        guard let pool, CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer) == kCVReturnSuccess, let buffer else {
+            throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a picture of \(width)x\(height)."])
+        }
+        return buffer
+    }
 }
 
 /// The stored samples of a file's track, as the container holds them (`outputSettings: nil`): one
@@ -49,16 +83,12 @@ final class StoredSampleProducer: SampleProducer {
     private var end: Int64?
 
     init(file: AVAssetTrack.FileTrack, formatDescription: CMFormatDescription?, _ token: CancellationToken) throws {
-        reader = try AVError.converting {
-            try StreamReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
-                             streamIndex: file.stream.index, cancellation: token)
-        }
+        reader = try file.source.openStreamReader(streamIndex: file.stream.index, cancellation: token)
         self.formatDescription = formatDescription
     }
 
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
-        try AVError.converting { try reader.start(at: MediaTimestamp(range.start), token) }
-        end = rangeEnd(range, reader: reader)
+        end = try reader.start(range, token)
     }
 
     func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
@@ -89,28 +119,24 @@ final class PictureSampleProducer: SampleProducer {
     private let reader: StreamReader
     private let settings: ReaderOutputFormat.PictureSettings
     private var end: Int64?
-    private var pool: CVPixelBufferPool?
-    private var poolSize: (width: Int, height: Int)?
+    private let buffers: PixelBufferSupply
     private var formatDescription: CMVideoFormatDescription?
 
     init(file: AVAssetTrack.FileTrack, settings: ReaderOutputFormat.PictureSettings, _ token: CancellationToken) throws {
-        reader = try AVError.converting {
-            try StreamReader(source: file.source.openUnchanged(cancellation: token), options: file.source.options,
-                             streamIndex: file.stream.index, cancellation: token)
-        }
+        reader = try file.source.openStreamReader(streamIndex: file.stream.index, cancellation: token)
         self.settings = settings
+        buffers = PixelBufferSupply(pixelFormat: settings.pixelFormat)
     }
 
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
-        try AVError.converting { try reader.start(at: MediaTimestamp(range.start), token) }
-        end = rangeEnd(range, reader: reader)
+        end = try reader.start(range, token)
     }
 
     func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
         var made: CVPixelBuffer?
         guard let timing = try AVError.converting({
             try reader.nextPicture(token) { width, height in
-                let buffer = try pixelBuffer(width: settings.width ?? width, height: settings.height ?? height)
+                let buffer = try buffers.buffer(width: settings.width ?? width, height: settings.height ?? height)
                 made = buffer
                 return buffer.pixelMemory
             }
@@ -122,26 +148,6 @@ final class PictureSampleProducer: SampleProducer {
                                               presentationTimeStamp: CMTime(ticks: timing.presentationTime, timeBase: tb),
                                               decodeTimeStamp: .invalid)
         return try CMSampleBuffer(imageBuffer: buffer, formatDescription: description, sampleTiming: sampleTiming)
-    }
-
-    /// A buffer from the pool for this size (made again when the size changes).
-    private func pixelBuffer(width: Int, height: Int) throws -> CVPixelBuffer {
-        if pool == nil || poolSize?.width != width || poolSize?.height != height {
-            let attributes: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: settings.pixelFormat),
-                                             kCVPixelBufferWidthKey as String: NSNumber(value: width),
-                                             kCVPixelBufferHeightKey as String: NSNumber(value: height)]
-            var made: CVPixelBufferPool?
-            let status = CVPixelBufferPoolCreate(nil, nil, attributes as NSDictionary, &made)
-            guard status == kCVReturnSuccess, let made else {
-                throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Could not make pixel buffers of \(width)x\(height) (CVReturn \(status))."])
-            }
-            (pool, poolSize) = (made, (width, height))
-        }
-        var buffer: CVPixelBuffer?
-        guard let pool, CVPixelBufferPoolCreatePixelBuffer(nil, pool, &buffer) == kCVReturnSuccess, let buffer else {
-            throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a picture of \(width)x\(height)."])
-        }
-        return buffer
     }
 
     private func formatDescription(for buffer: CVPixelBuffer) throws -> CMVideoFormatDescription {
