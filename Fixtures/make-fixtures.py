@@ -118,6 +118,9 @@ def make_media(fx, cover, tmp):
         inputs += ["-f", "lavfi", "-i", source]
         maps += ["-map", f"{n}:v"]
         codec_args += VIDEO_ENCODERS[video["codec"]]
+        if "b_frames" in video:
+            # After the preset, which leaves B-frames out (ultrafast).
+            codec_args += ["-bf", str(video["b_frames"])]
         n += 1
     for i, audio in enumerate(fx.get("audio", [])):
         layout = "mono" if audio["channels"] == 1 else "stereo"
@@ -295,6 +298,9 @@ def make_frames(frames):
                 codec += ["-sc_threshold", "0"]
             if "display_aspect_ratio" in fx:
                 codec += ["-aspect", fx["display_aspect_ratio"]]
+            if fx["container"] == "mpegts":
+                # No mux delay: the stream starts at 0, as the other movies do (FFmpeg's default is 1.4 s).
+                codec += ["-muxdelay", "0", "-muxpreload", "0"]
             rotation = fx.get("rotation")
             encoded = os.path.join(tmp, fx["name"]) if rotation else out
             if fx.get("live"):
@@ -325,7 +331,7 @@ def main():
     make_hls(facts["hls"])
     make_frames(facts["frames"])
     with tempfile.TemporaryDirectory() as tmp:
-        for fx in facts["fixtures"]:
+        for fx in facts["fixtures"] + facts["timing"]:
             recipe = fx["recipe"]
             if recipe in ("av", "audio"):
                 make_media(fx, facts["cover"], tmp)

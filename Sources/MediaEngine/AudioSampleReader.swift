@@ -21,6 +21,29 @@ package final class AudioSampleReader {
     private var fillsGap = true
     private var needsStartTime = true
     private var ended = false
+    /// Whether packets have been read since the container was opened (else it stands at its start).
+    private var hasRead = false
+    /// Where the stream's sound ends (item time, stream ticks) when the container says so exactly: an
+    /// MP4 or QuickTime track's duration, which its edit list sets to leave out the encoder's padding
+    /// after the last sound (an AAC track's last packet is padded to 1024 frames), as Apple's reader
+    /// does (`read` checks that only padding lies past it). Nil elsewhere: the sound ends with the
+    /// last packet's.
+    private let streamEnd: Int64?
+    /// `streamEnd` in frames of the output rate from item time zero, and the frames `read` has
+    /// returned since the start.
+    private var endFrame: Int64?
+    private var delivered: Int64 = 0
+    /// Whether what lies past `endFrame` was looked at (only padding: it holds; more: it was dropped).
+    private var endChecked = false
+    /// Where the next decoded sample belongs: the item time (frames of the output rate) of the last
+    /// decoded frame whose time was taken, and the samples (at its rate) decoded from it on.
+    private var anchor: (frame: Int64, rate: Int32, samples: Int64)?
+    /// Frames decoded after a start without a time (a demuxer may give the first packets after a seek
+    /// none: FFmpeg's HLS, with the rest of an MPEG-TS packet it cut into), converted and held until a
+    /// frame with a time places them: their samples, their input samples and rate.
+    private var held: [Float] = []
+    private var heldInput: Int64 = 0
+    private var heldRate: Int32?
     /// Samples converted but not yet read.
     private var pending: [Float] = []
     /// The input shape the resampler was set up for (rate, sample format, channels): a stream that
@@ -41,6 +64,12 @@ package final class AudioSampleReader {
         (packet, frame) = (p, f)
         self.outputRate = outputRate
         self.channels = channels
+        let st = packets.stream.pointee
+        if packets.format == .quickTime, st.duration > 0, st.start_time != avocet_nopts_value() {
+            streamEnd = st.start_time.addingSaturating(st.duration).subtractingSaturating(packets.origin(in: st.time_base))
+        } else {
+            streamEnd = nil
+        }
     }
 
     deinit {
@@ -66,14 +95,35 @@ package final class AudioSampleReader {
     package func start(at time: MediaTimestamp, speed: Double, fillsGap: Bool = true, _ token: CancellationToken) throws {
         let tb = packets.timeBase
         let ticks = Self.rescale(time, to: tb)
-        // An HLS stream's timestamps count from its start time; the item's from zero.
-        try packets.seek(atOrBefore: max(0, ticks).addingSaturating(packets.origin(in: tb)), token)
+        // An HLS stream's timestamps count from its start time; the item's from zero. The decoder
+        // starts a little before the time (its output there is dropped): a decoder needs the packets
+        // before the first it outputs right (MP3's bit reservoir, AAC's overlap, Opus's pre-roll).
+        let before = ticks > 0 ? ticks.subtractingSaturating(prerollTicks) : ticks
+        // A reader that has read nothing starts at the beginning without a seek: FFmpeg's HLS cannot
+        // seek to the playlist's start exactly (`FFmpeg.seek` lands a little later, and the demuxer
+        // drops the packets before).
+        if hasRead || before > 0 {
+            try packets.seek(atOrBefore: max(0, before).addingSaturating(packets.origin(in: tb)), token)
+        }
         decoder.flush()
         swr_free(&resampler)
         pending = []
         inputShape = nil
         startFrame = Self.rescale(time, to: AVRational(num: 1, den: outputRate))
+        endFrame = streamEnd.map { av_rescale_q($0, tb, AVRational(num: 1, den: outputRate)) }
+        (delivered, endChecked) = (0, false)
         (self.speed, self.fillsGap, needsStartTime, ended, skip, firstFrame) = (speed > 0 && speed.isFinite ? speed : 1, fillsGap, true, false, 0, nil)
+        anchor = nil
+        (held, heldInput, heldRate) = ([], 0, nil)
+    }
+
+    /// How far before a start time decoding starts, in stream ticks: the codec's seek pre-roll (Opus
+    /// asks 80 ms) or eight packets (MP3's bit reservoir reaches back several), whichever is longer.
+    private var prerollTicks: Int64 {
+        let par = packets.parameters.pointee
+        guard par.sample_rate > 0 else { return 0 }
+        let samples = max(Int64(par.seek_preroll), 8 * Int64(par.frame_size > 0 ? par.frame_size : 1152))
+        return av_rescale_q(samples, AVRational(num: 1, den: par.sample_rate), packets.timeBase)
     }
 
     /// Where the first frame `read` returns lies, in frames of the output rate from item time zero;
@@ -88,13 +138,43 @@ package final class AudioSampleReader {
 
     /// Up to `count` frames (`channels` samples each); fewer only at the end of the stream.
     package func read(_ count: Int, _ token: CancellationToken) throws -> [Float] {
-        let wanted = count * Int(channels)
-        while pending.count < wanted && !ended {
+        var frames = count
+        if endChecked, let left = framesLeft { frames = Int(max(0, min(Int64(frames), left))) }
+        while pending.count < frames * Int(channels) && !ended {
             try FFmpegLog.capturing { try decodeMore(token) }
         }
-        let taken = Array(pending.prefix(wanted))
+        // The first frame's time is known once one is decoded. Sound past the stream's stated end is
+        // left out only when it is the last packet's padding: a stated end well before the sound's
+        // (a fragmented movie's estimate) is not believed.
+        if !endChecked, let left = framesLeft, Int64(pending.count / Int(channels)) >= left {
+            while !ended && Int64(pending.count / Int(channels)) - left <= paddingLimit {
+                try FFmpegLog.capturing { try decodeMore(token) }
+            }
+            endChecked = true
+            if Int64(pending.count / Int(channels)) - left > paddingLimit { endFrame = nil }
+        }
+        if let left = framesLeft { frames = Int(max(0, min(Int64(frames), left))) }
+        let taken = Array(pending.prefix(frames * Int(channels)))
         pending.removeFirst(taken.count)
+        delivered += Int64(taken.count / Int(channels))
         return taken
+    }
+
+    /// The most sound past the stream's stated end that counts as padding, in output frames: two
+    /// packets (an AAC packet holds 1024 frames, 2048 with SBR).
+    private var paddingLimit: Int64 {
+        let par = packets.parameters.pointee
+        guard par.sample_rate > 0 else { return 0 }
+        let packet = Int64(par.frame_size > 0 ? par.frame_size : 2048)
+        return Int64((Double(av_rescale(2 * packet, Int64(outputRate), Int64(par.sample_rate))) / speed).rounded(.up))
+    }
+
+    /// Output frames still to read before the stream's end (`streamEnd`); nil when unknown.
+    private var framesLeft: Int64? {
+        guard let endFrame, let firstFrame else { return nil }
+        let span = endFrame.subtractingSaturating(firstFrame)
+        let frames = speed == 1 ? span : Int64(saturating: (Double(span) / speed).rounded())
+        return frames.subtractingSaturating(delivered)
     }
 
     private func decodeMore(_ token: CancellationToken) throws {
@@ -105,9 +185,15 @@ package final class AudioSampleReader {
         case .damaged:
             break
         case .end:
+            if needsStartTime {
+                // No frame had a time: the held ones are taken to start at the start.
+                placeStart(nil)
+                try releaseHeld()
+            }
             try flushResampler()
             ended = true
         case .needsInput:
+            hasRead = true
             if try packets.next(packet, token) {
                 _ = try decoder.send(packet)
             } else {
@@ -141,31 +227,70 @@ package final class AudioSampleReader {
             guard rc >= 0, let swr = resampler else { throw FFmpeg.error(rc < 0 ? rc : avocet_averror_enomem(), "set up the resampler", source: packets.name) }
             try FFmpeg.check(swr_init(swr), "set up the resampler", source: packets.name)
         }
+        let position = itemFrame(of: f)
+        if needsStartTime, position == nil, heldRate ?? f.sample_rate == f.sample_rate,
+           heldInput.addingSaturating(Int64(f.nb_samples)) <= 2 * Int64(f.sample_rate) {
+            // No time yet: held (two seconds at most) until a frame with one says where they lie.
+            held.append(contentsOf: try resample(f))
+            (heldInput, heldRate) = (heldInput + Int64(f.nb_samples), f.sample_rate)
+            return
+        }
         if needsStartTime {
-            needsStartTime = false
-            let tb = packets.timeBase
-            let pts = f.best_effort_timestamp != avocet_nopts_value() ? f.best_effort_timestamp : f.pts
-            firstFrame = startFrame
-            if pts != avocet_nopts_value(), tb.den > 0 {
-                let first = av_rescale_q(pts.subtractingSaturating(packets.origin(in: tb)), tb, AVRational(num: 1, den: outputRate))
-                // Output frames between the start and the first decoded one (negative: before the start).
-                let gap = first.subtractingSaturating(startFrame)
-                let early = speed == 1 ? Double(-gap) : Double(-gap) / speed
-                if early > 0 {
-                    skip = Int(min(early.rounded(), Double(Int32.max)))
-                } else if early < -0.5 {
-                    let missing = Int(min(-early.rounded(), Double(Int32.max)))
-                    if fillsGap {
-                        // The audio starts after the time asked: silence until it does, so it stays in step.
-                        pending.append(contentsOf: repeatElement(Float(0), count: missing * Int(channels)))
-                    } else {
-                        firstFrame = startFrame.addingSaturating(Int64(missing))
-                    }
-                }
+            // The held frames end where this one starts.
+            let first = position.map { p in heldRate.map { p.subtractingSaturating(av_rescale(heldInput, Int64(outputRate), Int64($0))) } ?? p }
+            placeStart(first)
+            if let first { anchor = (first, heldRate ?? f.sample_rate, heldInput) }
+            try releaseHeld()
+        } else if let position, let anchor, anchor.rate == f.sample_rate {
+            let expected = anchor.frame.addingSaturating(av_rescale(anchor.samples, Int64(outputRate), Int64(anchor.rate)))
+            let drift = position.subtractingSaturating(expected)
+            if drift.magnitude > driftTolerance {
+                realign(by: drift)
+                self.anchor = nil
             }
         }
+        if anchor == nil || anchor?.rate != f.sample_rate {
+            // From the frame's own time, or (none, or a new rate) where the samples so far end.
+            let expected = anchor.map { $0.frame.addingSaturating(av_rescale($0.samples, Int64(outputRate), Int64($0.rate))) }
+            if let start = position ?? expected { anchor = (start, f.sample_rate, 0) }
+        }
+        anchor?.samples += Int64(f.nb_samples)
+        take(try resample(f))
+    }
+
+    /// Where the first decoded frame lies (item time, output frames; nil: unknown, taken as the start):
+    /// sets `firstFrame`, and the frames to drop before the start or the silence up to it.
+    private func placeStart(_ first: Int64?) {
+        needsStartTime = false
+        firstFrame = startFrame
+        guard let first else { return }
+        // Output frames between the start and the first decoded one (negative: before the start).
+        let gap = first.subtractingSaturating(startFrame)
+        let early = speed == 1 ? Double(-gap) : Double(-gap) / speed
+        if early > 0 {
+            skip = Int(min(early.rounded(), Double(Int32.max)))
+        } else if early < -0.5 {
+            let missing = Int(min(-early.rounded(), Double(Int32.max)))
+            if fillsGap {
+                // The audio starts after the time asked: silence until it does, so it stays in step.
+                pending.append(contentsOf: repeatElement(Float(0), count: missing * Int(channels)))
+            } else {
+                firstFrame = startFrame.addingSaturating(Int64(missing))
+            }
+        }
+    }
+
+    /// Hands on the samples held for want of a time, once their place is known.
+    private func releaseHeld() throws {
+        let samples = held
+        (held, heldInput, heldRate) = ([], 0, nil)
+        take(samples[...])
+    }
+
+    /// `f` converted to the output's rate, channels and samples.
+    private func resample(_ f: AVFrame) throws -> ArraySlice<Float> {
         let capacity = Int(swr_get_out_samples(resampler, f.nb_samples))
-        guard capacity > 0 else { return }
+        guard capacity > 0 else { return [] }
         var output = [Float](repeating: 0, count: capacity * Int(channels))
         let made: Int32 = output.withUnsafeMutableBytes { raw in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -173,15 +298,48 @@ package final class AudioSampleReader {
             let input = UnsafeMutableRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
             return swr_convert(resampler, &out, Int32(capacity), input, f.nb_samples)
         }
-        try take(output, made: made)
+        try FFmpeg.check(made, "resample the audio", source: packets.name)
+        return output.prefix(Int(made) * Int(channels))
     }
 
-    /// Keeps the first `made` frames of `output`, less those still to skip.
-    private func take(_ output: [Float], made: Int32) throws {
-        try FFmpeg.check(made, "resample the audio", source: packets.name)
-        var samples = output.prefix(Int(made) * Int(channels))
+    /// A decoded frame's item time in frames of the output rate; nil when it has none.
+    private func itemFrame(of f: AVFrame) -> Int64? {
+        let tb = packets.timeBase
+        let pts = f.best_effort_timestamp != avocet_nopts_value() ? f.best_effort_timestamp : f.pts
+        guard pts != avocet_nopts_value(), tb.den > 0 else { return nil }
+        return av_rescale_q(pts.subtractingSaturating(packets.origin(in: tb)), tb, AVRational(num: 1, den: outputRate))
+    }
+
+    /// How far a frame's time may stray from where the samples before it end before the stream counts
+    /// as broken there (output frames): 20 ms, or two ticks of a coarse time base (Matroska's
+    /// millisecond times are rounded; AVI's may count whole packets).
+    private var driftTolerance: UInt64 {
+        let tb = packets.timeBase
+        let ticks = tb.den > 0 ? av_rescale_q_rnd(2, tb, AVRational(num: 1, den: outputRate), AV_ROUND_UP) : 0
+        return UInt64(max(Int64(outputRate / 50), ticks))
+    }
+
+    /// Puts the sound back in step with its times where the stream breaks (a fragmented MP4 whose
+    /// first packet stands apart from the rest, a recording with a dropout): `drift` output frames of
+    /// silence for a gap (fewer while frames before the start are still being dropped), or the
+    /// overlap dropped.
+    private func realign(by drift: Int64) {
+        let frames = speed == 1 ? drift : Int64(saturating: (Double(drift) / speed).rounded())
+        if frames > 0 {
+            let absorbed = min(Int64(skip), frames)
+            skip -= Int(absorbed)
+            let silence = Int(min(frames - absorbed, Int64(Int32.max)))
+            pending.append(contentsOf: repeatElement(Float(0), count: silence * Int(channels)))
+        } else {
+            skip = Int(min(Int64(skip).addingSaturating(-frames), Int64(Int32.max)))
+        }
+    }
+
+    /// Keeps `samples`, less the frames still to skip.
+    private func take(_ samples: ArraySlice<Float>) {
+        var samples = samples
         if skip > 0 {
-            let dropped = min(skip, Int(made))
+            let dropped = min(skip, samples.count / Int(channels))
             skip -= dropped
             samples = samples.dropFirst(dropped * Int(channels))
         }
@@ -198,6 +356,7 @@ package final class AudioSampleReader {
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             return swr_convert(swr, &out, Int32(capacity), nil, 0)
         }
-        try take(output, made: made)
+        try FFmpeg.check(made, "resample the audio", source: packets.name)
+        take(output.prefix(Int(made) * Int(channels)))
     }
 }

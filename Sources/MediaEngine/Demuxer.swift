@@ -142,14 +142,19 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// Runs `avformat_find_stream_info` when the options and the container call for it; returns whether it ran.
-    static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken) throws -> Bool {
+    /// With `decodeTimes` (a reader that hands out stored packets), Matroska is analysed too: it stores
+    /// presentation times only, and FFmpeg infers the decode times of reordered video (B-frames) from
+    /// the reordering the analysis finds; without it, the packets come without decode times.
+    static func analyzeIfNeeded(_ context: FormatContext, options: DemuxerOptions, cancellation: CancellationToken,
+                                decodeTimes: Bool = false) throws -> Bool {
         guard let ctx = context.pointer else { return false }
         let analyze: Bool
+        let format = ContainerFormat(demuxer: context.demuxerName)
         switch options.streamAnalysis {
         case .always: analyze = true
         case .never: analyze = false
         case .whenNeeded:
-            analyze = !ContainerFormat(demuxer: context.demuxerName).headerSuffices || headerLeavesOut(ctx)
+            analyze = !format.headerSuffices || headerLeavesOut(ctx) || (decodeTimes && format == .matroska)
         }
         guard analyze else { return false }
         let rc = avformat_find_stream_info(ctx, nil)

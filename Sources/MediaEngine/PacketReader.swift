@@ -16,18 +16,24 @@ final class PacketReader {
     /// Item time zero on the container's timeline, read once (packets are many).
     private let originMicroseconds: Int64
     let name: String
+    /// The container's kind, as its demuxer names it.
+    let format: ContainerFormat
 
-    convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
-        try self.init(source: source, options: options, streamIndices: [streamIndex], cancellation: cancellation)
+    /// With `decodeTimes`, packets carry decode times wherever FFmpeg can infer them (see
+    /// `Demuxer.analyzeIfNeeded`).
+    convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, decodeTimes: Bool = false,
+                     cancellation: CancellationToken) throws {
+        try self.init(source: source, options: options, streamIndices: [streamIndex], decodeTimes: decodeTimes, cancellation: cancellation)
     }
 
     /// Reads the streams at `streamIndices` (at least one; the first leads seeks).
-    init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], cancellation: CancellationToken) throws {
+    init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], decodeTimes: Bool = false,
+         cancellation: CancellationToken) throws {
         name = source.name
         // FFmpeg's messages are captured (kept off stderr) here, in `seek` and in `next`.
         (context, ctx) = try FFmpegLog.capturing {
             let opened = try Demuxer.openContext(source, options: options, cancellation: cancellation)
-            _ = try Demuxer.analyzeIfNeeded(opened.0, options: options, cancellation: cancellation)
+            _ = try Demuxer.analyzeIfNeeded(opened.0, options: options, cancellation: cancellation, decodeTimes: decodeTimes)
             return opened
         }
         let count = Int(ctx.pointee.nb_streams)
@@ -40,7 +46,8 @@ final class PacketReader {
         stream = st
         streamIndex = Int32(first)
         kept = keep
-        originMicroseconds = FFmpeg.itemOrigin(ctx, format: ContainerFormat(demuxer: context.demuxerName))
+        format = ContainerFormat(demuxer: context.demuxerName)
+        originMicroseconds = FFmpeg.itemOrigin(ctx, format: format)
     }
 
     /// Where item time zero falls on the container's timeline, in ticks of `timeBase` (see

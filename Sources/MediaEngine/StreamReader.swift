@@ -28,13 +28,19 @@ package final class StreamReader {
     private var draining = false
     private var ended = false
     private var hasRead = false
+    /// Whether `packet` holds the keyframe a seek found, to be read next.
+    private var holdsPacket = false
     private var lastPictureEnd: Int64?
 
     /// Opens `source` for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo` gives it).
+    /// `forPackets`: the caller reads stored packets (`nextPacket`), which need decode times where the
+    /// container stores none (Matroska's reordered video: the open then analyses the first packets).
     /// Blocking: parses the header again, on the calling engine thread.
-    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, cancellation: CancellationToken) throws {
+    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, forPackets: Bool = false,
+                 cancellation: CancellationToken) throws {
         name = source.name
-        packets = try PacketReader(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation)
+        packets = try PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: forPackets,
+                                   cancellation: cancellation)
         let tb = packets.timeBase
         guard tb.num > 0, tb.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the stream", reason: "the stream has no time base")
@@ -66,11 +72,13 @@ package final class StreamReader {
         (Int(packets.parameters.pointee.width), Int(packets.parameters.pointee.height))
     }
 
-    /// `time` in ticks of the stream's time base, rounded down (exact when `time` is in that base).
-    package func ticks(_ time: MediaTimestamp) -> Int64 {
+    /// `time` in ticks of the stream's time base, rounded down, or up with `roundingUp` (exact when
+    /// `time` is in that base). A tick t is before `time` exactly when t is before `time` rounded up:
+    /// the end of a range that falls between two ticks keeps the tick before it.
+    package func ticks(_ time: MediaTimestamp, roundingUp: Bool = false) -> Int64 {
         guard time.timeBase.numerator > 0, time.timeBase.denominator > 0 else { return 0 }
         let from = AVRational(num: time.timeBase.numerator, den: time.timeBase.denominator)
-        let rounding = AVRounding(rawValue: AV_ROUND_DOWN.rawValue | AV_ROUND_PASS_MINMAX.rawValue)
+        let rounding = AVRounding(rawValue: (roundingUp ? AV_ROUND_UP : AV_ROUND_DOWN).rawValue | AV_ROUND_PASS_MINMAX.rawValue)
         return av_rescale_q_rnd(time.value, from, AVRational(num: timeBase.numerator, den: timeBase.denominator), rounding)
     }
 
@@ -79,11 +87,52 @@ package final class StreamReader {
     /// out from the keyframe on. A reader that has read nothing yet starts at 0 without a seek.
     package func start(at time: MediaTimestamp, _ token: CancellationToken) throws {
         let target = ticks(time)
-        if hasRead || target > 0 {
-            try packets.seek(atOrBefore: max(0, target).addingSaturating(origin), token)
-        }
         decoder?.flush()
-        (skipsBefore, draining, ended, lastPictureEnd, hasRead) = (target > 0 ? target : .min, false, false, nil, true)
+        (skipsBefore, draining, ended, lastPictureEnd, holdsPacket) = (target > 0 ? target : .min, false, false, nil, false)
+        if hasRead || target > 0 {
+            try FFmpegLog.capturing { try seekToKeyframe(atOrBefore: max(0, target).addingSaturating(origin), token) }
+        }
+        hasRead = true
+    }
+
+    /// Seeks so that reading starts at a keyframe at or before `target` (container ticks), which is
+    /// left in `packet` for the next read. A demuxer without an index (MPEG-TS) lands by timestamp,
+    /// mid-group: the packets before the next keyframe cannot be decoded, and that keyframe may show
+    /// after the target; then the seek goes one, two, four, eight, sixteen seconds further back, and
+    /// last to before the stream's start.
+    private func seekToKeyframe(atOrBefore target: Int64, _ token: CancellationToken) throws {
+        let nopts = avocet_nopts_value()
+        let st = packets.stream.pointee
+        // A second before the stream's first presentation time: its first keyframe is decoded earlier.
+        let floor = (st.start_time != nopts ? st.start_time : 0).subtractingSaturating(av_rescale_q(1, AVRational(num: 1, den: 1), packets.timeBase))
+        var seekTarget = target
+        var retries = 0
+        while true {
+            try packets.seek(atOrBefore: seekTarget, token)
+            var skipped = 0
+            var found = false
+            while try packets.next(packet, token) {
+                if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { found = true; break }
+                skipped += 1
+                if skipped >= 1000 {
+                    // A stream whose demuxer marks no keyframes: read from wherever the seek lands.
+                    try packets.seek(atOrBefore: seekTarget, token)
+                    return
+                }
+            }
+            let p = packet.pointee
+            let landed = p.pts != nopts ? p.pts : p.dts
+            let past = !found || (landed != nopts && landed > target)
+            if past && seekTarget > floor {
+                let back = retries < 5 ? av_rescale_q(Int64(1) << retries, AVRational(num: 1, den: 1), packets.timeBase) : .max
+                retries += 1
+                let from = found && p.dts != nopts ? min(p.dts, seekTarget) : seekTarget
+                seekTarget = max(floor, from.subtractingSaturating(max(1, back)))
+                continue
+            }
+            holdsPacket = found
+            return
+        }
     }
 
     /// One stored packet's times (item time, stream ticks; nil where the container states none) and
@@ -99,7 +148,11 @@ package final class StreamReader {
     /// the length of the call; nil at the end of the stream.
     package func nextPacket(_ token: CancellationToken, store: (UnsafeRawBufferPointer) throws -> Void) throws -> PacketTiming? {
         hasRead = true
-        guard try FFmpegLog.capturing({ try packets.next(packet, token) }) else { return nil }
+        if holdsPacket {
+            holdsPacket = false
+        } else {
+            guard try FFmpegLog.capturing({ try packets.next(packet, token) }) else { return nil }
+        }
         let p = packet.pointee
         let nopts = avocet_nopts_value()
         try store(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size))))
@@ -141,7 +194,10 @@ package final class StreamReader {
                     ended = true
                 case .needsInput:
                     if draining { ended = true; continue }
-                    if try packets.next(packet, token) {
+                    if holdsPacket {
+                        holdsPacket = false
+                        _ = try decoder.send(packet)
+                    } else if try packets.next(packet, token) {
                         _ = try decoder.send(packet)
                     } else {
                         draining = true

@@ -39,12 +39,12 @@ final class AssetSource: Sendable {
     }
 
     /// Opens the source afresh for reading the stream at `streamIndex` in order (a reader output's
-    /// packets or pictures). Blocking: runs on an engine thread. The reader holds the source open until
-    /// it is dropped.
-    func openStreamReader(streamIndex: Int, cancellation: CancellationToken) throws -> StreamReader {
+    /// packets, `forPackets`, or pictures). Blocking: runs on an engine thread. The reader holds the
+    /// source open until it is dropped.
+    func openStreamReader(streamIndex: Int, forPackets: Bool = false, cancellation: CancellationToken) throws -> StreamReader {
         try AVError.converting {
             try StreamReader(source: openUnchanged(cancellation: cancellation), options: options, streamIndex: streamIndex,
-                             cancellation: cancellation)
+                             forPackets: forPackets, cancellation: cancellation)
         }
     }
 

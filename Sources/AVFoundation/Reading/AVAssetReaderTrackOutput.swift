@@ -18,7 +18,9 @@ internal import Locking
 ///   `AVLinearPCMIsBigEndianKey`, `AVLinearPCMIsNonInterleaved`): buffers of up to 8192 frames, resampled
 ///   and remixed by libswresample, cut to the time range's ends to the sample. Rate and channels default
 ///   to the track's; the encoding to 16-bit signed integers, interleaved, little-endian (32 bits when
-///   `AVLinearPCMIsFloatKey` is true). Channels beyond the track's are upmixed, fewer downmixed.
+///   `AVLinearPCMIsFloatKey` is true). Channels beyond the track's are upmixed, fewer downmixed. Each
+///   sample lies where the track's timestamps put it (silence fills a gap in them); an MP4 or MOV
+///   track's sound ends where the track does, without the encoder's padding.
 ///
 /// Settings it cannot produce (compressed output, `AVVideoScalingModeKey`, `AVVideoCleanApertureKey`,
 /// `AVVideoPixelAspectRatioKey`, `AVSampleRateConverterAudioQualityKey`, settings of the other media

@@ -35,12 +35,13 @@ enum SampleMemory {
 }
 
 extension StreamReader {
-    /// Starts reading at `range`'s start; returns where the range ends in the stream's ticks (nil for
-    /// a range without an end).
+    /// Starts reading at `range`'s start; returns where the range ends in the stream's ticks, rounded
+    /// up (a sample at a tick before the end is in the range, even when the end falls between ticks);
+    /// nil for a range without an end.
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws -> Int64? {
         try AVError.converting { try start(at: MediaTimestamp(range.start), token) }
         let end = range.end
-        return end.isNumeric ? ticks(MediaTimestamp(end)) : nil
+        return end.isNumeric ? ticks(MediaTimestamp(end), roundingUp: true) : nil
     }
 }
 
@@ -83,7 +84,7 @@ final class StoredSampleProducer: SampleProducer {
     private var end: Int64?
 
     init(file: AVAssetTrack.FileTrack, formatDescription: CMFormatDescription?, _ token: CancellationToken) throws {
-        reader = try file.source.openStreamReader(streamIndex: file.stream.index, cancellation: token)
+        reader = try file.source.openStreamReader(streamIndex: file.stream.index, forPackets: true, cancellation: token)
         self.formatDescription = formatDescription
     }
 

@@ -39,19 +39,29 @@ final class SoundSampleProducer: SampleProducer {
     }
 
     func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
-        let first = reader.firstFrame ?? startFrame
         var wanted = Self.framesPerBuffer
-        if let endFrame {
-            let left = endFrame.subtractingSaturating(first.addingSaturating(emitted))
+        if let left = framesLeft(from: reader.firstFrame ?? startFrame) {
             guard left > 0 else { return nil }
             wanted = Int(min(Int64(wanted), left))
         }
-        let samples = try AVError.converting { try reader.read(wanted, token) }
+        var samples = try AVError.converting { try reader.read(wanted, token) }
+        // The reader knows where the audio starts once it has decoded some: audio that starts after
+        // the range's start (an MP3's priming, a stream that starts late) ends sooner in the range.
+        let first = reader.firstFrame ?? startFrame
+        if let left = framesLeft(from: first), Int64(samples.count / channels) > left {
+            guard left > 0 else { return nil }
+            samples.removeLast(samples.count - Int(left) * channels)
+        }
         let frames = samples.count / channels
         guard frames > 0 else { return nil }
-        // The reader knows where the audio starts once it has decoded some.
-        let pts = (reader.firstFrame ?? first).addingSaturating(emitted)
+        let pts = first.addingSaturating(emitted)
         emitted += Int64(frames)
         return try output.sampleBuffer(samples, at: pts)
+    }
+
+    /// Frames still to hand out before the range's end, for audio whose first frame is at `first`; nil
+    /// for a range without an end.
+    private func framesLeft(from first: Int64) -> Int64? {
+        endFrame.map { $0.subtractingSaturating(first.addingSaturating(emitted)) }
     }
 }
