@@ -98,7 +98,7 @@ enum ProbeRunner {
     }
 
     /// The lines of a crash report worth reading: Swift's fatal error or runtime failure, and the first
-    /// frames in Avocet's sources ("function (MediaEngine/MP4Boxes.swift:28:34)").
+    /// frames in Avocet's sources ("function (MediaEngine/MP4/MP4Boxes.swift:28:34)").
     static func crashSummary(_ stderr: String) -> String {
         let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         var summary = lines.filter { $0.contains("Fatal error") || $0.contains("runtime failure") }.prefix(1)
