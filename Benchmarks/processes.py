@@ -3,6 +3,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -16,6 +17,24 @@ def usage(cmd, env=None):
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode(errors='replace')}")
     return elapsed, used
+
+
+def capture(cmd, keep_output=True):
+    """Wall seconds, the resource usage (wait4's) and the standard output (text; empty when not kept:
+    then it goes to /dev/null) of one process; exits when it fails."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=errors)
+        out = b""
+        if keep_output:
+            out = proc.stdout.read()
+            proc.stdout.close()
+        _, status, used = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            sys.exit(f"failed: {' '.join(cmd)}\n{errors.read().decode(errors='replace')}")
+    return elapsed, used, out.decode(errors="replace")
 
 
 def run(cmd):
