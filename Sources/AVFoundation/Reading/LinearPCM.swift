@@ -29,8 +29,8 @@ enum LinearPCM {
             }
             let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: rate), presentationTimeStamp: CMTime(value: frame, timescale: rate),
                                             decodeTimeStamp: .invalid)
-            return try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: frames, sampleTimings: [timing],
-                                      sampleSizes: [Int(description.mBytesPerFrame)])
+            return try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: frames, timing: timing,
+                                                 size: Int(description.mBytesPerFrame))
         }
     }
 

@@ -78,6 +78,6 @@ final class RenderedPictureProducer: SampleProducer {
             formatDescription = try CMFormatDescription(imageBuffer: buffer)
         }
         guard let formatDescription else { return nil }
-        return try CMSampleBuffer(imageBuffer: buffer, formatDescription: formatDescription, sampleTiming: timing)
+        return try SampleMemory.pictureBuffer(buffer, formatDescription: formatDescription, timing: timing)
     }
 }

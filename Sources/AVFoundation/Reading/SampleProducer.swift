@@ -10,8 +10,32 @@ protocol SampleProducer: AnyObject {
     func next(_ token: CancellationToken) throws -> CMSampleBuffer?
 }
 
-/// Memory of sample buffers: blocks of the C heap, freed with their block buffer.
+/// Memory of sample buffers: blocks of the C heap, freed with their block buffer; and the buffers made
+/// with CoreMedia's C-style calls, which the overlay's initializers would copy into a second buffer
+/// (attachments and all: for small stored samples that copy cost as much as the rest of the sample).
 enum SampleMemory {
+    /// A ready buffer of `samples` samples of `data`, one timing and one size for them all.
+    static func sampleBuffer(data: CMBlockBuffer?, formatDescription: CMFormatDescription?, samples: Int, timing: CMSampleTimingInfo,
+                             size: Int) throws -> CMSampleBuffer {
+        var (timing, size) = (timing, size)
+        var made: CMSampleBuffer?
+        try StatusCode.check(CMSampleBufferCreateReady(allocator: nil, dataBuffer: data, formatDescription: formatDescription,
+                                                       sampleCount: samples, sampleTimingEntryCount: 1, sampleTimingArray: &timing,
+                                                       sampleSizeEntryCount: 1, sampleSizeArray: &size, sampleBufferOut: &made))
+        guard let made else { throw CMSampleBuffer.Error.allocationFailed }
+        return made
+    }
+
+    /// A ready buffer of one picture.
+    static func pictureBuffer(_ image: CVPixelBuffer, formatDescription: CMVideoFormatDescription, timing: CMSampleTimingInfo) throws -> CMSampleBuffer {
+        var timing = timing
+        var made: CMSampleBuffer?
+        try StatusCode.check(CMSampleBufferCreateReadyWithImageBuffer(allocator: nil, imageBuffer: image, formatDescription: formatDescription,
+                                                                      sampleTiming: &timing, sampleBufferOut: &made))
+        guard let made else { throw CMSampleBuffer.Error.allocationFailed }
+        return made
+    }
+
     /// A block buffer holding a copy of `bytes`, in memory of its own (freed with it).
     static func blockBuffer(copying bytes: UnsafeRawBufferPointer) throws -> CMBlockBuffer {
         try blockBuffer(length: bytes.count) { memory in
@@ -106,8 +130,7 @@ final class StoredSampleProducer: SampleProducer {
         let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: tb),
                                         presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid,
                                         decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid)
-        let buffer = try CMSampleBuffer(dataBuffer: block, formatDescription: formatDescription, numSamples: 1, sampleTimings: [timing],
-                                        sampleSizes: [size])
+        let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing, size: size)
         if !packet.isKeyframe { buffer.sampleAttachments[0][.notSync] = true }
         return buffer
     }
@@ -148,7 +171,7 @@ final class PictureSampleProducer: SampleProducer {
         let sampleTiming = CMSampleTimingInfo(duration: CMTime(ticks: timing.duration, timeBase: tb),
                                               presentationTimeStamp: CMTime(ticks: timing.presentationTime, timeBase: tb),
                                               decodeTimeStamp: .invalid)
-        return try CMSampleBuffer(imageBuffer: buffer, formatDescription: description, sampleTiming: sampleTiming)
+        return try SampleMemory.pictureBuffer(buffer, formatDescription: description, timing: sampleTiming)
     }
 
     private func formatDescription(for buffer: CVPixelBuffer) throws -> CMVideoFormatDescription {

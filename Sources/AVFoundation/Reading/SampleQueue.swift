@@ -7,8 +7,11 @@ import Foundation
 ///
 /// Work is demand-driven: a job runs on an engine thread only while the queue has room and a reader
 /// wants more, making buffers until the queue is full, so an output nobody reads holds no thread.
-/// One job at a time, so the producer is never entered twice. `cancel()` reaches the engine at once
-/// (its token stops FFmpeg's reads) and wakes every waiter.
+/// Once full, the next job starts when the reader has taken the queue down to half its capacity (or
+/// finds it empty), so each job makes a batch of buffers rather than one: a job costs a thread wake,
+/// which for small stored samples costs more than the sample; likewise a reader blocked on an empty
+/// queue is woken for a batch. One job at a time, so the producer is never entered twice. `cancel()`
+/// reaches the engine at once (its token stops FFmpeg's reads) and wakes every waiter.
 final class SampleQueue: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only under `condition`; the producer only
     // inside the one job that runs at a time.
@@ -29,7 +32,9 @@ final class SampleQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var buffers: [CMSampleBuffer] = []
+    /// The buffers made, from `head` on; a slot is emptied as its buffer is taken, so the last release
+    /// of a buffer (freeing its sample, block and picture) happens at its reader, never under the lock.
+    private var buffers: [CMSampleBuffer?] = []
     private var head = 0
     private var producing = false
     private var end: End?
@@ -38,6 +43,16 @@ final class SampleQueue: @unchecked Sendable {
     private var waiters: [(id: UUID, continuation: Waiter)] = []
     private typealias Waiter = CheckedContinuation<UncheckedBox<CMSampleBuffer?>, Never>
     private let capacity: Int
+    /// Taking a buffer starts a job when this many or fewer are left (half the capacity, rounded up:
+    /// a queue of three pictures starts one as soon as one is taken).
+    private let lowWater: Int
+    /// A `take()` blocked on an empty queue is woken once this many buffers are in (half the capacity),
+    /// or when the job stops or the queue ends, or for the queue's first buffer.
+    private let wakeBatch: Int
+    /// Threads blocked in `take()`.
+    private var sleepers = 0
+    /// Whether a buffer was taken yet.
+    private var tookAny = false
     private let token = CancellationToken()
     private let producer: Producer
     /// Told once when the queue ends by itself, on the thread that ended it: a failure before any caller
@@ -46,6 +61,8 @@ final class SampleQueue: @unchecked Sendable {
 
     init(capacity: Int, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
         self.capacity = max(1, capacity)
+        lowWater = self.capacity - self.capacity / 2
+        wakeBatch = max(1, self.capacity / 2)
         self.producer = producer
         self.onEnd = onEnd
     }
@@ -66,7 +83,9 @@ final class SampleQueue: @unchecked Sendable {
             if let buffer = popLocked() { return buffer }
             if end != nil { return nil }
             startLocked()
+            sleepers += 1
             condition.wait()
+            sleepers -= 1
         }
     }
 
@@ -113,21 +132,23 @@ final class SampleQueue: @unchecked Sendable {
         condition.lock()
         // A failure being reported (its owner stops the queue while it hears of it) stays a failure.
         let woken = finishLocked(failing.map { .failed($0) } ?? .cancelled)
+        let dropped = buffers
         buffers = []
         head = 0
         condition.unlock()
+        withExtendedLifetime(dropped) {}
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
     }
 
     private func popLocked() -> CMSampleBuffer? {
-        guard head < buffers.count else { return nil }
-        let buffer = buffers[head]
+        guard head < buffers.count, let buffer = buffers[head].take() else { return nil }
         head += 1
+        tookAny = true
         if head == buffers.count {
             buffers.removeAll(keepingCapacity: true)
             head = 0
         }
-        startLocked()
+        if buffers.count - head <= lowWater { startLocked() }
         return buffer
     }
 
@@ -174,8 +195,10 @@ final class SampleQueue: @unchecked Sendable {
             if let ended { woken = finishLocked(ended) }
             let goesOn = ended == nil && buffers.count - head < capacity
             if !goesOn { producing = false }
-            condition.broadcast()
+            // Woken after the unlock, so that the reader does not wake only to wait for the lock.
+            let wakes = sleepers > 0 && (buffers.count - head >= wakeBatch || !goesOn || !tookAny)
             condition.unlock()
+            if wakes { condition.broadcast() }
             given.map { $0.0.resume(returning: UncheckedBox($0.1)) }
             for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
             if case .finished? = ended { onEnd(.finished) }

@@ -46,6 +46,9 @@ package final class AudioSampleReader {
     private var heldRate: Int32?
     /// Samples converted but not yet read.
     private var pending: [Float] = []
+    /// Where the resampler writes, kept from frame to frame (grown when a frame needs more): a new
+    /// array for each decoded frame cost an allocation and a pass of zeroes per frame.
+    private var scratch: [Float] = []
     /// The input shape the resampler was set up for (rate, sample format, channels): a stream that
     /// changes it mid-way (5.1 to stereo at a broadcast's ad break) gets a new resampler.
     private var inputShape: (rate: Int32, format: Int32, channels: Int32)?
@@ -291,15 +294,22 @@ package final class AudioSampleReader {
     private func resample(_ f: AVFrame) throws -> ArraySlice<Float> {
         let capacity = Int(swr_get_out_samples(resampler, f.nb_samples))
         guard capacity > 0 else { return [] }
-        var output = [Float](repeating: 0, count: capacity * Int(channels))
-        let made: Int32 = output.withUnsafeMutableBytes { raw in
+        growScratch(to: capacity)
+        let swr = resampler
+        let made: Int32 = scratch.withUnsafeMutableBytes { raw in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             guard let planes = f.extended_data else { return avocet_averror_invaliddata() }
             let input = UnsafeMutableRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-            return swr_convert(resampler, &out, Int32(capacity), input, f.nb_samples)
+            return swr_convert(swr, &out, Int32(capacity), input, f.nb_samples)
         }
         try FFmpeg.check(made, "resample the audio", source: packets.name)
-        return output.prefix(Int(made) * Int(channels))
+        return scratch.prefix(Int(made) * Int(channels))
+    }
+
+    /// Makes `scratch` hold at least `frames` frames.
+    private func growScratch(to frames: Int) {
+        let count = frames * Int(channels)
+        if scratch.count < count { scratch = [Float](repeating: 0, count: count) }
     }
 
     /// A decoded frame's item time in frames of the output rate; nil when it has none.
@@ -351,12 +361,12 @@ package final class AudioSampleReader {
         guard let swr = resampler else { return }
         let capacity = Int(swr_get_out_samples(swr, 0))
         guard capacity > 0 else { return }
-        var output = [Float](repeating: 0, count: capacity * Int(channels))
-        let made: Int32 = output.withUnsafeMutableBytes { raw in
+        growScratch(to: capacity)
+        let made: Int32 = scratch.withUnsafeMutableBytes { raw in
             var out: UnsafeMutablePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
             return swr_convert(swr, &out, Int32(capacity), nil, 0)
         }
         try FFmpeg.check(made, "resample the audio", source: packets.name)
-        take(output.prefix(Int(made) * Int(channels)))
+        take(scratch.prefix(Int(made) * Int(channels)))
     }
 }
