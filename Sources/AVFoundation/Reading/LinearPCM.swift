@@ -22,6 +22,11 @@ enum LinearPCM {
         /// A buffer of `samples` (interleaved 32-bit float, `channels` a frame) in the output's
         /// encoding, its first frame at `frame` (item time, at `rate`), each frame lasting 1/`rate`.
         func sampleBuffer(_ samples: [Float], at frame: Int64) throws -> CMSampleBuffer {
+            try samples.withUnsafeBufferPointer { try sampleBuffer($0, at: frame) }
+        }
+
+        /// The same from samples lent for the call (packed straight into the buffer's memory).
+        func sampleBuffer(_ samples: UnsafeBufferPointer<Float>, at frame: Int64) throws -> CMSampleBuffer {
             let frames = samples.count / channels
             let bytes = LinearPCM.byteCount(frames: frames, description)
             let block = try SampleMemory.blockBuffer(length: bytes) { memory in
@@ -54,20 +59,18 @@ enum LinearPCM {
 
     /// Writes `samples` (interleaved, `channels` a frame, nominally -1...1) into `memory` as `settings`
     /// say; integers are rounded and clipped.
-    static func pack(_ samples: [Float], channels: Int, _ settings: ReaderOutputFormat.PCMSettings, into memory: UnsafeMutableRawPointer) {
+    static func pack(_ samples: UnsafeBufferPointer<Float>, channels: Int, _ settings: ReaderOutputFormat.PCMSettings, into memory: UnsafeMutableRawPointer) {
         let frames = samples.count / channels
         let sampleBytes = settings.bitDepth / 8
         // Where sample `i` of the interleaved input goes, in samples from the start.
         let planar = settings.isNonInterleaved && channels > 1
         if settings.isFloat, settings.bitDepth == 32, !settings.isBigEndian, !planar {
-            samples.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(memory), byteCount: frames * channels * 4) }
+            if let base = samples.baseAddress { memory.copyMemory(from: base, byteCount: frames * channels * 4) }
             return
         }
-        samples.withUnsafeBufferPointer { input in
-            for i in 0..<(frames * channels) {
-                let slot = planar ? (i % channels) * frames + i / channels : i
-                store(input[i], at: memory + slot * sampleBytes, settings)
-            }
+        for i in 0..<(frames * channels) {
+            let slot = planar ? (i % channels) * frames + i / channels : i
+            store(samples[i], at: memory + slot * sampleBytes, settings)
         }
     }
 

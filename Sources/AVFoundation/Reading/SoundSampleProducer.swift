@@ -44,19 +44,23 @@ final class SoundSampleProducer: SampleProducer {
             guard left > 0 else { return nil }
             wanted = Int(min(Int64(wanted), left))
         }
-        var samples = try AVError.converting { try reader.read(wanted, token) }
-        // The reader knows where the audio starts once it has decoded some: audio that starts after
-        // the range's start (an MP3's priming, a stream that starts late) ends sooner in the range.
-        let first = reader.firstFrame ?? startFrame
-        if let left = framesLeft(from: first), Int64(samples.count / channels) > left {
-            guard left > 0 else { return nil }
-            samples.removeLast(samples.count - Int(left) * channels)
+        return try AVError.converting {
+            try reader.read(wanted, token) { read -> CMSampleBuffer? in
+                // The reader knows where the audio starts once it has decoded some: audio that starts
+                // after the range's start (an MP3's priming, a stream that starts late) ends sooner.
+                var samples = read
+                let first = reader.firstFrame ?? startFrame
+                if let left = framesLeft(from: first), Int64(samples.count / channels) > left {
+                    guard left > 0 else { return nil }
+                    samples = UnsafeBufferPointer(rebasing: samples[..<(Int(left) * channels)])
+                }
+                let frames = samples.count / channels
+                guard frames > 0 else { return nil }
+                let pts = first.addingSaturating(emitted)
+                emitted += Int64(frames)
+                return try output.sampleBuffer(samples, at: pts)
+            }
         }
-        let frames = samples.count / channels
-        guard frames > 0 else { return nil }
-        let pts = first.addingSaturating(emitted)
-        emitted += Int64(frames)
-        return try output.sampleBuffer(samples, at: pts)
     }
 
     /// Frames still to hand out before the range's end, for audio whose first frame is at `first`; nil

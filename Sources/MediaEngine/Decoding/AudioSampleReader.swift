@@ -141,6 +141,13 @@ package final class AudioSampleReader {
 
     /// Up to `count` frames (`channels` samples each); fewer only at the end of the stream.
     package func read(_ count: Int, _ token: CancellationToken) throws -> [Float] {
+        try read(count, token) { Array($0) }
+    }
+
+    /// Up to `count` frames, as `read(_:_:)` gives them, lent to `body` for the length of the call
+    /// rather than copied into an array of their own (a reader output packs them straight into its
+    /// buffer); they count as read once `body` returns.
+    package func read<T>(_ count: Int, _ token: CancellationToken, _ body: (UnsafeBufferPointer<Float>) throws -> T) throws -> T {
         var frames = count
         if endChecked, let left = framesLeft { frames = Int(max(0, min(Int64(frames), left))) }
         while pending.count < frames * Int(channels) && !ended {
@@ -157,10 +164,11 @@ package final class AudioSampleReader {
             if Int64(pending.count / Int(channels)) - left > paddingLimit { endFrame = nil }
         }
         if let left = framesLeft { frames = Int(max(0, min(Int64(frames), left))) }
-        let taken = Array(pending.prefix(frames * Int(channels)))
-        pending.removeFirst(taken.count)
-        delivered += Int64(taken.count / Int(channels))
-        return taken
+        let taken = min(frames * Int(channels), pending.count)
+        let result = try pending.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<taken])) }
+        pending.removeFirst(taken)
+        delivered += Int64(taken / Int(channels))
+        return result
     }
 
     /// The most sound past the stream's stated end that counts as padding, in output frames: two
