@@ -371,6 +371,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             }, onFailure: { [weak self] error in
                 self?.fail(error)
             })
+            for (input, format) in zip(inputs, formats) { input.state.withLock { $0.writing = format } }
             let began = state.withLock { s -> Bool in
                 guard s.status == .unknown else { return false }
                 (s.status, s.session) = (.writing, session)

@@ -47,6 +47,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         var lastPresentationTime: CMTime?
         /// Sound: the sample time where the next buffer is expected (gaps and overlaps move it).
         var soundClock: Int64?
+        /// The track's format as `startWriting()` read it from the settings, once for every append.
+        var writing: WriterInputFormat?
     }
 
     let state: Locked<State>
@@ -188,7 +190,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     /// The writer, track and format an append goes to; nil (failing the writer for misuse) otherwise.
     func appendable() -> (AVAssetWriter, Int, WriterInputFormat)? {
-        let (writer, index, finished) = state.withLock { ($0.writer, $0.index, $0.finished) }
+        let (writer, index, finished, writing) = state.withLock { ($0.writer, $0.index, $0.finished, $0.writing) }
         guard let writer else { return nil }
         if finished {
             writer.fail(misuse: "samples cannot be appended after markAsFinished()")
@@ -202,7 +204,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
             writer.fail(misuse: "Must start a session (using startSession(atSourceTime:)) first")
             return nil
         }
-        guard case .success(let format) = format() else { return nil }
+        guard let format = writing else { return nil }
         state.withLock { $0.appended += 1 }
         return (writer, index, format)
     }

@@ -34,7 +34,7 @@ open class AVAssetWriterInputPixelBufferAdaptor: NSObject, @unchecked Sendable {
     open var pixelBufferPool: CVPixelBufferPool? {
         if let made = pool.withLock({ $0 }) { return made }
         guard let writer = assetWriterInput.state.withLock({ $0.writer }), writer.status == .writing,
-              case .success(.video(let video)) = assetWriterInput.format() else { return nil }
+              case .video(let video)? = assetWriterInput.state.withLock({ $0.writing }) else { return nil }
         var attributes = sourcePixelBufferAttributes ?? [:]
         if attributes[kCVPixelBufferPixelFormatTypeKey as String] == nil {
             attributes[kCVPixelBufferPixelFormatTypeKey as String] = NSNumber(value: kCVPixelFormatType_32BGRA)
