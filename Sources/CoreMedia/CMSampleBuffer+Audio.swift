@@ -56,8 +56,8 @@ public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
     guard let bufferListOut else { return noErr }
     guard bufferListSize >= needed else { return kCMSampleBufferError_ArrayTooSmall }
     let (perBuffer, overflow) = layout.frames.multipliedReportingOverflow(by: layout.bytesPerFrame)
-    let total = perBuffer * layout.buffers
-    guard !overflow, perBuffer <= Int(UInt32.max), let data = sbuf.storedDataBuffer, data.length >= total else {
+    let (total, totalOverflow) = perBuffer.multipliedReportingOverflow(by: layout.buffers)
+    guard !overflow, !totalOverflow, perBuffer <= Int(UInt32.max), let data = sbuf.storedDataBuffer, data.length >= total else {
         return kCMSampleBufferError_InvalidSampleData
     }
     // One contiguous run of the bytes: the buffer's own when it is, else a copy.
@@ -105,8 +105,10 @@ public func CMSampleBufferCopyPCMDataIntoAudioBufferList(_ sbuf: CMSampleBuffer,
     }
     let list = UnsafeMutableAudioBufferListPointer(bufferList)
     guard list.count == layout.buffers else { return kCMSampleBufferError_InvalidMediaFormat }
-    guard let data = sbuf.storedDataBuffer else { return kCMSampleBufferError_InvalidSampleData }
-    let perBuffer = layout.frames * layout.bytesPerFrame
+    // The data must hold every buffer's frames; past this check every offset below fits in its length.
+    let (perBuffer, overflow) = layout.frames.multipliedReportingOverflow(by: layout.bytesPerFrame)
+    let (total, totalOverflow) = perBuffer.multipliedReportingOverflow(by: layout.buffers)
+    guard let data = sbuf.storedDataBuffer, !overflow, !totalOverflow, total <= data.length else { return kCMSampleBufferError_InvalidSampleData }
     let bytes = count * layout.bytesPerFrame
     for i in 0..<layout.buffers {
         let buffer = list[i]
