@@ -13,8 +13,9 @@ import Foundation
 /// stays on screen until then), and ends before its first packet shown at or after its end.
 final class CopyTrackWriter: TrackWriter {
     private let pieces: [ExportPlan.Piece]
-    private let writer: MediaWriter
-    private let index: Int32
+    private let output: SampleWriter
+    /// The output's track this writes.
+    let track: Int
     private let timeBase: AVRational
     /// The first piece's codec and its setup bytes, which every piece must share.
     private let codec: AVCodecID
@@ -36,27 +37,23 @@ final class CopyTrackWriter: TrackWriter {
     private var firstDts: Int64?
     /// Exact cuts: each piece's span of the media timeline (output ticks), and the output time it shows at.
     private var spans: [(media: Int64, piece: ExportPlan.Piece)] = []
-    /// The output stream's index.
-    var streamIndex: Int32 { index }
 
-    init(_ track: ExportPlan.CopiedTrack, writer: MediaWriter, exactCuts: Bool, cancellation: CancellationToken) throws {
+    init(_ copied: ExportPlan.CopiedTrack, output: SampleWriter, exactCuts: Bool, cancellation: CancellationToken) throws {
         self.exactCuts = exactCuts
-        guard let first = track.pieces.first else {
-            throw MediaEngineError(.invalidArgument, source: writer.path, operation: "copy a track", reason: "the track has no media")
+        guard let first = copied.pieces.first else {
+            throw MediaEngineError(.invalidArgument, source: output.path, operation: "copy a track", reason: "the track has no media")
         }
-        pieces = track.pieces
-        self.writer = writer
+        pieces = copied.pieces
+        self.output = output
         let opened = try PacketReader(source: first.open(), options: first.options, streamIndex: first.streamIndex, cancellation: cancellation)
         timeBase = opened.timeBase
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: opened.name, operation: "copy a track", reason: "the stream has no time base")
         }
         (codec, setup) = CopyTrackWriter.format(of: opened.parameters)
-        index = try writer.addStream(copying: opened.parameters, timeBase: timeBase)
-        if let matrix = track.displayMatrix { writer.setDisplayMatrix(matrix, stream: index) }
-        if let language = track.language { writer.setStreamMetadata("language", language, stream: index) }
+        track = try output.addTrack(copying: opened.parameters, timeBase: timeBase, language: copied.language, displayMatrix: copied.displayMatrix)
         guard let p = av_packet_alloc() else {
-            throw MediaEngineError(.outOfMemory, source: writer.path, operation: "copy a track", reason: "out of memory")
+            throw MediaEngineError(.outOfMemory, source: output.path, operation: "copy a track", reason: "out of memory")
         }
         packet = p
         reader = opened
@@ -145,7 +142,7 @@ final class CopyTrackWriter: TrackWriter {
             let shown = exactCuts ? current.targetStart + Double(newDts.subtractingSaturating(base)) * Double(timeBase.num) / Double(timeBase.den)
                 : Double(newDts) * Double(timeBase.num) / Double(timeBase.den)
             position = max(position, shown)
-            try writer.write(packet, stream: index, timeBase: timeBase)
+            try output.write(packet, track: track)
         }
     }
 

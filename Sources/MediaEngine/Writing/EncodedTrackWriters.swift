@@ -1,12 +1,12 @@
 internal import CFFmpeg
 import Foundation
 
-/// A video track encoded from the plan's rendered pictures, one picture a step.
+/// A video track encoded from the plan's rendered or decoded pictures, one picture a step, through
+/// the output's encoder for it (x264 or x265 at the preset's rate factor and speed).
 final class VideoTrackWriter: TrackWriter {
     private let plan: ExportPlan.EncodedVideo
-    private let encoder: StreamEncoder
-    private let writer: MediaWriter
-    private let index: Int32
+    private let output: SampleWriter
+    private let track: Int
     private var next = 0
     private(set) var position = 0.0
     private(set) var isDone = false
@@ -14,37 +14,48 @@ final class VideoTrackWriter: TrackWriter {
     private var readerPiece = -1
     private var reader: VideoFrameReader?
 
-    init(_ plan: ExportPlan.EncodedVideo, writer: MediaWriter) throws {
+    init(_ plan: ExportPlan.EncodedVideo, output: SampleWriter) throws {
         self.plan = plan
-        self.writer = writer
+        self.output = output
         guard plan.width > 0, plan.height > 0, plan.frameRate.numerator > 0, plan.frameRate.denominator > 0 else {
-            throw MediaEngineError(.invalidArgument, source: writer.path, operation: "encode video",
+            throw MediaEngineError(.invalidArgument, source: output.path, operation: "encode video",
                                    reason: "a \(plan.width)x\(plan.height) picture at \(plan.frameRate.numerator)/\(plan.frameRate.denominator) fps")
         }
-        encoder = try StreamEncoder.video(plan.codec, width: plan.width, height: plan.height, frameRate: plan.frameRate,
-                                          quality: plan.quality, preset: plan.preset, globalHeader: writer.wantsGlobalHeaders, source: writer.path)
-        guard let ctx = encoder.codecContext else {
-            throw MediaEngineError(.failed, source: writer.path, operation: "encode video", reason: "the encoder did not open")
-        }
-        index = try writer.addStream(encoder: ctx)
-        if let matrix = plan.displayMatrix { writer.setDisplayMatrix(matrix, stream: index) }
+        // Frame n is shown at n x denominator ticks of 1/numerator s.
+        var settings = WriterTrackSettings.VideoEncoding(codec: plan.codec == .hevc ? .hevc : .h264, width: plan.width, height: plan.height,
+                                                         timeScale: plan.frameRate.numerator)
+        settings.expectedFrameRate = Double(plan.frameRate.numerator) / Double(plan.frameRate.denominator)
+        settings.constantRateFactor = plan.quality
+        settings.speedPreset = plan.preset
+        track = try output.addTrack(.video(settings), language: nil, displayMatrix: plan.displayMatrix)
+    }
+
+    /// Frame `index`'s time on the output timeline.
+    private func frameTime(_ index: Int) -> MediaTimestamp {
+        MediaTimestamp(value: Int64(index).multipliedReportingOverflow(by: Int64(plan.frameRate.denominator)).partialValue,
+                       timeBase: Rational(1, plan.frameRate.numerator))
     }
 
     func step(_ token: CancellationToken) throws {
-        let timeBase = encoder.timeBase
-        let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { [writer, index] packet in
-            try writer.write(packet, stream: index, timeBase: timeBase)
-        }
         guard next < plan.frameCount else {
-            try encoder.drain(write)
+            try output.finish(track: track)
             isDone = true
             return
         }
         switch plan.pictures {
         case .rendered(let render):
-            try encoder.encode(rgba: try render(next, token), index: Int64(next), write)
+            var rgba = try render(next, token)
+            let (width, height) = (plan.width, plan.height)
+            guard rgba.count >= width * height * 4 else {
+                throw MediaEngineError(.invalidArgument, source: output.path, operation: "encode a picture", reason: "the picture is not \(width)x\(height)")
+            }
+            try rgba.withUnsafeMutableBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                let pixels = PixelMemory(format: .rgba, width: width, height: height, planes: [(base, width * 4)])
+                try output.append(pixels: pixels, pts: frameTime(next), track: track)
+            }
         case .decoded(let pieces):
-            try encodeDecoded(pieces, token, write)
+            try encodeDecoded(pieces, token)
         }
         next += 1
         position = Double(next) * Double(plan.frameRate.denominator) / Double(plan.frameRate.numerator)
@@ -54,11 +65,10 @@ final class VideoTrackWriter: TrackWriter {
 extension VideoTrackWriter {
     /// Encodes frame `next` from the picture showing then in the piece that plays (black where none
     /// does), decoded and scaled straight to the encoder's format.
-    private func encodeDecoded(_ pieces: [ExportPlan.Piece], _ token: CancellationToken,
-                               _ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    private func encodeDecoded(_ pieces: [ExportPlan.Piece], _ token: CancellationToken) throws {
         let time = Double(next) * Double(plan.frameRate.denominator) / Double(plan.frameRate.numerator)
         guard let (i, piece) = pieces.enumerated().first(where: { time >= $0.element.targetStart - 1e-9 && time < $0.element.targetEnd }) else {
-            return try encoder.encode(frame: nil, index: Int64(next), write)
+            return try output.append(frame: nil, pts: frameTime(next), track: track)
         }
         if readerPiece != i {
             reader = try VideoFrameReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex, cancellation: token)
@@ -75,53 +85,48 @@ extension VideoTrackWriter {
         let exact = PictureRequest(time: micro(at), earliest: micro(at), latest: micro(at))
         do {
             try reader.withDecodedFrame(exact, cancellation: token) { frame in
-                try encoder.encode(frame: frame, index: Int64(next), write)
+                try output.append(frame: frame, pts: frameTime(next), track: track)
             }
         } catch let error as MediaEngineError where error.code == .noFrameAtTime {
-            try encoder.encode(frame: nil, index: Int64(next), write)
+            try output.append(frame: nil, pts: frameTime(next), track: track)
         }
     }
 }
 
-/// One AAC track mixed from the plan's audio timelines, one encoder frame (1024 samples) a step.
+/// One AAC track mixed from the plan's audio timelines, through the output's encoder for it; one
+/// encoder frame's worth (1024 samples) a step.
 final class AudioTrackWriter: TrackWriter {
     private let plan: ExportPlan.EncodedAudio
-    private let encoder: StreamEncoder
-    private let writer: MediaWriter
-    private let index: Int32
+    private let output: SampleWriter
+    private let track: Int
     private let mix: AudioMixReader
     private let totalFrames: Int64
     private var written: Int64 = 0
     private(set) var position = 0.0
     private(set) var isDone = false
 
-    init(_ plan: ExportPlan.EncodedAudio, writer: MediaWriter) throws {
+    init(_ plan: ExportPlan.EncodedAudio, output: SampleWriter) throws {
         self.plan = plan
-        self.writer = writer
-        encoder = try StreamEncoder.audio(sampleRate: plan.sampleRate, channels: plan.channels, bitRate: plan.bitRate,
-                                          globalHeader: writer.wantsGlobalHeaders, source: writer.path)
-        guard let ctx = encoder.codecContext else {
-            throw MediaEngineError(.failed, source: writer.path, operation: "encode audio", reason: "the encoder did not open")
+        self.output = output
+        guard plan.sampleRate > 0, plan.channels > 0 else {
+            throw MediaEngineError(.invalidArgument, source: output.path, operation: "encode audio",
+                                   reason: "\(plan.channels) channels at \(plan.sampleRate) Hz")
         }
-        index = try writer.addStream(encoder: ctx)
+        let settings = WriterTrackSettings.AudioEncoding(codec: .aac, sampleRate: plan.sampleRate, channels: plan.channels, bitRate: plan.bitRate)
+        track = try output.addTrack(.audio(settings), language: nil, displayMatrix: nil)
         mix = AudioMixReader(plan.inputs, rate: plan.sampleRate, channels: plan.channels)
         let frames = plan.duration * Double(plan.sampleRate)
         totalFrames = frames.isFinite && frames > 0 ? Int64(min(frames.rounded(), 9.0e15)) : 0
     }
 
     func step(_ token: CancellationToken) throws {
-        let timeBase = encoder.timeBase
-        let write: (UnsafeMutablePointer<AVPacket>) throws -> Void = { [writer, index] packet in
-            try writer.write(packet, stream: index, timeBase: timeBase)
-        }
         guard written < totalFrames else {
-            try encoder.drain(write)
+            try output.finish(track: track)
             isDone = true
             return
         }
-        let size = encoder.frameSize > 0 ? encoder.frameSize : 1024
-        let count = Int(min(Int64(size), totalFrames - written))
-        try encoder.encode(samples: try mix.read(count, token), pts: written, write)
+        let count = Int(min(1024, totalFrames - written))
+        try output.append(sound: try mix.read(count, token), pts: MediaTimestamp(value: written, timeBase: Rational(1, plan.sampleRate)), track: track)
         written += Int64(count)
         position = Double(written) / Double(plan.sampleRate)
     }

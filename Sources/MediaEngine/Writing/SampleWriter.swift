@@ -126,10 +126,28 @@ package final class SampleWriter {
             let stream = try withParameters(of: copied) { try writer.addStream(copying: $0, timeBase: timeBase) }
             track = Track(stream: stream, encoder: nil, timeBase: timeBase, isVideo: copied.isVideo)
         }
+        return add(track, language: language, displayMatrix: displayMatrix)
+    }
+
+    /// Adds a track whose packets are copied from a demuxed stream with `parameters`, their times
+    /// counted in `timeBase` (an export's stream copy); returns its number for `write(_:track:)`.
+    func addTrack(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, language: String?,
+                  displayMatrix: [Int32]?) throws -> Int {
+        let stream = try writer.addStream(copying: parameters, timeBase: timeBase)
+        let track = Track(stream: stream, encoder: nil, timeBase: timeBase, isVideo: parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO)
+        return add(track, language: language, displayMatrix: displayMatrix)
+    }
+
+    private func add(_ track: Track, language: String?, displayMatrix: [Int32]?) -> Int {
         if let language, !language.isEmpty { writer.setStreamMetadata("language", language, stream: track.stream) }
         if let displayMatrix { writer.setDisplayMatrix(displayMatrix, stream: track.stream) }
         tracks.append(track)
         return tracks.count - 1
+    }
+
+    /// The file's stream that track `track` writes (its MP4 track ID less one).
+    func stream(of track: Int) -> Int32? {
+        tracks.indices.contains(track) ? tracks[track].stream : nil
     }
 
     private func withParameters<T>(of copied: WriterTrackSettings.CopiedStream, _ body: (UnsafePointer<AVCodecParameters>) throws -> T) throws -> T {
@@ -163,6 +181,11 @@ package final class SampleWriter {
     /// Sets a file tag (title, artist, ...), before `start()`.
     package func setMetadata(_ key: String, _ value: String) {
         writer.setMetadata(key, value)
+    }
+
+    /// Sets the file's chapters (microseconds), before `start()`.
+    func setChapters(_ chapters: [(start: Int64, end: Int64, title: String)]) throws {
+        try writer.setChapters(chapters)
     }
 
     /// Writes the header. `fastStart` puts MP4's index first; `fragmentSeconds` writes fragments.
@@ -212,6 +235,24 @@ package final class SampleWriter {
         }
     }
 
+    /// Encodes a decoded frame shown at `pts` (output time) on video track `track`, scaled straight to
+    /// the encoder's size and format; nil encodes black.
+    func append(frame: UnsafePointer<AVFrame>?, pts: MediaTimestamp, track: Int) throws {
+        let t = try active(track)
+        guard let encoder = t.encoder, t.isVideo else { throw misuse("track \(track) does not encode pictures") }
+        noteAppended(track, until: pts.seconds)
+        try FFmpegLog.capturing { try encoder.encode(frame: frame, pts: rescale(pts, to: t.timeBase)) { try emit($0, track) } }
+    }
+
+    /// Writes a demuxed packet, its times already in track `track`'s time base, on a copied track.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, track: Int) throws {
+        let t = try active(track)
+        guard t.encoder == nil else { throw misuse("track \(track) encodes; it takes no packets") }
+        let time = packet.pointee.pts != avocet_nopts_value() ? packet.pointee.pts : packet.pointee.dts
+        noteAppended(track, until: Double(time) * Double(t.timeBase.num) / Double(max(1, t.timeBase.den)))
+        try FFmpegLog.capturing { try emit(packet, track) }
+    }
+
     /// Writes one packet unchanged on copied track `track`, its times in output time.
     package func append(packet bytes: UnsafeRawBufferPointer, pts: MediaTimestamp?, dts: MediaTimestamp?, duration: MediaTimestamp?,
                         isKeyframe: Bool, track: Int) throws {
@@ -248,9 +289,12 @@ package final class SampleWriter {
     }
 
     /// Drains every track not yet finished, writes the trailer and closes the file (segments: hands
-    /// out the last one).
-    package func finish() throws {
-        for (i, track) in tracks.enumerated() where !track.finished { try finish(track: i) }
+    /// out the last one). Without `drainingEncoders` what the encoders still hold is dropped (an
+    /// export stopped at its file length limit).
+    package func finish(drainingEncoders: Bool = true) throws {
+        if drainingEncoders {
+            for (i, track) in tracks.enumerated() where !track.finished { try finish(track: i) }
+        }
         if let segments { try FFmpegLog.capturing { try release(upTo: .infinity, segments) } }
         try FFmpegLog.capturing { try writer.finish() }
         if let segments, !segments.packets.isEmpty { cutSegment(segments) }

@@ -29,6 +29,10 @@ package enum WriterTrackSettings: Sendable, Equatable {
         /// The profile by FFmpeg's name: baseline, main, high (H.264); main, main10 (HEVC).
         package var profile: String?
         package var expectedFrameRate: Double?
+        /// x264/x265's constant rate factor, taken before `quality` (an export preset's).
+        package var constantRateFactor: Int?
+        /// x264/x265's speed preset ("veryfast", "medium", ...); nil: the encoder's default.
+        package var speedPreset: String?
 
         package init(codec: Codec, width: Int, height: Int, timeScale: Int32) {
             self.codec = codec
