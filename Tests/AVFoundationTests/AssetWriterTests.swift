@@ -266,6 +266,57 @@ struct AssetWriterTests {
         #expect(abs(duration - 1) < 0.05, "\(duration)")
     }
 
+    @Test("sound at other rates and channel counts is converted into the input's: 48 kHz mono, then 22.05 kHz stereo, to 44.1 kHz", arguments: [1, 2])
+    func soundIsConverted(_ outputChannels: Int) async throws {
+        let url = try Self.output("converted-\(outputChannels).m4a")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .m4a)
+        let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100,
+                                                                            AVNumberOfChannelsKey: outputChannels])
+        writer.add(input)
+        try #require(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        // A second of 48 kHz mono, then a second of 22.05 kHz stereo starting at 1 s.
+        let second = try Self.toneBuffers(rate: 22050, channels: 2).map { buffer in
+            try CMSampleBuffer(copying: buffer, withNewTiming: [CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 22050),
+                                                                                 presentationTimeStamp: buffer.presentationTimeStamp + CMTime(value: 1, timescale: 1),
+                                                                                 decodeTimeStamp: .invalid)])
+        }
+        for buffer in try Self.toneBuffers(rate: 48000, channels: 1) + second {
+            await until("the input is ready") { input.isReadyForMoreMediaData || writer.status != .writing }
+            #expect(input.append(buffer))
+        }
+        input.markAsFinished()
+        await writer.finishWriting()
+        #expect(writer.status == .completed, "\(String(describing: writer.error))")
+        #expect(try await Self.probe(url, "stream=codec_name,sample_rate,channels", stream: "a:0") == ["aac,44100,\(outputChannels)"])
+        let duration = try await AVURLAsset(url: url).load(.duration).seconds
+        #expect(abs(duration - 2) < 0.05, "\(duration)")
+
+        // Read back as float: a 440 Hz tone throughout, at the amplitude written (0.5), the channels equal.
+        let pcm: [String: Any] = [AVFormatIDKey: kAudioFormatLinearPCM, AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true,
+                                  AVLinearPCMIsNonInterleaved: false]
+        var samples: [Float] = []
+        for buffer in try await Self.readBack(url, .audio, settings: pcm) {
+            let data = try #require(buffer.dataBuffer)
+            try data.withUnsafeMutableBytes { raw in samples += raw.bindMemory(to: Float.self) }
+        }
+        let frames = samples.count / outputChannels
+        #expect(abs(frames - 88200) < 2048, "\(frames) frames")
+        for half in 0..<2 {
+            // The middle half-second of each second, clear of the codec's edges and the join.
+            let range = (half * 44100 + 11025)..<(half * 44100 + 33075)
+            let left = range.map { samples[$0 * outputChannels] }
+            let crossings = zip(left, left.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+            #expect(abs(crossings - 220) <= 2, "second \(half): \(crossings) rising zero crossings in half a second (440 Hz: 220)")
+            let peak = left.map(abs).max() ?? 0
+            #expect(abs(peak - 0.5) < 0.05, "second \(half): peak \(peak)")
+            if outputChannels == 2 {
+                let apart = range.map { abs(samples[$0 * 2] - samples[$0 * 2 + 1]) }.max() ?? 1
+                #expect(apart < 0.02, "second \(half): the channels differ by \(apart)")
+            }
+        }
+    }
+
     // MARK: Samples as they are
 
     @Test("stored samples read by the reader are written as they are, and decode to the same pictures")

@@ -495,17 +495,18 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                 return false
             }
             return appendPicture(image, at: sample.presentationTimeStamp, input: input, index: index, session: session, start: start, end: end)
-        case .audio(let audio):
+        case .audio:
             guard let (samples, channels) = LinearPCM.floats(of: sample) else {
                 fail(WriterInputFormat.invalid("an audio input with output settings takes linear PCM sample buffers"))
                 return false
             }
+            // Sound of another rate or channel count is converted into the input's, as Apple's writer does.
             let rate = sample.formatDescription?.audioStreamBasicDescription?.mSampleRate ?? 0
-            guard channels == Int(audio.channels), rate == Double(audio.sampleRate) else {
-                fail(WriterInputFormat.invalid("the sound has \(channels) channels at \(rate) Hz; the input encodes \(audio.channels) at \(audio.sampleRate) Hz"))
+            guard rate >= 1, rate <= 768_000, rate == rate.rounded(), (1...64).contains(channels) else {
+                fail(WriterInputFormat.invalid("the sound has \(channels) channels at \(rate) Hz; Avocet converts 1 to 64 channels at a whole number of Hz up to 768,000"))
                 return false
             }
-            return appendSound(samples, channels: channels, at: sample.presentationTimeStamp, rate: audio.sampleRate, index: index,
+            return appendSound(samples, channels: channels, at: sample.presentationTimeStamp, rate: Int32(rate), index: index,
                                session: session, start: start, end: end)
         case .passthrough:
             return appendStored(sample, index: index, session: session, start: start, end: end)
@@ -559,8 +560,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             kept = kept.prefix(Int(min(Int64(kept.count / channels), room)) * channels)
         }
         guard !kept.isEmpty else { return true }
-        let chunk = Array(kept), pts = MediaTimestamp(value: first, timeBase: Rational(1, rate))
-        return session.enqueue(index) { engine, _ in try engine.append(sound: chunk, pts: pts, track: index) }
+        let chunk = Array(kept), pts = MediaTimestamp(value: first, timeBase: Rational(1, rate)), count = Int32(channels)
+        return session.enqueue(index) { engine, _ in try engine.append(sound: chunk, rate: rate, channels: count, pts: pts, track: index) }
     }
 
     private func appendStored(_ sample: CMSampleBuffer, index: Int, session: WriterSession, start: CMTime, end: CMTime?) -> Bool {

@@ -45,8 +45,6 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         var hasAdaptor = false
         /// Where the last picture started, to refuse pictures out of order.
         var lastPresentationTime: CMTime?
-        /// Sound: the sample time where the next buffer is expected (gaps and overlaps move it).
-        var soundClock: Int64?
         /// The track's format as `startWriting()` read it from the settings, once for every append.
         var writing: WriterInputFormat?
     }
@@ -178,7 +176,9 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     }
 
     /// Appends a sample buffer: pictures (its image buffer) or linear PCM sound to encode, or a
-    /// compressed sample to write as it is. False when the writer is not writing, no session started,
+    /// compressed sample to write as it is. Sound at another sample rate or channel count than the
+    /// output settings' is converted into theirs on the engine's thread (mono is copied to both
+    /// channels of stereo, stereo becomes mono as the mean of the two). False when the writer is not writing, no session started,
     /// the input is finished, or the sample cannot be taken (the writer then fails, saying why); the
     /// sample is not copied (do not change it afterwards). Returns at once; the work runs on the
     /// engine's threads.

@@ -126,7 +126,8 @@ final class AudioTrackWriter: TrackWriter {
             return
         }
         let count = Int(min(1024, totalFrames - written))
-        try output.append(sound: try mix.read(count, token), pts: MediaTimestamp(value: written, timeBase: Rational(1, plan.sampleRate)), track: track)
+        try output.append(sound: try mix.read(count, token), rate: plan.sampleRate, channels: plan.channels,
+                          pts: MediaTimestamp(value: written, timeBase: Rational(1, plan.sampleRate)), track: track)
         written += Int64(count)
         position = Double(written) / Double(plan.sampleRate)
     }

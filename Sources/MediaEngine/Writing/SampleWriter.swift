@@ -221,17 +221,16 @@ package final class SampleWriter {
         try FFmpegLog.capturing { try encoder.encode(pixels: pixels, pts: ticks, forceKeyframe: force) { try emit($0, track) } }
     }
 
-    /// Encodes interleaved float sound starting at `pts` (output time) on audio track `track`.
-    package func append(sound samples: [Float], pts: MediaTimestamp, track: Int) throws {
+    /// Encodes interleaved float sound of `channels` channels at `rate` starting at `pts` (output time)
+    /// on audio track `track`; sound of another rate or channel count than the track's is converted.
+    package func append(sound samples: [Float], rate: Int32, channels: Int32, pts: MediaTimestamp, track: Int) throws {
         let t = try active(track)
         guard let encoder = t.encoder, !t.isVideo else { throw misuse("track \(track) does not encode sound") }
+        guard rate > 0, channels > 0 else { throw misuse("sound of \(channels) channels at \(rate) Hz") }
         let ticks = rescale(pts, to: t.timeBase)
-        if let context = encoder.codecContext, context.pointee.sample_rate > 0, context.pointee.ch_layout.nb_channels > 0 {
-            let frames = samples.count / Int(context.pointee.ch_layout.nb_channels)
-            noteAppended(track, until: pts.seconds + Double(frames) / Double(context.pointee.sample_rate))
-        }
+        noteAppended(track, until: pts.seconds + Double(samples.count / Int(channels)) / Double(rate))
         try FFmpegLog.capturing {
-            try encoder.encode(interleaved: samples, pts: ticks) { try emit($0, track) }
+            try encoder.encode(interleaved: samples, rate: rate, channels: channels, pts: ticks) { try emit($0, track) }
         }
     }
 

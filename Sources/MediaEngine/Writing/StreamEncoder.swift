@@ -19,6 +19,11 @@ final class StreamEncoder {
     private var frameScaler: OpaquePointer?
     /// A writer's audio: interleaved float into the encoder's sample format.
     private var resampler: OpaquePointer?
+    /// Sound of another rate or channel count than the encoder's, converted into its (libswresample,
+    /// kept across appends for the filter's state), and the input shape it converts; nil while the
+    /// sound appended matches the encoder.
+    private var converter: OpaquePointer?
+    private var converterShape: (rate: Int32, channels: Int32)?
     /// Interleaved float sound not yet a full frame, and the sample time of its first.
     private var pendingSamples: [Float] = []
     private var pendingStart: Int64 = 0
@@ -61,6 +66,7 @@ final class StreamEncoder {
         av_packet_free(&packet)
         sws_freeContext(frameScaler)
         swr_free(&resampler)
+        swr_free(&converter)
     }
 
     /// Encodes a decoded frame (any size and pixel format FFmpeg decodes) shown at `pts` ticks, scaled
@@ -281,19 +287,97 @@ extension StreamEncoder {
         return encoder
     }
 
-    /// Queues interleaved float sound starting at `pts` samples (a gap or an overlap with what came
-    /// before moves the queue's clock there), encoding every full frame of the encoder's size.
-    func encode(interleaved samples: [Float], pts: Int64, _ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+    /// Queues interleaved float sound of `channels` channels at `rate` starting at `pts` (samples of the
+    /// encoder's rate; a gap or an overlap with what came before moves the queue's clock there),
+    /// encoding every full frame of the encoder's size. Sound of another rate or channel count is
+    /// converted first: mono is copied to both channels of stereo, stereo becomes mono as the mean of its
+    /// two, other counts take libswresample's standard mix; rates are converted with its default filter.
+    func encode(interleaved samples: [Float], rate: Int32, channels: Int32, pts: Int64,
+                _ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         guard let ctx = context else { return }
-        let channels = Int(ctx.pointee.ch_layout.nb_channels)
-        guard channels > 0, samples.count >= channels else { return }
-        if pendingSamples.isEmpty { pendingStart = pts }
-        pendingSamples += samples
+        let outChannels = ctx.pointee.ch_layout.nb_channels, outRate = ctx.pointee.sample_rate
+        guard outChannels > 0, rate > 0, channels > 0, samples.count >= Int(channels) else { return }
+        let shape = rate == outRate && channels == outChannels ? nil : (rate: rate, channels: channels)
+        if converterShape?.rate != shape?.rate || converterShape?.channels != shape?.channels {
+            try drainConverter()
+            if let shape { try makeConverter(shape) }
+        }
+        guard let converter else {
+            if pendingSamples.isEmpty { pendingStart = pts }
+            pendingSamples += samples
+            return try encodePending(final: false, write)
+        }
+        // The converted sound's first sample lies the converter's delay before this input's.
+        let delay = swr_get_delay(converter, Int64(outRate))
+        if pendingSamples.isEmpty { pendingStart = pts.subtractingSaturating(max(0, delay)) }
+        let frames = samples.count / Int(channels)
+        try convert(samples, frames: frames)
         try encodePending(final: false, write)
     }
 
-    /// Encodes what is queued, the last frame short, then drains the encoder.
+    /// Runs `frames` frames (or, with none, what the converter still holds) through the converter onto
+    /// the queue.
+    private func convert(_ samples: [Float]?, frames: Int) throws {
+        guard let converter, let ctx = context else { return }
+        let outChannels = Int(ctx.pointee.ch_layout.nb_channels)
+        let capacity = Int(swr_get_out_samples(converter, Int32(clamping: frames)))
+        guard capacity > 0 else { return }
+        let start = pendingSamples.count
+        pendingSamples += [Float](repeating: 0, count: capacity * outChannels)
+        let made: Int32 = pendingSamples.withUnsafeMutableBytes { out in
+            var output: UnsafeMutablePointer<UInt8>? = out.baseAddress.map { ($0 + start * MemoryLayout<Float>.size).assumingMemoryBound(to: UInt8.self) }
+            guard let samples else { return swr_convert(converter, &output, Int32(capacity), nil, 0) }
+            return samples.withUnsafeBytes { raw in
+                var input: UnsafePointer<UInt8>? = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                return swr_convert(converter, &output, Int32(capacity), &input, Int32(clamping: frames))
+            }
+        }
+        pendingSamples.removeLast((capacity - Int(max(0, made))) * outChannels)
+        try FFmpeg.check(made, "convert sound for encoding", source: source)
+    }
+
+    /// A converter from `shape` into the encoder's rate and channels, both interleaved float.
+    private func makeConverter(_ shape: (rate: Int32, channels: Int32)) throws {
+        guard let ctx = context else { return }
+        guard shape.channels <= 64, shape.rate <= 768_000 else {
+            throw MediaEngineError(.invalidArgument, source: source, operation: "convert sound for encoding",
+                                   reason: "\(shape.channels) channels at \(shape.rate) Hz")
+        }
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, shape.channels)
+        defer { av_channel_layout_uninit(&layout) }
+        let outChannels = ctx.pointee.ch_layout.nb_channels
+        var made: OpaquePointer?
+        let rc = swr_alloc_set_opts2(&made, &ctx.pointee.ch_layout, AV_SAMPLE_FMT_FLT, ctx.pointee.sample_rate, &layout, AV_SAMPLE_FMT_FLT,
+                                     shape.rate, 0, nil)
+        guard rc >= 0, let swr = made else {
+            throw FFmpeg.error(rc < 0 ? rc : avocet_averror_enomem(), "set up the sound converter", source: source)
+        }
+        converter = swr
+        converterShape = shape
+        // Mono to stereo copies; stereo to mono takes the mean (libswresample's own mix lowers both by 3 dB).
+        if shape.channels == 1 && outChannels == 2 {
+            var matrix: [Double] = [1, 1]
+            try FFmpeg.check(swr_set_matrix(swr, &matrix, 1), "set up the sound converter", source: source)
+        } else if shape.channels == 2 && outChannels == 1 {
+            var matrix: [Double] = [0.5, 0.5]
+            try FFmpeg.check(swr_set_matrix(swr, &matrix, 2), "set up the sound converter", source: source)
+        }
+        try FFmpeg.check(swr_init(swr), "set up the sound converter", source: source)
+    }
+
+    /// Puts what the converter still holds on the queue and drops it.
+    private func drainConverter() throws {
+        guard converter != nil else { return }
+        try convert(nil, frames: 0)
+        swr_free(&converter)
+        converterShape = nil
+    }
+
+    /// Encodes what is queued (what the converter holds too), the last frame short, then drains the
+    /// encoder.
     func finishSound(_ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        try drainConverter()
         try encodePending(final: true, write)
         try drain(write)
     }
