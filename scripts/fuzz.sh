@@ -2,7 +2,7 @@
 # Fuzzes Avocet's public API with libFuzzer: the targets of Tests/Fuzz (avocet-fuzz), built with
 # `-sanitize=fuzzer,address` into .build-fuzz (or AVOCET_FUZZ_BUILD).
 #
-#     bash scripts/fuzz.sh open|thumbnail|loader [SECONDS]   one target, 1800 s unless told
+#     bash scripts/fuzz.sh open|thumbnail|loader|reader [SECONDS]   one target, 1800 s unless told
 #     bash scripts/fuzz.sh all [SECONDS]                      each target in turn
 #     bash scripts/fuzz.sh --ci                               the brief form CI runs: each target 60 s
 #
@@ -21,12 +21,12 @@ cd "$(dirname "$0")/.."
 build="${AVOCET_FUZZ_BUILD:-.build-fuzz}"
 mode="${1:-all}"
 seconds="${2:-1800}"
-targets=(open thumbnail loader)
+targets=(open thumbnail loader reader)
 case "$mode" in
   --ci) seconds=60 ;;
   all) ;;
-  open|thumbnail|loader) targets=("$mode") ;;
-  *) echo "usage: $0 open|thumbnail|loader|all [SECONDS] | --ci" >&2; exit 2 ;;
+  open|thumbnail|loader|reader) targets=("$mode") ;;
+  *) echo "usage: $0 open|thumbnail|loader|reader|all [SECONDS] | --ci" >&2; exit 2 ;;
 esac
 bash scripts/install-deps.sh ffmpeg
 swift build --product avocet-fuzz --build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAVOCET_FUZZ \
@@ -38,7 +38,8 @@ export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export SWIFT_BACKTRACE="enable=no"
 
 # Seeds: the media fixtures as they are (open); behind a header of settings (thumbnail: exact and
-# default tolerances, a size limit, several times); a few delegate programs (loader).
+# default tolerances, a size limit, several times; reader: stored, decoded, scaled and mixed outputs,
+# the async sequence, cancellation, random access); a few delegate programs (loader).
 seed() {
   local target="$1" dir="$build/corpus/$1"
   mkdir -p "$dir"
@@ -57,6 +58,12 @@ elif target == "thumbnail":
                bytes([2 | 4, 5, 0, 0, 3, 0, 100, 1, 0, 0xFF, 0xFF, 0xFF, 0xFE]), bytes([3 | 8, 0, 16, 16, 1, 0, 50, 0, 0])]
     for i, path in enumerate(media):
         header = headers[i % len(headers)].ljust(16, b"\0")
+        write(os.path.basename(path), header + open(path, "rb").read())
+elif target == "reader":
+    headers = [bytes([0, 0, 0]), bytes([1 | 4, 5, 10]), bytes([2 | 8 | 16, 0, 0]), bytes([3 | 12, 0, 0, 20, 10]),
+               bytes([32 | 1 | 4, 0, 0, 0, 0, 7]), bytes([64 | 4, 0, 10, 0, 0, 0, 3])]
+    for i, path in enumerate(media):
+        header = headers[i % len(headers)].ljust(8, b"\0")
         write(os.path.basename(path), header + open(path, "rb").read())
 else:
     programs = [b"", b"\x00\x05", b"\x01\x02\x01\x00\x10\x20", b"\x02\x04\x00\x02\x01\x01", b"\x03\x00\x0a\x00\x0a",

@@ -7,6 +7,7 @@ enum FuzzTarget: String, CaseIterable {
     case open
     case thumbnail
     case loader
+    case reader
 
     /// Runs one input on the calling thread (libFuzzer's, never a cooperative-pool thread).
     func run(_ bytes: Data) {
@@ -14,6 +15,7 @@ enum FuzzTarget: String, CaseIterable {
         case .open: OpenTarget.run(bytes)
         case .thumbnail: ThumbnailTarget.run(bytes)
         case .loader: LoaderTarget.run(bytes)
+        case .reader: ReaderTarget.run(bytes)
         }
     }
 }

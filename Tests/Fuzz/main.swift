@@ -5,6 +5,8 @@
 //     thumbnail   a 16-byte header of settings and times, then a file's bytes: generate images
 //     loader      a fixture picked by the first byte, then a program of delegate behaviours: load an
 //                 asset through a resource loader delegate that follows the program
+//     reader      an 8-byte header of reader settings, then a file's bytes: read every track's samples
+//                 through AVAssetReader (stored, pictures, sound, an audio mix; random access, cancellation)
 //
 // Built with `-sanitize=fuzzer` and AVOCET_FUZZ (scripts/fuzz.sh), libFuzzer runs and calls
 // LLVMFuzzerTestOneInput below. Built normally (the test suite), the top-level code replays inputs: `avocet-fuzz TARGET FILE...` runs each file once and
@@ -37,7 +39,7 @@ exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
 #else
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let target = FuzzTarget(rawValue: name), arguments.count > 1 else {
-    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader|reader FILE...\n".utf8))
     exit(2)
 }
 for path in arguments.dropFirst() {
