@@ -16,21 +16,14 @@ struct ImageSettings: Sendable {
 }
 
 /// Where an image generator's pictures come from: the asset's first enabled video track (through its
-/// segments, for a composition), or the layers a video composition names; and picture readers (an
-/// open container and decoder each) kept between requests.
-///
-/// At most four readers wait idle, holding their byte sources (file descriptors for files) open until
-/// the generator is gone; requests running at the same time each use readers of their own.
+/// segments, for a composition), or the layers a video composition names; picture readers come from
+/// its `ReaderPool` and go back to it between requests.
 final class PictureSource: Sendable {
     let asset: AVAsset
-    /// A reader, and the byte source of the asset it reads (which tells readers apart with the stream).
-    struct HeldReader: Sendable {
-        let source: AssetSource
-        let reader: VideoFrameReader
-    }
+    typealias HeldReader = ReaderPool.HeldReader
 
-    private let idle = Locked<[HeldReader]>([])
-    private static let maxIdle = 4
+    /// Idle readers kept between requests (four at most, open until this source is gone).
+    private let pool = ReaderPool()
     /// The file tracks behind a composition's segments.
     private let sources: SegmentSources
 
@@ -66,34 +59,9 @@ final class PictureSource: Sendable {
         return track
     }
 
-    /// An idle reader of `track`'s stream, if one waits.
-    private func checkOut(_ file: AVAssetTrack.FileTrack) -> HeldReader? {
-        idle.withLock { readers in
-            readers.firstIndex { $0.source === file.source && $0.reader.decodedStreamIndex == file.stream.index }
-                .map { readers.remove(at: $0) }
-        }
-    }
-
-    /// Keeps `held` for a later request, or closes it (on an engine thread: closing joins the
-    /// decoder's threads) when enough wait already.
+    /// Gives `held` back to the pool (which keeps or closes it).
     func checkIn(_ held: HeldReader?) {
-        guard let held else { return }
-        let kept = idle.withLock { readers -> Bool in
-            guard readers.count < PictureSource.maxIdle else { return false }
-            readers.append(held)
-            return true
-        }
-        if !kept { PictureSource.close([held]) }
-    }
-
-    deinit {
-        PictureSource.close(idle.withLock { $0 })
-    }
-
-    /// Drops `readers` on an engine thread.
-    static func close(_ readers: [HeldReader]) {
-        guard !readers.isEmpty else { return }
-        IOExecutor.shared.submit { withExtendedLifetime(readers) {} }
+        pool.checkIn(held)
     }
 
     /// A reader kept across the requests of one caller that makes pictures in sequence (an export
@@ -160,7 +128,7 @@ final class PictureSource: Sendable {
                 checkIn(current)
                 held = nil
             }
-            let open = try held ?? checkOut(file)
+            let open = try held ?? pool.checkOut(file)
                 ?? HeldReader(source: file.source, reader: file.source.openFrameReader(streamIndex: file.stream.index, cancellation: cancellation))
             held = open
             return try open.reader.picture(request, format: format, cancellation: cancellation)
