@@ -26,8 +26,26 @@ public final class CMSampleBuffer {
     var makeDataReadyHandler: ((CMSampleBuffer) -> OSStatus)?
     /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's.
     let attachmentStorage = AttachmentStorage()
-    /// One mutable dictionary per sample, made when first asked for.
-    var sampleAttachmentDictionaries: [NSMutableDictionary]?
+    /// One mutable dictionary per sample, made when first asked for; a one-sample buffer marked not
+    /// sync before then (`markNotSync()`) gets its dictionary, with the key, at that point.
+    var sampleAttachmentDictionaries: [NSMutableDictionary]? {
+        get {
+            if pendingNotSync {
+                pendingNotSync = false
+                let dictionary = NSMutableDictionary()
+                dictionary.setObject(true, forKey: AnyHashable(kCMSampleAttachmentKey_NotSync as String))
+                storedSampleAttachments = [dictionary]
+            }
+            return storedSampleAttachments
+        }
+        set {
+            pendingNotSync = false
+            storedSampleAttachments = newValue
+        }
+    }
+    private var storedSampleAttachments: [NSMutableDictionary]?
+    /// The one sample is not a sync sample, and no dictionary has been asked for yet.
+    private var pendingNotSync = false
     /// The buffer this one was copied from while that one's data was not ready: this one is ready when
     /// it is (Apple's copies track their source's readiness).
     var readinessSource: CMSampleBuffer?
@@ -57,6 +75,26 @@ public final class CMSampleBuffer {
     }
 
     deinit { releasePacketDescriptionStorage() }
+
+    /// Marks the sample of a one-sample buffer not sync (`kCMSampleAttachmentKey_NotSync`), as
+    /// `sampleAttachments[0][.notSync] = true` does, without making its dictionary until someone asks
+    /// for the attachments: a reader's stored samples, most of them not sync, are often never asked.
+    /// Other buffers get the key at once.
+    package func markNotSync() {
+        if sampleCount == 1 && storedSampleAttachments == nil {
+            pendingNotSync = true
+        } else {
+            sampleAttachments[0][.notSync] = true
+        }
+    }
+
+    /// Whether sample `index` is marked not sync, read without making any dictionary.
+    package func isNotSync(_ index: Int) -> Bool {
+        if pendingNotSync { return index == 0 }
+        guard let dictionaries = storedSampleAttachments, dictionaries.indices.contains(index) else { return false }
+        let value = dictionaries[index][kCMSampleAttachmentKey_NotSync as String]
+        return (value as? Bool) ?? (value as? NSNumber)?.boolValue ?? false
+    }
 
     /// The most samples a buffer may hold (a sample index is then an `Int32`, as CoreMedia's time
     /// arithmetic takes it); more is `kCMSampleBufferError_InvalidEntryCount`.

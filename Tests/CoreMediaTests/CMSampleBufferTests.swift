@@ -126,6 +126,30 @@ struct CMSampleBufferTests {
         #expect(buffer.sampleAttachments[0][.notSync] == nil)
         let second = try CMSampleBuffer(copying: buffer, forRange: 1 ..< 2)
         #expect(second.sampleAttachments[0][.notSync] as? Bool == true, "a range keeps its samples' attachments")
+        #expect(second.isNotSync(0) && !buffer.isNotSync(0) && buffer.isNotSync(1))
+    }
+
+    /// A reader's fast path: a one-sample buffer marked not sync makes no dictionary until asked, and
+    /// then shows the key every way Apple's code reads it; copies keep it.
+    @Test func markedNotSyncShowsTheKeyWhenAskedFor() throws {
+        let data = try CMBlockBuffer(length: 4, flags: .assureMemoryNow)
+        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+        let one = try CMSampleBuffer(dataBuffer: data, formatDescription: nil, numSamples: 1, sampleTimings: [timing], sampleSizes: [4])
+        #expect(!one.isNotSync(0))
+        one.markNotSync()
+        #expect(one.isNotSync(0) && !one.isNotSync(1))
+        let copy = try CMSampleBuffer(copying: one)
+        let array = try #require(CMSampleBufferGetSampleAttachmentsArray(one, createIfNecessary: false))
+        #expect((array[0] as? NSDictionary)?[kCMSampleAttachmentKey_NotSync as String] as? Bool == true)
+        #expect(one.sampleAttachments[0][.notSync] as? Bool == true)
+        #expect(copy.sampleAttachments[0][.notSync] as? Bool == true && copy.isNotSync(0))
+        one.sampleAttachments[0][.notSync] = nil
+        #expect(!one.isNotSync(0) && one.sampleAttachments[0][.notSync] == nil)
+        // A buffer of several samples takes the key at once, on its first sample.
+        let three = try packets()
+        three.markNotSync()
+        #expect(three.isNotSync(0) && !three.isNotSync(1))
+        #expect(CMSampleBufferGetSampleAttachmentsArray(three, createIfNecessary: false)?.count == 3)
     }
 
     @Test func wrongCountsAndLateDataAreRefusedWithApplesCodes() throws {

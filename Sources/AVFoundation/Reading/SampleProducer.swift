@@ -131,7 +131,7 @@ final class StoredSampleProducer: SampleProducer {
                                         presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid,
                                         decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid)
         let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing, size: size)
-        if !packet.isKeyframe { buffer.sampleAttachments[0][.notSync] = true }
+        if !packet.isKeyframe { buffer.markNotSync() }
         return buffer
     }
 }

@@ -571,7 +571,6 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
         let count = sample.numSamples
         let sizes = (0..<count).map { sample.sampleSize(at: $0) }
-        let attachments = sample.sampleAttachments
         var packets: [(range: Range<Int>, pts: MediaTimestamp?, dts: MediaTimestamp?, duration: MediaTimestamp?, key: Bool)] = []
         var offset = 0
         for i in 0..<count {
@@ -586,7 +585,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             let pts = timing.presentationTimeStamp.isNumeric ? timing.presentationTimeStamp + step : nil
             let dts = timing.decodeTimeStamp.isNumeric ? timing.decodeTimeStamp + step : nil
             if let pts, (end.map { pts >= $0 } ?? false) { offset += size; continue }
-            let notSync = attachments.indices.contains(i) ? (attachments[i][.notSync] as? Bool ?? false) : false
+            let notSync = sample.isNotSync(i)
             packets.append((offset ..< offset + size, pts.map { MediaTimestamp($0 - start) }, dts.map { MediaTimestamp($0 - start) },
                             timing.duration.isNumeric ? MediaTimestamp(timing.duration) : nil, !notSync))
             offset += size
