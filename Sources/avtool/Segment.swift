@@ -147,7 +147,7 @@ struct Segment: AsyncParsableCommand {
         writer.startSession(atSourceTime: .zero)
         let total = duration.isNumeric ? duration.seconds : 0
         // Apple's pattern: each input pulls from its reader output on a queue of its own, while ready.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (done: CheckedContinuation<Void, Never>) in
             let left = Locked(pairs.count)
             for (index, (readerOutput, writerInput)) in pairs.enumerated() {
                 let pair = UncheckedPair(output: readerOutput, input: writerInput)

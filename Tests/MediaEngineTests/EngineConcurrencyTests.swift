@@ -205,3 +205,29 @@ struct AVIOBridgeTests {
         #expect(!CancellationToken().wait(seconds: 0.01), "times out when nobody cancels")
     }
 }
+
+/// The package's own rule, checked on its sources: every continuation goes through the hand-off
+/// helpers of `Locking` (whose acquire lets ThreadSanitizer see what the resuming thread wrote). A
+/// plain `withCheckedContinuation` made the sanitizer report a sample buffer made on an engine thread
+/// and read by the task it was handed to.
+@Suite("Package rules on the sources")
+struct SourceRuleTests {
+    @Test func everyContinuationIsAHandOff() throws {
+        let sources = Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Sources")
+        let plain = ["withCheckedContinuation", "withCheckedThrowingContinuation", "withUnsafeContinuation", "withUnsafeThrowingContinuation"]
+        var offenders: [String] = []
+        var files = 0
+        let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let url = walker?.nextObject() as? URL {
+            guard url.pathExtension == "swift", !url.path.contains("/Sources/Locking/") else { continue }
+            files += 1
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where plain.contains(where: { line.contains("\($0) {") || line.contains("\($0)(") }) {
+                offenders.append("\(url.lastPathComponent):\(number + 1)")
+            }
+        }
+        #expect(files > 100, "the sources were found")
+        #expect(offenders.isEmpty, "use withHandOffContinuation and its siblings: \(offenders)")
+    }
+}

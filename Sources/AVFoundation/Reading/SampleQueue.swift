@@ -1,5 +1,6 @@
 internal import MediaEngine
 import Foundation
+internal import Locking
 
 /// The sample buffers of one reader output, made ahead of their reader on the engine's threads and
 /// held in a short queue: `take()` blocks its caller until the next is made (Apple's
@@ -94,7 +95,7 @@ final class SampleQueue: @unchecked Sendable {
     func next() async -> CMSampleBuffer? {
         let id = UUID()
         let box: UncheckedBox<CMSampleBuffer?> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withHandOffContinuation { continuation in
                 condition.lock()
                 if let buffer = popLocked() {
                     condition.unlock()

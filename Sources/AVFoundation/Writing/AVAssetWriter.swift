@@ -457,7 +457,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Finishes the file (see `finishWriting(completionHandler:)`), awaiting it without holding a thread.
     open func finishWriting() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
             finishWriting { continuation.resume() }
         }
     }
