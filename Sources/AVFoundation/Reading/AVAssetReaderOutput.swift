@@ -6,7 +6,7 @@ internal import Locking
 /// video-composition outputs.
 ///
 /// Once its reader starts, an output makes its sample buffers ahead of the caller on the engine's
-/// threads (a few at a time: three pictures, eight sound buffers, thirty-two stored samples) and hands
+/// threads (a few at a time: three pictures, eight sound buffers, 256 stored samples or 4 MiB of them) and hands
 /// them out in order. `copyNextSampleBuffer()` blocks its caller's thread while the next is made, as
 /// Apple's does; `sampleBuffers` (Avocet's addition) awaits them without holding a thread.
 open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
@@ -153,6 +153,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
     /// How many buffers the output makes ahead of its caller.
     var readAhead: Int { 8 }
+    /// The most sample bytes it holds ahead (nil: only `readAhead` counts).
+    var readAheadBytes: Int? { nil }
 
     // MARK: Reading
 
@@ -160,7 +162,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// starts making its first buffers.
     func begin(_ ranges: [CMTimeRange]) {
         let pass = Pass(ranges)
-        let queue = SampleQueue(capacity: readAhead, producer: { [weak self] token in
+        let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, producer: { [weak self] token in
             while let range = pass.ranges.first {
                 guard let producer = try self?.producer(token) else { return nil }
                 if !pass.started {

@@ -69,12 +69,19 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         return nil
     }
 
+    /// Stored samples: up to 256 or 4 MiB ahead, so that small packets (audio, low-rate video) are
+    /// made in batches (a thread wake costs more than such a sample) and large ones stay few.
     override var readAhead: Int {
         switch format {
         case .success(.pictures): return 3
-        case .success(.stored): return 32
+        case .success(.stored): return 256
         default: return 8
         }
+    }
+
+    override var readAheadBytes: Int? {
+        if case .success(.stored) = format { return 4 << 20 }
+        return nil
     }
 
     /// Whether the track is a composition's, read decoded: its segments' sound through the mix (of one

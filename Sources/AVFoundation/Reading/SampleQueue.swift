@@ -11,7 +11,8 @@ internal import Locking
 /// Once full, the next job starts when the reader has taken the queue down to half its capacity (or
 /// finds it empty), so each job makes a batch of buffers rather than one: a job costs a thread wake,
 /// which for small stored samples costs more than the sample; likewise a reader blocked on an empty
-/// queue is woken for a batch. One job at a time, so the producer is never entered twice. `cancel()`
+/// queue is woken for a batch. A queue may also hold at most a budget of sample bytes (stored samples:
+/// many small ones, or a few large ones), and then restarts once under half of it. One job at a time, so the producer is never entered twice. `cancel()`
 /// reaches the engine at once (its token stops FFmpeg's reads) and wakes every waiter.
 final class SampleQueue: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only under `condition`; the producer only
@@ -44,6 +45,10 @@ final class SampleQueue: @unchecked Sendable {
     private var waiters: [(id: UUID, continuation: Waiter)] = []
     private typealias Waiter = CheckedContinuation<UncheckedBox<CMSampleBuffer?>, Never>
     private let capacity: Int
+    /// The most sample bytes queued (`Int.max`: no limit); at least one buffer is always let in.
+    private let byteBudget: Int
+    /// The sample bytes of the buffers queued (counted only under a budget).
+    private var queuedBytes = 0
     /// Taking a buffer starts a job when this many or fewer are left (half the capacity, rounded up:
     /// a queue of three pictures starts one as soon as one is taken).
     private let lowWater: Int
@@ -60,12 +65,20 @@ final class SampleQueue: @unchecked Sendable {
     /// sees the end, the last buffer made after.
     private let onEnd: @Sendable (End) -> Void
 
-    init(capacity: Int, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
+    init(capacity: Int, byteBudget: Int? = nil, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
         self.capacity = max(1, capacity)
+        self.byteBudget = max(1, byteBudget ?? .max)
         lowWater = self.capacity - self.capacity / 2
         wakeBatch = max(1, self.capacity / 2)
         self.producer = producer
         self.onEnd = onEnd
+    }
+
+    /// Whether no job is making buffers (the queue is full, ended, or waits for a reader).
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !producing
     }
 
     /// How the queue ended, once it has.
@@ -136,6 +149,7 @@ final class SampleQueue: @unchecked Sendable {
         let dropped = buffers
         buffers = []
         head = 0
+        queuedBytes = 0
         condition.unlock()
         withExtendedLifetime(dropped) {}
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
@@ -144,18 +158,27 @@ final class SampleQueue: @unchecked Sendable {
     private func popLocked() -> CMSampleBuffer? {
         guard head < buffers.count, let buffer = buffers[head].take() else { return nil }
         head += 1
+        queuedBytes -= bytes(of: buffer)
         tookAny = true
         if head == buffers.count {
             buffers.removeAll(keepingCapacity: true)
             head = 0
         }
-        if buffers.count - head <= lowWater { startLocked() }
+        if buffers.count - head <= lowWater && queuedBytes <= byteBudget / 2 { startLocked() }
         return buffer
     }
 
+    /// The sample bytes a buffer counts for against the budget (none without one).
+    private func bytes(of buffer: CMSampleBuffer) -> Int {
+        byteBudget == .max ? 0 : max(0, CMSampleBufferGetTotalSampleSize(buffer))
+    }
+
+    /// Whether another buffer fits: under the capacity and the byte budget.
+    private var hasRoomLocked: Bool { buffers.count - head < capacity && queuedBytes < byteBudget }
+
     /// Starts a job when there is room and none runs.
     private func startLocked() {
-        guard !producing, end == nil, buffers.count - head < capacity else { return }
+        guard !producing, end == nil, hasRoomLocked else { return }
         producing = true
         IOExecutor.shared.submit { [self] in produce() }
     }
@@ -187,6 +210,7 @@ final class SampleQueue: @unchecked Sendable {
                     given = (waiters.removeFirst().continuation, buffer)
                 } else {
                     buffers.append(buffer)
+                    queuedBytes += bytes(of: buffer)
                 }
             case .success(nil):
                 ended = token.isCancelled ? .cancelled : .finished
@@ -194,7 +218,7 @@ final class SampleQueue: @unchecked Sendable {
                 ended = .cancelled
             }
             if let ended { woken = finishLocked(ended) }
-            let goesOn = ended == nil && buffers.count - head < capacity
+            let goesOn = ended == nil && hasRoomLocked
             if !goesOn { producing = false }
             // Woken after the unlock, so that the reader does not wake only to wait for the lock.
             let wakes = sleepers > 0 && (buffers.count - head >= wakeBatch || !goesOn || !tookAny)

@@ -1,0 +1,54 @@
+@testable import AVFoundation
+import FixtureSupport
+import Foundation
+import Locking
+import Testing
+
+/// A reader output's queue on its own, with a producer of plain buffers of a known size: how far it
+/// reads ahead by count and by bytes, and that it makes the rest as they are taken.
+@Suite("Sample queue read-ahead")
+struct SampleQueueTests {
+    /// A one-sample buffer of `size` bytes at `index` thirtieths of a second.
+    static func buffer(_ index: Int, size: Int) throws -> CMSampleBuffer {
+        let data = try CMBlockBuffer(length: size, flags: .assureMemoryNow)
+        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 30), presentationTimeStamp: CMTime(value: Int64(index), timescale: 30),
+                                        decodeTimeStamp: .invalid)
+        return try CMSampleBuffer(dataBuffer: data, formatDescription: nil, numSamples: 1, sampleTimings: [timing], sampleSizes: [size])
+    }
+
+    /// A queue over `total` buffers of `size` bytes; counts how many were made.
+    static func queue(capacity: Int, budget: Int?, size: Int, total: Int) -> (SampleQueue, Locked<Int>) {
+        let made = Locked(0)
+        let queue = SampleQueue(capacity: capacity, byteBudget: budget, producer: { _ in
+            let index = made.withLock { n -> Int? in
+                guard n < total else { return nil }
+                n += 1
+                return n - 1
+            }
+            return try index.map { try buffer($0, size: size) }
+        }, onEnd: { _ in })
+        return (queue, made)
+    }
+
+    @Test("small buffers: as many ahead as the capacity; large ones: only the byte budget's worth, at least one")
+    func readAheadStopsAtTheCountOrTheBytes() async throws {
+        for (size, expected) in [(100, 256), (1 << 20, 4), (8 << 20, 1)] {
+            let (queue, made) = Self.queue(capacity: 256, budget: 4 << 20, size: size, total: 1000)
+            queue.prime()
+            // Settled once no job runs: nothing more is made while nobody takes.
+            await until("the queue stops reading ahead of nobody (\(size)-byte buffers)") { made.withLock { $0 } >= expected && queue.isIdle }
+            #expect(made.withLock { $0 } == expected, "\(size)-byte buffers")
+            queue.cancel()
+        }
+    }
+
+    @Test("every buffer is handed out in order, however the budget cuts the batches")
+    func everyBufferComesOutInOrder() throws {
+        let (queue, made) = Self.queue(capacity: 256, budget: 4 << 20, size: 1 << 20, total: 50)
+        var times: [Int64] = []
+        while let buffer = queue.take() { times.append(buffer.presentationTimeStamp.value) }
+        #expect(times == Array(0..<50))
+        #expect(made.withLock { $0 } == 50)
+        #expect(queue.ending.map { if case .finished = $0 { true } else { false } } == true)
+    }
+}
