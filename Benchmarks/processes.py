@@ -1,4 +1,5 @@
 """Timing whole processes for the benchmark scripts: wall time and peak resident memory."""
+import json
 import os
 import statistics
 import subprocess
@@ -19,12 +20,13 @@ def usage(cmd, env=None):
     return elapsed, used
 
 
-def capture(cmd, keep_output=True):
+def capture(cmd, keep_output=True, stdin_path=None):
     """Wall seconds, the resource usage (wait4's) and the standard output (text; empty when not kept:
-    then it goes to /dev/null) of one process; exits when it fails."""
-    with tempfile.TemporaryFile() as errors:
+    then it goes to /dev/null) of one process, its standard input read from `stdin_path` when given;
+    exits when it fails."""
+    with tempfile.TemporaryFile() as errors, open(stdin_path or os.devnull, "rb") as source:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=errors)
+        proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=errors)
         out = b""
         if keep_output:
             out = proc.stdout.read()
@@ -65,3 +67,25 @@ def prepare(root, build):
     if build:
         subprocess.run(["swift", "build", "-c", "release", "--product", "avtool"], cwd=root, check=True)
     return os.path.join(root, ".build", "release", "avtool")
+
+
+def together(jobs, runs):
+    """Runs each job (name, command, keep its output, and optionally a file for its standard input)
+    once a round, `runs` rounds (interleaved, so every tool sees the same machine). Returns per job:
+    median wall seconds, median CPU seconds, peak RSS in MiB and the last run's JSON output with its
+    "seconds" replaced by the median over the runs (None for jobs whose output goes to /dev/null)."""
+    walls, cpus, inside = ({job[0]: [] for job in jobs} for _ in range(3))
+    peaks = {job[0]: 0 for job in jobs}
+    outputs = {}
+    for _ in range(runs):
+        for name, cmd, keep, *stdin in jobs:
+            wall, used, out = capture(cmd, keep_output=keep, stdin_path=stdin[0] if stdin else None)
+            walls[name].append(wall)
+            cpus[name].append(used.ru_utime + used.ru_stime)
+            peaks[name] = max(peaks[name], used.ru_maxrss)
+            outputs[name] = json.loads(out.strip().splitlines()[-1]) if keep else None
+            if keep:
+                inside[name].append(outputs[name]["seconds"])
+                outputs[name]["seconds"] = statistics.median(inside[name])
+    return {job[0]: (statistics.median(walls[job[0]]), statistics.median(cpus[job[0]]), peaks[job[0]] / 1024, outputs[job[0]])
+            for job in jobs}

@@ -29,14 +29,12 @@ Avocet is faster):
 Peak resident memory per process comes from wait4. Not a test: run it on demand.
 """
 import argparse
-import json
 import os
-import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import capture, prepare  # noqa: E402
+from processes import prepare, together  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out")
@@ -109,28 +107,6 @@ def venv_python():
         subprocess.run([sys.executable, "-m", "venv", venv], check=True)
         subprocess.run([python, "-m", "pip", "install", "--quiet", "av", "numpy"], check=True)
     return python
-
-
-def together(jobs, runs):
-    """Runs each job once a round, `runs` rounds (interleaved, so every tool sees the same machine).
-    Returns per job: median wall seconds, median CPU seconds, peak RSS in MiB and the last run's JSON
-    output with its "seconds" replaced by the median over the runs (None for jobs whose output goes
-    to /dev/null)."""
-    walls, cpus, inside = ({name: [] for name, _, _ in jobs} for _ in range(3))
-    peaks = {name: 0 for name, _, _ in jobs}
-    outputs = {}
-    for _ in range(runs):
-        for name, cmd, keep in jobs:
-            wall, used, out = capture(cmd, keep_output=keep)
-            walls[name].append(wall)
-            cpus[name].append(used.ru_utime + used.ru_stime)
-            peaks[name] = max(peaks[name], used.ru_maxrss)
-            outputs[name] = json.loads(out.strip().splitlines()[-1]) if keep else None
-            if keep:
-                inside[name].append(outputs[name]["seconds"])
-                outputs[name]["seconds"] = statistics.median(inside[name])
-    return {name: (statistics.median(walls[name]), statistics.median(cpus[name]), peaks[name] / 1024, outputs[name])
-            for name, _, _ in jobs}
 
 
 def row(label, wall, cpu, rss, extra=""):
