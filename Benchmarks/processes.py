@@ -7,6 +7,10 @@ import sys
 import tempfile
 import time
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "Benchmarks", "out")
+CORPUS = os.path.join(OUT, "corpus")
+
 
 def usage(cmd, env=None):
     """Wall seconds and the resource usage (wait4's: CPU time, peak RSS) of one process, output
@@ -89,3 +93,21 @@ def together(jobs, runs):
                 outputs[name]["seconds"] = statistics.median(inside[name])
     return {job[0]: (statistics.median(walls[job[0]]), statistics.median(cpus[job[0]]), peaks[job[0]] / 1024, outputs[job[0]])
             for job in jobs}
+
+
+def row(label, wall, cpu, rss, extra="", width=44):
+    """Prints one tool's line of a comparison: wall and CPU seconds, peak RSS in MiB, and `extra`."""
+    print(f"  {label:{width}} {wall:8.3f} s  cpu {cpu:8.3f} s  {rss:6.1f} MiB{extra}", flush=True)
+
+
+def goal(met):
+    return "goal met" if met else "GOAL MISSED"
+
+
+def release_product(product, build):
+    """Installs the ffmpeg command when missing, builds the Swift product `product` in release mode
+    unless told not to, and returns its path."""
+    prepare(ROOT, build=False)
+    if build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
+    return os.path.join(ROOT, ".build", "release", product)

@@ -34,11 +34,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import prepare, together  # noqa: E402
+from processes import CORPUS, OUT, ROOT, goal, release_product, row, together  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "Benchmarks", "out")
-CORPUS = os.path.join(OUT, "corpus")
 THREADS = max(1, min(os.cpu_count() or 1, 4))  # StreamDecoder's thread_count
 
 PYAV = """
@@ -109,12 +106,6 @@ def venv_python():
     return python
 
 
-def row(label, wall, cpu, rss, extra=""):
-    print(f"  {label:44} {wall:8.3f} s  cpu {cpu:8.3f} s  {rss:6.1f} MiB{extra}", flush=True)
-
-
-def goal(met):
-    return "goal met" if met else "GOAL MISSED"
 
 
 def main():
@@ -124,10 +115,7 @@ def main():
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--only", default="bgra,stored,pcm16k,memory", help="comma-separated sections to run")
     args = parser.parse_args()
-    prepare(ROOT, build=False)  # the ffmpeg command, when missing
-    if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "avocet-read-bench"], cwd=ROOT, check=True)
-    bench = os.path.join(ROOT, ".build", "release", "avocet-read-bench")
+    bench = release_product("avocet-read-bench", build=not args.no_build)
     os.makedirs(OUT, exist_ok=True)
     loop = os.path.join(OUT, "ffmpeg_read")
     subprocess.run(f"cc -O2 -o {loop} {os.path.join(ROOT, 'Benchmarks', 'ffmpeg_read.c')} "

@@ -31,20 +31,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import prepare, together  # noqa: E402
+from processes import CORPUS, OUT, goal, release_product, row, together  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "Benchmarks", "out")
-CORPUS = os.path.join(OUT, "corpus")
 WRITTEN = os.path.join(OUT, "written")
 
 
-def goal(met):
-    return "goal met" if met else "GOAL MISSED"
-
-
-def row(label, wall, cpu, rss, extra=""):
-    print(f"  {label:52} {wall:8.3f} s  cpu {cpu:8.3f} s  {rss:6.1f} MiB{extra}", flush=True)
 
 
 def x264_options(path):
@@ -80,9 +71,9 @@ def h264(bench, runs):
     if x264_options(ours) is None or x264_options(ours) != x264_options(theirs):
         sys.exit(f"libx264 ran with other options:\n  Avocet {x264_options(ours)}\n  ffmpeg {x264_options(theirs)}")
     row(f"avocet-write-bench file ({ao['frames']} pictures)", aw, ac, ar,
-        f"   {ao['frames'] / aw:5.1f} fps   in-process {ao['seconds']:.3f} s   {os.path.getsize(ours) / 1e6:.2f} MB")
+        f"   {ao['frames'] / aw:5.1f} fps   in-process {ao['seconds']:.3f} s   {os.path.getsize(ours) / 1e6:.2f} MB", width=52)
     row("ffmpeg -f rawvideo -i - -c:v libx264", fw, fc, fr,
-        f"   ratio {aw / fw:.2f}  {goal(aw <= 1.05 * fw)} (at most 1.05)   {os.path.getsize(theirs) / 1e6:.2f} MB")
+        f"   ratio {aw / fw:.2f}  {goal(aw <= 1.05 * fw)} (at most 1.05)   {os.path.getsize(theirs) / 1e6:.2f} MB", width=52)
 
 
 def segments(bench, runs):
@@ -119,10 +110,7 @@ def main():
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--only", default="h264,segments,memory", help="comma-separated sections to run")
     args = parser.parse_args()
-    prepare(ROOT, build=False)  # the ffmpeg command, when missing
-    if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "avocet-write-bench"], cwd=ROOT, check=True)
-    bench = os.path.join(ROOT, ".build", "release", "avocet-write-bench")
+    bench = release_product("avocet-write-bench", build=not args.no_build)
     os.makedirs(WRITTEN, exist_ok=True)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}; median of {args.runs} interleaved runs"
           f" (one for segments and memory); ratio = Avocet / ffmpeg (below 1: Avocet faster)")
