@@ -120,6 +120,16 @@ package final class AudioSampleReader {
         (held, heldInput, heldRate) = ([], 0, nil)
     }
 
+    /// The decoder's sound has a shape libswresample refuses (a damaged or hostile file: 28 channels in
+    /// no known order, a sample format out of range): the media cannot be decoded to what was asked.
+    private func unmixable(_ f: AVFrame, _ rc: Int32) -> MediaEngineError {
+        if rc == avocet_averror_enomem() { return FFmpeg.error(rc, "set up the resampler", source: packets.name) }
+        let order = f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC ? " in no known order" : ""
+        return MediaEngineError(.decodeFailed, source: packets.name, operation: "convert the decoded sound",
+                                reason: "\(f.ch_layout.nb_channels) channels\(order) at \(f.sample_rate) Hz cannot be converted to \(channels) "
+                                    + "channels at \(outputRate) Hz (\(FFmpeg.describe(rc)))", ffmpegCode: rc)
+    }
+
     /// How far before a start time decoding starts, in stream ticks: the codec's seek pre-roll (Opus
     /// asks 80 ms) or eight packets (MP3's bit reservoir reaches back several), whichever is longer.
     private var prerollTicks: Int64 {
@@ -235,8 +245,9 @@ package final class AudioSampleReader {
             let inRate = Int64(scaled)
             let rc = swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_FLT, outputRate, &inLayout,
                                          AVSampleFormat(rawValue: f.format), Int32(inRate), 0, nil)
-            guard rc >= 0, let swr = resampler else { throw FFmpeg.error(rc < 0 ? rc : avocet_averror_enomem(), "set up the resampler", source: packets.name) }
-            try FFmpeg.check(swr_init(swr), "set up the resampler", source: packets.name)
+            guard rc >= 0, let swr = resampler else { throw unmixable(f, rc < 0 ? rc : avocet_averror_enomem()) }
+            let initialized = swr_init(swr)
+            guard initialized >= 0 else { throw unmixable(f, initialized) }
         }
         let position = itemFrame(of: f)
         if needsStartTime, position == nil, heldRate ?? f.sample_rate == f.sample_rate,
