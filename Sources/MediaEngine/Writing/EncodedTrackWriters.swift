@@ -44,14 +44,15 @@ final class VideoTrackWriter: TrackWriter {
         }
         switch plan.pictures {
         case .rendered(let render):
-            var rgba = try render(next, token)
+            let rgba = try render(next, token)
             let (width, height) = (plan.width, plan.height)
             guard rgba.count >= width * height * 4 else {
                 throw MediaEngineError(.invalidArgument, source: output.path, operation: "encode a picture", reason: "the picture is not \(width)x\(height)")
             }
-            try rgba.withUnsafeMutableBytes { raw in
+            try rgba.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress else { return }
-                let pixels = PixelMemory(format: .rgba, width: width, height: height, planes: [(base, width * 4)])
+                // The encoder only reads the picture (no copy of a shared buffer to make it writable).
+                let pixels = PixelMemory(format: .rgba, width: width, height: height, planes: [(UnsafeMutableRawPointer(mutating: base), width * 4)])
                 try output.append(pixels: pixels, pts: frameTime(next), track: track)
             }
         case .decoded(let pieces):
