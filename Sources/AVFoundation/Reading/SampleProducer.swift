@@ -43,18 +43,26 @@ enum SampleMemory {
         }
     }
 
-    /// A block buffer of `length` bytes, in memory of its own that `fill` writes.
+    /// A block buffer of `length` bytes, in memory of its own that `fill` writes. Zero bytes (a
+    /// container's empty sample) make an empty block buffer, which CoreMedia cannot make over memory.
     static func blockBuffer(length: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws -> CMBlockBuffer {
-        guard let memory = malloc(max(1, length)) else {
+        guard length > 0 else {
+            var empty: CMBlockBuffer?
+            try StatusCode.check(CMBlockBufferCreateEmpty(allocator: nil, capacity: 0, flags: 0, blockBufferOut: &empty))
+            guard let empty else { throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for an empty sample."]) }
+            return empty
+        }
+        guard let memory = malloc(length) else {
             throw AVError(.outOfMemory, userInfo: [NSLocalizedDescriptionKey: "Out of memory for a sample of \(length) bytes."])
         }
         do {
             try fill(memory)
+            return try CMBlockBuffer(buffer: UnsafeMutableRawBufferPointer(start: memory, count: length)) { pointer, _ in free(pointer) }
         } catch {
+            // Neither filled nor owned by a block buffer: freed here.
             free(memory)
             throw error
         }
-        return try CMBlockBuffer(buffer: UnsafeMutableRawBufferPointer(start: memory, count: length)) { pointer, _ in free(pointer) }
     }
 }
 
