@@ -27,7 +27,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import prepare, usage  # noqa: E402
+from processes import compile_ffmpeg_tool, prepare, release_product, usage  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out")
@@ -68,12 +68,9 @@ def main():
         if shutil.which(tool) is None:
             subprocess.run(["bash", os.path.join(ROOT, "scripts", "install-deps.sh"), "xvfb", "ffmpeg"], check=True)
     avtool = prepare(ROOT, not args.no_build)
-    if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "avocet-play-bench"], cwd=ROOT, check=True)
-    bench = os.path.join(ROOT, ".build", "release", "avocet-play-bench")
-    seeker = os.path.join(OUT, "ffmpeg_seek")
-    subprocess.run(f"cc -O2 -o {seeker} {os.path.join(ROOT, 'Benchmarks', 'ffmpeg_seek.c')} "
-                   "$(pkg-config --cflags --libs libavformat libavcodec libswscale libavutil)", shell=True, check=True)
+    bench = release_product("avocet-play-bench", build=not args.no_build)
+    # Into Benchmarks/out/, made first (a fresh clone has none).
+    seeker = compile_ffmpeg_tool("ffmpeg_seek", ["libavformat", "libavcodec", "libswscale", "libavutil"])
     if not os.path.exists(MOVIE):
         make_movie()
 

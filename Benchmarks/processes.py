@@ -111,3 +111,13 @@ def release_product(product, build):
     if build:
         subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
     return os.path.join(ROOT, ".build", "release", product)
+
+
+def compile_ffmpeg_tool(name, libraries):
+    """Compiles Benchmarks/NAME.c against the system's FFmpeg `libraries` (pkg-config names) into
+    Benchmarks/out/NAME, making the folder first; returns the binary's path."""
+    os.makedirs(OUT, exist_ok=True)
+    binary = os.path.join(OUT, name)
+    subprocess.run(f"cc -O2 -o {binary} {os.path.join(ROOT, 'Benchmarks', name + '.c')} "
+                   f"$(pkg-config --cflags --libs {' '.join(libraries)})", shell=True, check=True)
+    return binary

@@ -34,7 +34,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import CORPUS, OUT, ROOT, goal, release_product, row, together  # noqa: E402
+from processes import CORPUS, OUT, compile_ffmpeg_tool, goal, release_product, row, together  # noqa: E402
 
 THREADS = max(1, min(os.cpu_count() or 1, 4))  # StreamDecoder's thread_count
 
@@ -116,10 +116,7 @@ def main():
     parser.add_argument("--only", default="bgra,stored,pcm16k,memory", help="comma-separated sections to run")
     args = parser.parse_args()
     bench = release_product("avocet-read-bench", build=not args.no_build)
-    os.makedirs(OUT, exist_ok=True)
-    loop = os.path.join(OUT, "ffmpeg_read")
-    subprocess.run(f"cc -O2 -o {loop} {os.path.join(ROOT, 'Benchmarks', 'ffmpeg_read.c')} "
-                   "$(pkg-config --cflags --libs libavformat libavcodec libavutil)", shell=True, check=True)
+    loop = compile_ffmpeg_tool("ffmpeg_read", ["libavformat", "libavcodec", "libavutil"])
     python = venv_python()
     corpus(FILES)
     movie, hour, ten, two = (os.path.join(CORPUS, n) for n in ("reading-1080p.mp4", "hour.m4a", "small-10min.mp4", "small-2h.mp4"))
