@@ -37,6 +37,7 @@ package final class VideoWindow {
             SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers.joined(separator: ","))
         }
         guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else { throw Failure(description: VideoWindow.lastError) }
+        _ = VideoWindow.keepsVideoLoaded
         let w = Int32(clamping: max(1, width)), h = Int32(clamping: max(1, height))
         guard let made = avocet_sdl_window(title, w, h) else {
             let error = VideoWindow.lastError
@@ -64,6 +65,14 @@ package final class VideoWindow {
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
     }
+
+    /// One more reference to SDL's video subsystem, taken with the first window and never given back,
+    /// so that closing a window never quits the subsystem: quitting it unloads the X11 libraries SDL
+    /// opened with dlopen while the process goes on. `avtool play --video` crashed once in CI after its
+    /// window had closed, on the thread that was ending the process, with a jump into memory no library
+    /// held; not reproduced since (40 runs under load), and the unload is the likeliest cause, so the
+    /// libraries now stay until the process ends. Windows still close at once.
+    private static let keepsVideoLoaded: Bool = SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0
 
     private static var lastError: String {
         guard let text = SDL_GetError() else { return "SDL failed" }
