@@ -1,5 +1,5 @@
 // avocet-stress: resource checks that need a process of their own (a file-descriptor limit, a
-// memory figure no other test disturbs). Run by Tests/AVFoundationTests/ResourceTests.swift.
+// memory figure no other test disturbs). Run by Tests/AVFoundationTests/Resources/ResourceTests.swift.
 //
 //   avocet-stress fds COUNT FILE...     keeps COUNT loaded assets alive, then loads more keys
 //   avocet-stress leaks COUNT FILE...   opens truncated/broken files COUNT times, half of them cancelled
