@@ -16,7 +16,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // FFmpeg's C headers, found with pkg-config. Only MediaEngine imports this.
+        // FFmpeg's C headers, found with pkg-config. Only MediaEngine imports this (and CAvocetLog's C
+        // file includes it, for the log callback).
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",

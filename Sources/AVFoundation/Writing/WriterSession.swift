@@ -44,8 +44,8 @@ final class WriterSession: @unchecked Sendable {
     /// Told once when the session fails (not when cancelled), on the thread that saw the failure.
     let onFailure: @Sendable (any Error) -> Void
 
-    /// Opens the file with its tracks and writes its header, on the calling thread (file creation and
-    /// encoder set-up: milliseconds).
+    /// A session over `engine`, whose file, tracks and header `AVAssetWriter.startWriting()` has
+    /// already made; `limits` is how many appends each input may have queued.
     init(path: String?, engine: SampleWriter, limits: [Int], onReady: @escaping @Sendable (Int) -> Void,
          onFailure: @escaping @Sendable (any Error) -> Void) {
         self.path = path

@@ -1,7 +1,10 @@
 import Foundation
 internal import Locking
 
-/// The engine's own threads: every blocking FFmpeg call runs here, never on Swift's cooperative pool.
+/// The engine's own threads, where the blocking FFmpeg work of loads, images, readers, writers and
+/// exports runs, never on Swift's cooperative pool. (Two kinds of FFmpeg work run elsewhere: the
+/// player's sound on its render thread, `AudioRenderer`'s, and `CGImage`'s PNG and JPEG coding on the
+/// caller's thread.)
 ///
 /// Threads start lazily as work arrives, up to `maxThreads`, and then wait for more work; jobs beyond
 /// that queue in order. `run` bridges one job to `async`: cancelling the calling task sets the job's
