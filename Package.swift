@@ -58,16 +58,16 @@ let package = Package(
         .executableTarget(name: "avocet-write-bench", dependencies: ["AVFoundation", "UniformTypeIdentifiers"], path: "Benchmarks/Writing"),
         // Drives the public API for the test tools: loads everything about a file (avocet-probe,
         // avocet-fuzz), a resource loader delegate that follows a program of faults (avocet-fuzz, avocet-soak).
-        .target(name: "AssetProbe", dependencies: ["AVFoundation", "Locking"], path: "Tests/AssetProbe"),
-        .executableTarget(name: "avocet-probe", dependencies: ["AssetProbe"], path: "Tests/Probe"),
+        .target(name: "AssetProbe", dependencies: ["AVFoundation", "Locking"], path: "Tools/AssetProbe"),
+        .executableTarget(name: "avocet-probe", dependencies: ["AssetProbe"], path: "Tools/Probe"),
         // libFuzzer targets (scripts/fuzz.sh builds them with -sanitize=fuzzer); built normally, a replayer.
-        .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tests/Fuzz"),
+        .executableTarget(name: "avocet-fuzz", dependencies: ["AVFoundation", "AssetProbe", "Locking"], path: "Tools/Fuzz"),
         // Resource checks run in a process of their own by AVFoundationTests (descriptor limit, memory).
-        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "Locking"], path: "Tests/Stress"),
+        .executableTarget(name: "avocet-stress", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "Locking"], path: "Tools/Stress"),
         // The soak (scripts/soak.sh): loads, thumbnails and exports at once under faults, for a set time.
-        .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking", "CHeapStats"], path: "Tests/Soak"),
+        .executableTarget(name: "avocet-soak", dependencies: ["AVFoundation", "AssetProbe", "FixtureSupport", "Locking", "CHeapStats"], path: "Tools/Soak"),
         // glibc's count of the heap in use, for the soak.
-        .target(name: "CHeapStats", path: "Tests/CHeapStats"),
+        .target(name: "CHeapStats", path: "Tools/CHeapStats"),
         // Reads Fixtures/facts.json for every test target: the facts the fixture script put in.
         .target(name: "FixtureSupport", dependencies: ["MediaEngine", "Locking"], path: "Tests/FixtureSupport"),
         .testTarget(name: "CoreMediaTests", dependencies: ["CoreMedia"]),

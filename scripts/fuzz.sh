@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes Avocet's public API with libFuzzer: the targets of Tests/Fuzz (avocet-fuzz), built with
+# Fuzzes Avocet's public API with libFuzzer: the targets of Tools/Fuzz (avocet-fuzz), built with
 # `-sanitize=fuzzer,address` into .build-fuzz (or AVOCET_FUZZ_BUILD).
 #
 #     bash scripts/fuzz.sh open|thumbnail|loader|reader [SECONDS]   one target, 1800 s unless told
@@ -12,7 +12,7 @@
 # Fixtures/fuzz/TARGET/ with the fix, so that the test suite (FuzzRegressionTests) replays it.
 #
 # libFuzzer's runtime brings a `main` of its own, and SwiftPM defines the executable's `main` too, hence
-# --allow-multiple-definition; either one runs libFuzzer's driver (Tests/Fuzz/main.swift). Leak
+# --allow-multiple-definition; either one runs libFuzzer's driver (Tools/Fuzz/main.swift). Leak
 # checking is LeakSanitizer's job (scripts/sanitizers.sh leak): here it would report the Swift
 # runtime's caches.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The soak: 10,000 asset loads, 1,000 thumbnail requests and 100 exports at once, from files, a flaky
 # loopback HTTP server and resource loader delegates with random faults, with random cancellation
-# (Tests/Soak, avocet-soak). Fails on a crash, a hang, a failure that is not an AVError (or is AVError.unknown), descriptors or
+# (Tools/Soak, avocet-soak). Fails on a crash, a hang, a failure that is not an AVError (or is AVError.unknown), descriptors or
 # threads left behind, or memory that keeps growing; prints the outcomes and the samples.
 #
 #     bash scripts/soak.sh [avocet-soak arguments]    release build; the full counts, and 10 minutes at least
