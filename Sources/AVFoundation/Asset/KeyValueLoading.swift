@@ -53,9 +53,3 @@ enum KeyValueLoading {
         }
     }
 }
-
-/// Carries a value the caller guarantees is safe to move between threads.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
