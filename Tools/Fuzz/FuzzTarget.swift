@@ -1,3 +1,4 @@
+import AVFoundation
 import Dispatch
 import Foundation
 import Locking
@@ -18,6 +19,15 @@ enum FuzzTarget: String, CaseIterable {
         case .reader: ReaderTarget.run(bytes)
         }
     }
+}
+
+/// What every target asks of a failure: an AVError that names a cause (not `.unknown`, which says
+/// Avocet lost it), or a CancellationError when the input cancelled. Traps otherwise, naming `what`
+/// failed.
+func requireNamedFailure(_ error: any Error, cancelled: Bool, _ what: String) {
+    if let error = error as? AVError, error.code != .unknown { return }
+    if error is CancellationError, cancelled { return }
+    fatalError("\(what) failed without an AVError that names a cause: \(String(reflecting: error))")
 }
 
 /// Runs `body` in a task and blocks the calling thread until it ends. The caller is libFuzzer's thread,

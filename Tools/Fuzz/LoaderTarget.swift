@@ -79,9 +79,7 @@ enum LoaderTarget {
 
     static func load(_ asset: AVURLAsset, image: Bool, legacy: Bool, cancelled: Locked<Bool>) async {
         func check(_ error: any Error) {
-            if let error = error as? AVError, error.code != .unknown { return }
-            if error is CancellationError, cancelled.withLock({ $0 }) { return }
-            fatalError("a load through the delegate failed without an AVError that names a cause: \(String(reflecting: error))")
+            requireNamedFailure(error, cancelled: cancelled.withLock { $0 }, "a load through the delegate")
         }
         if legacy {
             let loader: any LegacyLoading = LegacyLoader()

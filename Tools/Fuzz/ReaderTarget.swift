@@ -226,11 +226,7 @@ enum ReaderTarget {
         }
     }
 
-    /// A failure must be an AVError that names a cause (not `.unknown`), or a CancellationError when
-    /// this input cancelled.
     static func check(_ error: any Error, cancelled: Bool) {
-        if let error = error as? AVError, error.code != .unknown { return }
-        if error is CancellationError, cancelled { return }
-        fatalError("reading failed without an AVError that names a cause: \(String(reflecting: error))")
+        requireNamedFailure(error, cancelled: cancelled, "reading")
     }
 }

@@ -80,12 +80,8 @@ enum ThumbnailTarget {
         guard actualTime.isNumeric else { fatalError("an image whose actual time is \(actualTime)") }
     }
 
-    /// A failure must be an AVError that names a cause (not `.unknown`), or a CancellationError when
-    /// this input cancelled.
     static func check(_ error: any Error, cancelled: Bool) {
-        if let error = error as? AVError, error.code != .unknown { return }
-        if error is CancellationError, cancelled { return }
-        fatalError("image generation failed without an AVError that names a cause: \(String(reflecting: error))")
+        requireNamedFailure(error, cancelled: cancelled, "image generation")
     }
 
     static func viaImageAt(_ generator: AVAssetImageGenerator, _ settings: Settings) {
