@@ -323,7 +323,8 @@ extension StreamEncoder {
         let capacity = Int(swr_get_out_samples(converter, Int32(clamping: frames)))
         guard capacity > 0 else { return }
         let start = pendingSamples.count
-        pendingSamples += [Float](repeating: 0, count: capacity * outChannels)
+        // Grown in place (no array of zeroes made for each append), cut back to what was made below.
+        pendingSamples.append(contentsOf: repeatElement(0, count: capacity * outChannels))
         let made: Int32 = pendingSamples.withUnsafeMutableBytes { out in
             var output: UnsafeMutablePointer<UInt8>? = out.baseAddress.map { ($0 + start * MemoryLayout<Float>.size).assumingMemoryBound(to: UInt8.self) }
             guard let samples else { return swr_convert(converter, &output, Int32(capacity), nil, 0) }
