@@ -317,6 +317,31 @@ struct AssetWriterTests {
         }
     }
 
+    @Test("sound the writer cannot convert (a fractional rate, 65 channels) fails the writer with a reason and leaves no file",
+          arguments: [(44100.5, 2), (44100, 65)])
+    func unconvertibleSound(_ rate: Double, _ channels: Int) async throws {
+        let url = try Self.output("unconvertible.m4a")
+        let writer = try AVAssetWriter(outputURL: url, fileType: .m4a)
+        let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100,
+                                                                            AVNumberOfChannelsKey: 2])
+        writer.add(input)
+        try #require(writer.startWriting(), "\(String(describing: writer.error))")
+        writer.startSession(atSourceTime: .zero)
+        let asbd = AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM,
+                                               mFormatFlags: kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked, mBytesPerPacket: UInt32(4 * channels),
+                                               mFramesPerPacket: 1, mBytesPerFrame: UInt32(4 * channels), mChannelsPerFrame: UInt32(channels),
+                                               mBitsPerChannel: 32, mReserved: 0)
+        let frames = 256
+        let block = try CMBlockBuffer(length: frames * channels * 4, flags: .assureMemoryNow)
+        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 44100), presentationTimeStamp: .zero, decodeTimeStamp: .invalid)
+        let buffer = try CMSampleBuffer(dataBuffer: block, formatDescription: try CMFormatDescription(audioStreamBasicDescription: asbd),
+                                        numSamples: frames, sampleTimings: [timing], sampleSizes: [4 * channels])
+        #expect(!input.append(buffer))
+        #expect(writer.status == .failed)
+        #expect((writer.error as? AVError)?.errorDescription?.contains("\(channels) channels") == true, "\(String(describing: writer.error))")
+        #expect(!FileManager.default.fileExists(atPath: url.path), "a failed writer leaves no file")
+    }
+
     // MARK: Samples as they are
 
     @Test("stored samples read by the reader are written as they are, and decode to the same pictures")
