@@ -150,6 +150,9 @@ struct ReadmeExamplesTests {
         await until("two statuses printed and the player ready") { printed.values.count == 2 && player.status == .readyToPlay }
         player.play()
         for _ in 0..<10 { clock.advance(by: CMTime(value: 1, timescale: 10)) }
+        // The observer's calls reach its queue from the player's own; on a loaded machine (ThreadSanitizer
+        // beside it) the last may not be queued yet when the clock has moved: wait for three, then check.
+        await until("three periodic times observed") { times.values.count >= 3 }
         queue.sync {}
         #expect(printed.values == [false, true] && times.values == [0, 0.5, 1.0])
         player.removeTimeObserver(token)
