@@ -75,13 +75,15 @@ struct HTTPAssetTests {
     }
 
     @Test func aRefusedConnectionFailsClearly() async throws {
-        let server = try LoopbackHTTPServer(routes: [:])
-        let url = server.url("/gone.mp4")
-        server.stop()
+        // A bound port that never listens, rather than a stopped server's: another test's server may
+        // take a port let go (a clean-clone CI run saw this test reach some other listener).
+        let port = try RefusingPort()
+        let url = port.url("/gone.mp4")
         let (error, elapsed) = try await failure(url)
         #expect(error.code == .failedToLoadMediaData)
         #expect(error.localizedDescription.contains("refused") || underlying(error)?.code == NSURLErrorCannotConnectToHost)
         #expect(elapsed < TestTiming.seconds(5))
+        withExtendedLifetime(port) {}
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
