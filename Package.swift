@@ -75,6 +75,9 @@ let package = Package(
         .testTarget(name: "UniformTypeIdentifiersTests", dependencies: ["UniformTypeIdentifiers"]),
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking", "UniformTypeIdentifiers"]),
+        // The fast, pure tests (no files, processes, servers or waits: values in memory); `scripts/test.sh --fast` runs them.
+        .testTarget(name: "MediaEngineUnitTests", dependencies: ["MediaEngine"]),
+        .testTarget(name: "AVFoundationUnitTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
         .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "avocet-fuzz", "Locking"]),
     ],

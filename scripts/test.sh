@@ -6,8 +6,15 @@
 # fuzz target briefly with the committed crashers replayed, the soak's short form, and the suite under
 # AddressSanitizer and under ThreadSanitizer (one test at a time; about 11 minutes on two cores, build
 # included).
+# With --fast, only the fast, pure tests (the *UnitTests targets, CoreMediaTests, CoreVideoTests and
+# UniformTypeIdentifiersTests: values in memory, no files, processes, servers or waits), in seconds once
+# built, and nothing installed:
+#   swift test --filter '^(AVFoundationUnitTests|MediaEngineUnitTests|CoreMediaTests|CoreVideoTests|UniformTypeIdentifiersTests)\.'
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+  exec swift test --filter '^(AVFoundationUnitTests|MediaEngineUnitTests|CoreMediaTests|CoreVideoTests|UniformTypeIdentifiersTests)\.'
+fi
 # ffmpeg: ffprobe reads exported files back in the export tests, and ffmpeg decodes reference pictures.
 # xvfb, xauth, x11-apps: `avtool play --video` is tested in a virtual X server, screenshot by xwd.
 # pulseaudio, libasound2-plugins: a PulseAudio null sink (through ALSA's pulse plugin) is the sound
