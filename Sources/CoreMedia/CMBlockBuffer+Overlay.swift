@@ -12,7 +12,8 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     /// The buffer's length.
     public var endIndex: Int { length }
 
-    /// Options of block buffer creation.
+    /// Options of block buffer creation: the `kCMBlockBuffer...Flag` bits, such as
+    /// ``kCMBlockBufferAssureMemoryNowFlag``.
     public struct Flags: OptionSet, Sendable {
         /// The `kCMBlockBuffer...Flag` bits.
         public let rawValue: CMBlockBufferFlags
@@ -30,15 +31,23 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
 
     /// The errors the overlay throws, one per `kCMBlockBuffer...Err`.
     public enum Error {
-        /// `kCMBlockBufferStructureAllocationFailedErr`.
+        /// ``kCMBlockBufferStructureAllocationFailedErr``.
         public static var structureAllocationFailed: NSError { StatusCode(kCMBlockBufferStructureAllocationFailedErr).nsError }
+        /// ``kCMBlockBufferBlockAllocationFailedErr``.
         public static var blockAllocationFailed: NSError { StatusCode(kCMBlockBufferBlockAllocationFailedErr).nsError }
+        /// ``kCMBlockBufferBadCustomBlockSourceErr``.
         public static var badCustomBlockSource: NSError { StatusCode(kCMBlockBufferBadCustomBlockSourceErr).nsError }
+        /// ``kCMBlockBufferBadOffsetParameterErr``.
         public static var badOffsetParameter: NSError { StatusCode(kCMBlockBufferBadOffsetParameterErr).nsError }
+        /// ``kCMBlockBufferBadLengthParameterErr``.
         public static var badLengthParameter: NSError { StatusCode(kCMBlockBufferBadLengthParameterErr).nsError }
+        /// ``kCMBlockBufferBadPointerParameterErr``.
         public static var badPointerParameter: NSError { StatusCode(kCMBlockBufferBadPointerParameterErr).nsError }
+        /// ``kCMBlockBufferEmptyBBufErr``.
         public static var emptyBlockBuffer: NSError { StatusCode(kCMBlockBufferEmptyBBufErr).nsError }
+        /// ``kCMBlockBufferUnallocatedBlockErr``.
         public static var unallocatedBlock: NSError { StatusCode(kCMBlockBufferUnallocatedBlockErr).nsError }
+        /// ``kCMBlockBufferInsufficientSpaceErr``.
         public static var insufficientSpace: NSError { StatusCode(kCMBlockBufferInsufficientSpaceErr).nsError }
     }
 
@@ -58,12 +67,26 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     public typealias CustomBlockDeallocator = (UnsafeMutableRawPointer, Int) -> Void
 
     /// An empty buffer, to append to (`capacity` is a hint, unused).
+    ///
+    /// - Parameters:
+    ///   - capacity: A hint of how many blocks and references will be appended; unused.
+    ///   - flags: Unused.
+    /// - Throws: Nothing: the initializer throws only as Apple's does.
     public convenience init(capacity: Int = 0, flags: Flags = []) throws {
         self.init(pieces: [])
     }
 
     /// A buffer of `length` bytes in one block from `allocator`, allocated on demand (at once with
-    /// `.assureMemoryNow`); `range` limits the buffer to part of the block.
+    /// ``Flags/assureMemoryNow``); `range` limits the buffer to part of the block.
+    ///
+    /// - Parameters:
+    ///   - length: The block's length in bytes; more than 0.
+    ///   - allocator: Allocates and frees the block; nil for the C heap.
+    ///   - range: The block's bytes the buffer holds; nil for all of them.
+    ///   - flags: ``Flags/assureMemoryNow`` to allocate the block now.
+    /// - Throws: ``Error/badLengthParameter`` for a length of 0 or less or a range past the block's
+    ///   end; ``Error/badOffsetParameter`` for a range starting outside the block;
+    ///   ``Error/blockAllocationFailed`` when the block is to be allocated now and cannot be.
     public convenience init(length: Int, allocator: CFAllocator? = kCFAllocatorDefault, range: Range<Int>? = nil,
                             flags: Flags = []) throws {
         self.init(pieces: [])
@@ -72,6 +95,13 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
 
     /// A buffer over memory the caller allocated, freed with `allocator` when the buffer goes
     /// (`kCFAllocatorNull`: never).
+    ///
+    /// - Parameters:
+    ///   - buffer: The memory; the buffer holds all of it.
+    ///   - allocator: Frees the memory; nil for `free`, `kCFAllocatorNull` to leave it the caller's.
+    ///   - flags: Options; the memory is allocated already, so ``Flags/assureMemoryNow`` changes nothing.
+    /// - Throws: ``Error/badPointerParameter`` for memory with no address; ``Error/badLengthParameter``
+    ///   for empty memory. The memory stays the caller's when the initializer throws.
     public convenience init(buffer: UnsafeMutableRawBufferPointer, allocator: CFAllocator? = kCFAllocatorDefault,
                             flags: Flags = []) throws {
         self.init(pieces: [])
@@ -79,6 +109,13 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     }
 
     /// A buffer over memory the caller allocated, freed by `deallocator` when the buffer goes.
+    ///
+    /// - Parameters:
+    ///   - buffer: The memory; the buffer holds all of it.
+    ///   - deallocator: Called with the memory's address and size when the last buffer using it goes.
+    ///   - flags: Unused.
+    /// - Throws: ``Error/badPointerParameter`` for empty memory or memory with no address; the memory
+    ///   stays the caller's.
     public convenience init(buffer: UnsafeMutableRawBufferPointer, deallocator: @escaping CustomBlockDeallocator,
                             flags: Flags = []) throws {
         self.init(pieces: [])
@@ -86,13 +123,30 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     }
 
     /// A buffer referencing another buffer's bytes, or a slice of them (sharing the memory).
+    ///
+    /// - Parameters:
+    ///   - bufferReference: A ``CMBlockBuffer`` or a ``Slice`` of one.
+    ///   - flags: ``Flags/permitEmptyReference`` to accept no bytes; ``Flags/assureMemoryNow`` to
+    ///     allocate the referenced blocks now.
+    /// - Throws: ``Error/emptyBlockBuffer`` for no bytes without ``Flags/permitEmptyReference``;
+    ///   ``Error/blockAllocationFailed`` when a block is to be allocated now and cannot be.
     public convenience init<T: CMBlockBufferProtocol>(bufferReference: T, flags: Flags = []) throws {
         self.init(pieces: [])
         try append(bufferReference: bufferReference, flags: flags)
     }
 
     /// Appends a block of `length` bytes from `allocator`, allocated on demand (at once with
-    /// `.assureMemoryNow`); `range` limits it to part of the block.
+    /// ``Flags/assureMemoryNow``); `range` limits it to part of the block.
+    ///
+    /// - Parameters:
+    ///   - length: The block's length in bytes; more than 0.
+    ///   - allocator: Allocates and frees the block; nil for the C heap.
+    ///   - range: The block's bytes to append; nil for all of them.
+    ///   - flags: ``Flags/assureMemoryNow`` to allocate the block now.
+    /// - Throws: ``Error/badLengthParameter`` for a length of 0 or less, a range past the block's end,
+    ///   or a buffer that would pass `Int.max` bytes; ``Error/badOffsetParameter`` for a range starting
+    ///   outside the block; ``Error/blockAllocationFailed`` when the block is to be allocated now and
+    ///   cannot be. The buffer is unchanged when the call throws.
     public func append(length: Int, allocator: CFAllocator? = kCFAllocatorDefault, range: Range<Int>? = nil, flags: Flags = []) throws {
         let part = range ?? 0 ..< length
         try StatusCode.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: nil, length: length, blockAllocator: allocator,
@@ -101,6 +155,15 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     }
 
     /// Appends memory the caller allocated, freed with `allocator` (`kCFAllocatorNull`: never).
+    ///
+    /// - Parameters:
+    ///   - buffer: The memory; all of it is appended.
+    ///   - allocator: Frees the memory when the last buffer using it goes; nil for `free`,
+    ///     `kCFAllocatorNull` to leave it the caller's.
+    ///   - flags: Options; the memory is allocated already, so ``Flags/assureMemoryNow`` changes nothing.
+    /// - Throws: ``Error/badPointerParameter`` for memory with no address; ``Error/badLengthParameter``
+    ///   for empty memory, or a buffer that would pass `Int.max` bytes. The memory stays the caller's
+    ///   when the call throws.
     public func append(buffer: UnsafeMutableRawBufferPointer, allocator: CFAllocator? = kCFAllocatorDefault, flags: Flags = []) throws {
         guard let base = buffer.baseAddress else { throw Error.badPointerParameter }
         try StatusCode.check(CMBlockBufferAppendMemoryBlock(self, memoryBlock: base, length: buffer.count, blockAllocator: allocator,
@@ -109,13 +172,30 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     }
 
     /// Appends memory the caller allocated, freed by `deallocator`.
+    ///
+    /// - Parameters:
+    ///   - buffer: The memory; all of it is appended.
+    ///   - deallocator: Called with the memory's address and size when the last buffer using it goes.
+    ///   - flags: Unused.
+    /// - Throws: ``Error/badPointerParameter`` for empty memory or memory with no address;
+    ///   ``Error/badLengthParameter`` for a buffer that would pass `Int.max` bytes. The memory stays the
+    ///   caller's when the call throws.
     public func append(buffer: UnsafeMutableRawBufferPointer, deallocator: @escaping CustomBlockDeallocator, flags: Flags = []) throws {
         guard let base = buffer.baseAddress, buffer.count > 0 else { throw Error.badPointerParameter }
+        guard !length.addingReportingOverflow(buffer.count).overflow else { throw Error.badLengthParameter }
         let block = BlockMemory(pointer: base, length: buffer.count, allocate: nil, release: deallocator)
         pieces.append(Piece(memory: block, offset: 0, length: buffer.count))
     }
 
     /// Appends a reference to another buffer's bytes, or a slice of them.
+    ///
+    /// - Parameters:
+    ///   - bufferReference: A ``CMBlockBuffer`` or a ``Slice`` of one; its memory is shared, not copied.
+    ///   - flags: ``Flags/permitEmptyReference`` to accept (and append nothing for) no bytes;
+    ///     ``Flags/assureMemoryNow`` to allocate the referenced blocks now.
+    /// - Throws: ``Error/emptyBlockBuffer`` for no bytes without ``Flags/permitEmptyReference``;
+    ///   ``Error/badLengthParameter`` when the buffer would pass `Int.max` bytes;
+    ///   ``Error/blockAllocationFailed`` when a block is to be allocated now and cannot be.
     public func append<T: CMBlockBufferProtocol>(bufferReference: T, flags: Flags = []) throws {
         if bufferReference.dataLength == 0 {
             guard flags.contains(.permitEmptyReference) else { throw Error.emptyBlockBuffer }
@@ -126,11 +206,24 @@ extension CMBlockBuffer: CMBlockBufferProtocol {
     }
 
     /// Allocates every block not yet allocated.
+    ///
+    /// - Throws: ``Error/blockAllocationFailed`` when a block cannot be allocated: no memory, an
+    ///   allocator that allocates nothing (`kCFAllocatorNull`), or a custom block source without
+    ///   `AllocateBlock`.
     public func assureBlockMemory() throws {
         try StatusCode.check(CMBlockBufferAssureBlockMemory(self))
     }
 
     /// Calls `body` with the bytes that are contiguous from `offset` (writable; memory allocated first).
+    ///
+    /// - Parameters:
+    ///   - offset: The offset of the first byte, from the buffer's start.
+    ///   - body: Called once with the bytes from `offset` to the end of the block that holds it, which
+    ///     may be fewer than the rest of the buffer.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``Error/blockAllocationFailed`` when a block cannot be allocated;
+    ///   ``Error/emptyBlockBuffer`` for a buffer with no blocks; ``Error/badOffsetParameter`` for an
+    ///   offset outside the buffer; or what `body` throws.
     public func withUnsafeMutableBytes<R>(atOffset offset: Int = 0, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
         try assureBlockMemory()
         var available = 0

@@ -3,13 +3,15 @@ import Foundation
 /// A run of bytes, `0..<dataLength`, over memory blocks that need not be contiguous: blocks of its
 /// own, and ranges of other block buffers it references (sharing their memory, never copying it).
 ///
-/// Apple's CoreMedia type, with its C-style functions (`CMBlockBufferCreateWithMemoryBlock`,
-/// `CMBlockBufferGetDataPointer`, ...) and Swift overlay (`init(length:)`, `dataBytes()`, slices). A
-/// block may be allocated on demand: creating a buffer of a length costs nothing until its memory is
-/// assured or written. Appending, and writing to a block not yet allocated, are not thread-safe, as on
-/// Apple's platforms, and the type is not `Sendable`. A buffer's length never passes `Int.max`: an
-/// append that would is refused. Memory handed in is freed with the allocator or deallocator given, when the last
-/// buffer using it goes.
+/// Apple's CoreMedia type, with its C-style functions
+/// (``CMBlockBufferCreateWithMemoryBlock(allocator:memoryBlock:blockLength:blockAllocator:customBlockSource:offsetToData:dataLength:flags:blockBufferOut:)``,
+/// ``CMBlockBufferGetDataPointer(_:atOffset:lengthAtOffsetOut:totalLengthOut:dataPointerOut:)``, ...) and
+/// Swift overlay (``init(length:allocator:range:flags:)``, ``CMBlockBufferProtocol/dataBytes()``,
+/// slices). A block may be allocated on demand: creating a buffer of a length costs nothing until its
+/// memory is assured or written. Appending, and writing to a block not yet allocated, are not
+/// thread-safe, as on Apple's platforms, and the type is not `Sendable`. A buffer's length never passes
+/// `Int.max`: an append that would is refused. Memory handed in is freed with the allocator or deallocator given, when the last buffer
+/// using it goes.
 public final class CMBlockBuffer {
     /// A range of one memory block.
     struct Piece {

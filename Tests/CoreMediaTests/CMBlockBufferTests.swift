@@ -199,6 +199,22 @@ extension CMBlockBufferTests {
         #expect(buffer.dataLength > 0)
     }
 
+    /// Memory handed over with a deallocator is refused too, not summed past `Int.max` (a trap); the
+    /// refused memory stays the caller's (its deallocator is never called).
+    @Test func memoryWithADeallocatorPastIntMaxIsRefused() throws {
+        let buffer = try CMBlockBuffer(length: Int.max - 8)   // allocated on demand: costs nothing
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 16, alignment: 1)
+        defer { bytes.deallocate() }
+        let frees = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        frees.initialize(to: 0)
+        defer { frees.deallocate() }
+        #expect(throws: NSError.self) {
+            try buffer.append(buffer: bytes, deallocator: { _, _ in frees.pointee += 1 })
+        }
+        #expect(buffer.dataLength == Int.max - 8)
+        #expect(frees.pointee == 0)
+    }
+
     @Test func aRefusedBlockStaysTheCallers() throws {
         var source = CMBlockBufferCustomBlockSource(version: 0, AllocateBlock: nil, FreeBlock: { refCon, _, _ in
             refCon?.assumingMemoryBound(to: Int.self).pointee += 1
