@@ -36,3 +36,24 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
         }
     }
 }
+
+extension Locked where Value == Void {
+    /// A lock that guards its owner's fields rather than a value of its own (the owner is
+    /// `@unchecked Sendable` and touches those fields only inside `withLock`).
+    package convenience init() {
+        self.init(())
+    }
+
+    /// Runs `body` holding the lock, and returns what it returns or throws what it throws. Unlike the
+    /// value form, the result need not be `sending`: it is made under the lock from the owner's fields.
+    /// `body` must not take this lock again.
+    package func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
+        var outcome: Swift.Result<Result, E>?
+        withLock { (_: inout Void) -> Void in
+            outcome = Swift.Result { () throws(E) -> Result in try body() }
+        }
+        // The closure above always runs before `withLock` returns; nothing outside reaches this.
+        guard let outcome else { fatalError("Locked.withLock: the body did not run") }
+        return try outcome.get()
+    }
+}

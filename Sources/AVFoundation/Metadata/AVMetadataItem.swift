@@ -3,11 +3,12 @@ import Foundation
 /// One piece of metadata: a key in a key space and a value (a title, a date, cover art).
 ///
 /// Items read from files hold their values in memory, so every property is loaded from the start:
-/// `load(.value)` returns at once and `status(of:)` reports `.loaded`. Format-specific items carry a
-/// `commonKey` when they map onto the common key space; `AVAsset.commonMetadata` holds copies of
-/// those in the common key space (identifier "common/title" and so on).
+/// `load(.value)` returns at once and ``AVAsynchronousKeyValueLoading/status(of:)`` reports loaded.
+/// Format-specific items carry a ``commonKey`` when they map onto the common key space;
+/// ``AVAsset/commonMetadata`` holds copies of those in the common key space (identifier
+/// "common/title" and so on).
 public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, NSMutableCopying, @unchecked Sendable {
-    // @unchecked Sendable: every field sits behind `lock`; values are immutable Foundation objects.
+    // @unchecked Sendable: every field sits behind `fields`' lock; values are immutable Foundation objects.
     struct Fields {
         var key: (any NSCopying & NSObjectProtocol)?
         var keySpace: AVMetadataKeySpace?
@@ -22,31 +23,28 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
         var extraAttributes: [AVMetadataExtraAttributeKey: Any]?
     }
 
-    let lock = NSLock()
-    var fields: Fields
+    private let fields: LockedState<Fields>
 
     init(fields: Fields) {
-        self.fields = fields
+        self.fields = LockedState(fields)
     }
 
-    /// An empty item; set its fields through `AVMutableMetadataItem`.
+    /// An empty item; set its fields through ``AVMutableMetadataItem``.
     public override init() {
-        fields = Fields()
+        fields = LockedState(Fields())
     }
 
+    /// What `body` makes of a copy of the fields, taken under the lock.
     func read<T>(_ body: (Fields) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(fields)
+        body(fields.value)
     }
 
+    /// Changes the fields in place, under the lock.
     func write(_ body: (inout Fields) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&fields)
+        fields.change(body)
     }
 
-    /// "<key space prefix>/<percent-encoded key>", as `identifier(forKey:keySpace:)` builds it.
+    /// "<key space prefix>/<percent-encoded key>", as ``identifier(forKey:keySpace:)`` builds it.
     public var identifier: AVMetadataIdentifier? {
         read { f in
             guard let key = f.key, let space = f.keySpace else { return nil }
@@ -57,9 +55,10 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     /// The key: an `NSNumber` holding the four-character code for the iTunes and QuickTime user-data
     /// key spaces (as Apple's), an `NSString` for the others.
     public var key: (any NSCopying & NSObjectProtocol)? { read { $0.key } }
-    /// The key space of `key`.
+    /// The key space of ``key``.
     public var keySpace: AVMetadataKeySpace? { read { $0.keySpace } }
-    /// The common key the item maps onto (`.commonKeyTitle` for iTunes' `©nam`); nil when it maps onto none.
+    /// The common key the item maps onto (``AVMetadataKey/commonKeyTitle`` for iTunes' `©nam`); nil when
+    /// it maps onto none.
     public var commonKey: AVMetadataKey? { read { $0.commonKey } }
     /// The language of the value, where the format records one; nil otherwise.
     public var locale: Locale? { read { $0.locale } }
@@ -89,7 +88,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     /// The value as bytes: data as is (cover art); nil for text and numbers.
     @available(*, deprecated, message: "Use load(.dataValue) instead")
     public var dataValue: Data? { currentDataValue }
-    /// Attributes beyond the value, keyed by `AVMetadataExtraAttributeKey`; nil when there are none.
+    /// Attributes beyond the value, keyed by ``AVMetadataExtraAttributeKey``; nil when there are none.
     @available(*, deprecated, message: "Use load(.extraAttributes) instead")
     public var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
@@ -152,12 +151,22 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
     package static let loadableKeys: Set<String> = ["value", "stringValue", "numberValue", "dateValue", "dataValue", "extraAttributes"]
 
+    /// Where the value for `key` stands: an item's values are always in memory.
+    ///
+    /// - Parameters:
+    ///   - key: "value", "stringValue", "numberValue", "dateValue", "dataValue" or "extraAttributes".
+    ///   - outError: Never written.
+    /// - Returns: ``AVKeyValueStatus/loaded`` for those keys; ``AVKeyValueStatus/unknown`` for another.
     @available(*, deprecated, message: "Use status(of:) instead")
     public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         AVMetadataItem.loadableKeys.contains(key) ? .loaded : .unknown
     }
 
     /// Calls `handler` at once on the calling thread: an item's values are always loaded.
+    ///
+    /// - Parameters:
+    ///   - keys: Ignored.
+    ///   - handler: Called before the method returns.
     @available(*, deprecated, message: "Use load(_:) instead")
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         handler?()
@@ -165,34 +174,57 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
     // MARK: - Identifiers
 
-    /// "<prefix>/<key>" with the key's bytes percent-encoded where they are not letters, digits or
-    /// `-._~` (© is the Mac Roman byte 0xA9, so "©nam" becomes "%A9nam").
+    /// The identifier of `key` in `keySpace`: "<prefix>/<key>" with the key's bytes percent-encoded
+    /// where they are not letters, digits or `-._~` (© is the Mac Roman byte 0xA9, so "©nam" becomes
+    /// "%A9nam").
+    ///
+    /// - Parameters:
+    ///   - key: A string, or an `NSNumber` holding a four-character code.
+    ///   - keySpace: The key space, such as ``AVMetadataKeySpace/iTunes``.
+    /// - Returns: The identifier; nil for a key that is neither a string nor a number.
     public class func identifier(forKey key: Any, keySpace: AVMetadataKeySpace) -> AVMetadataIdentifier? {
         guard let text = MetadataValues.keyString(key) else { return nil }
         return AVMetadataIdentifier(rawValue: keySpace.identifierPrefix + "/" + MetadataValues.percentEncode(text))
     }
 
-    /// The key of `identifier`, in the form items of its key space use (NSNumber four-character codes
-    /// for iTunes and QuickTime user data, strings otherwise).
+    /// The key of `identifier`, in the form items of its key space use.
+    ///
+    /// - Parameter identifier: An identifier such as ``AVMetadataIdentifier/iTunesMetadataSongName``.
+    /// - Returns: An `NSNumber` four-character code for iTunes and QuickTime user data, a string
+    ///   otherwise; nil when the identifier has no slash or names no key space Avocet knows.
     public class func key(forIdentifier identifier: AVMetadataIdentifier) -> Any? {
         guard let (space, key) = MetadataValues.split(identifier) else { return nil }
         return MetadataValues.keyObject(key, in: space)
     }
 
-    /// The key space of `identifier` (the part before the slash); nil when it names none Avocet knows.
+    /// The key space of `identifier`.
+    ///
+    /// - Parameter identifier: An identifier such as ``AVMetadataIdentifier/commonIdentifierTitle``.
+    /// - Returns: The key space the part before the slash names; nil when there is no slash or it
+    ///   names none Avocet knows.
     public class func keySpace(forIdentifier identifier: AVMetadataIdentifier) -> AVMetadataKeySpace? {
         MetadataValues.split(identifier)?.0
     }
 
     // MARK: - Filtering
 
-    /// The items whose identifier is `identifier`, in their order.
+    /// The items whose identifier is `identifier`.
+    ///
+    /// - Parameters:
+    ///   - metadataItems: The items to filter, such as an asset's ``AVAsset/metadata``.
+    ///   - identifier: The identifier wanted.
+    /// - Returns: The matching items, in their order.
     public class func metadataItems(from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier) -> [AVMetadataItem] {
         metadataItems.filter { $0.identifier == identifier }
     }
 
-    /// The items with `key` in `keySpace`; a nil key or key space matches any. A key may be given as a
-    /// string ("©nam") or as the four-character code's number.
+    /// The items with `key` in `keySpace`.
+    ///
+    /// - Parameters:
+    ///   - metadataItems: The items to filter.
+    ///   - key: A string ("©nam") or the four-character code's number; nil matches any key.
+    ///   - keySpace: The key space; nil matches any.
+    /// - Returns: The matching items, in their order.
     public class func metadataItems(from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?) -> [AVMetadataItem] {
         let wanted = key.flatMap(MetadataValues.keyString)
         return metadataItems.filter { item in
@@ -204,8 +236,14 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
         }
     }
 
-    /// The items whose locale's language is one of `preferredLanguages` (BCP 47 tags such as "en" or
-    /// "fr-CA"; matched by language code), ordered by preference. Items without a locale are left out.
+    /// The items whose locale's language is one of `preferredLanguages`, ordered by preference.
+    ///
+    /// - Parameters:
+    ///   - metadataItems: The items to filter.
+    ///   - preferredLanguages: BCP 47 tags such as "en" or "fr-CA", most preferred first; matched by
+    ///     language code.
+    /// - Returns: The items of the first language, then those of the next, each once; items without a
+    ///   locale are left out.
     public class func metadataItems(from metadataItems: [AVMetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [AVMetadataItem] {
         var result: [AVMetadataItem] = []
         for language in preferredLanguages {
@@ -219,13 +257,19 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     }
 
     /// The items whose locale has the language of `locale`.
+    ///
+    /// - Parameters:
+    ///   - metadataItems: The items to filter.
+    ///   - locale: The locale whose language code is matched.
+    /// - Returns: The matching items, in their order; items without a locale are left out.
     public class func metadataItems(from metadataItems: [AVMetadataItem], with locale: Locale) -> [AVMetadataItem] {
         let code = MetadataValues.languageCode(of: locale)
         return metadataItems.filter { $0.locale.map(MetadataValues.languageCode) == code }
     }
 }
 
-/// An item whose fields can be set; setting `identifier` sets `key` and `keySpace`, and the reverse.
+/// An item whose fields can be set; setting ``identifier`` sets ``key`` and ``keySpace``, and the
+/// reverse.
 public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     /// An empty item: no key, key space or value.
     public override init() {
@@ -236,7 +280,8 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         super.init(fields: fields)
     }
 
-    /// The identifier; setting it sets `key` and `keySpace` (nil clears both).
+    /// The identifier; setting it sets ``key`` and ``keySpace`` (nil, or an identifier Avocet cannot
+    /// split, clears both).
     public override var identifier: AVMetadataIdentifier? {
         get { super.identifier }
         set {
@@ -320,12 +365,12 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         set { write { $0.extraAttributes = newValue } }
     }
 
-    /// The value as a string, as `AVMetadataItem` converts it; not deprecated on a mutable item.
+    /// The value as a string, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
     public override var stringValue: String? { currentStringValue }
-    /// The value as a number, as `AVMetadataItem` converts it; not deprecated on a mutable item.
+    /// The value as a number, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
     public override var numberValue: NSNumber? { currentNumberValue }
-    /// The value as a date, as `AVMetadataItem` converts it; not deprecated on a mutable item.
+    /// The value as a date, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
     public override var dateValue: Date? { currentDateValue }
-    /// The value as bytes, as `AVMetadataItem` converts it; not deprecated on a mutable item.
+    /// The value as bytes, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
     public override var dataValue: Data? { currentDataValue }
 }

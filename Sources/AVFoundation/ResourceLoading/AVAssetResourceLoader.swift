@@ -1,17 +1,18 @@
 import Dispatch
 import Foundation
+internal import Locking
 
-/// Lets an `AVURLAsset`'s owner serve its bytes: set a delegate and a queue, and every request for a
+/// Lets an ``AVURLAsset``'s owner serve its bytes: set a delegate and a queue, and every request for a
 /// URL whose scheme Avocet does not load itself (not `file`, `http` or `https`) goes to the delegate,
-/// on that queue, one at a time. Obtained from `AVURLAsset.resourceLoader`; never created directly.
+/// on that queue, one at a time. Obtained from ``AVURLAsset/resourceLoader``; never created directly.
 ///
 /// Set the delegate before loading anything from the asset. With no delegate (or no queue), loads of
-/// such an asset fail with `AVError.failedToLoadMediaData` whose underlying error is
+/// such an asset fail with ``AVError/Code-swift.enum/failedToLoadMediaData`` whose underlying error is
 /// `NSURLErrorUnsupportedURL`.
 public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
     // @unchecked Sendable: every mutable field is guarded by `lock`. The delegate itself is only ever
     // called on its queue, as its contract says.
-    private let lock = NSLock()
+    private let lock = Locked()
     private weak var storedDelegate: (any AVAssetResourceLoaderDelegate)?
     private var storedQueue: DispatchQueue?
     private var preloads = false
@@ -24,8 +25,13 @@ public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Sets the delegate (held weakly, as Apple's is) and the queue its methods are called on (held
-    /// strongly). Requests already made keep going to the delegate and queue they were made with.
+    /// Sets the delegate and the queue its methods are called on. Requests already made keep going to
+    /// the delegate and queue they were made with.
+    ///
+    /// - Parameters:
+    ///   - delegate: The delegate, held weakly as Apple's is; nil for none (later loads then fail).
+    ///   - delegateQueue: The queue the delegate's methods are called on, one call at a time; held
+    ///     strongly. Nil makes later loads fail, as no delegate does.
     public func setDelegate(_ delegate: (any AVAssetResourceLoaderDelegate)?, queue delegateQueue: DispatchQueue?) {
         lock.withLock {
             storedDelegate = delegate

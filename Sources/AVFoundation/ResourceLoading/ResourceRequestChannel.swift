@@ -22,7 +22,7 @@ final class ResourceRequestChannel: Sendable {
     /// order they advanced `bytesDelivered`. `state` is only held briefly inside it: the source may
     /// cancel this very request while taking its bytes (a newer request replacing it), which takes
     /// `state` alone.
-    private let delivery = NSLock()
+    private let delivery = Locked()
     /// Read when the first answer (bytes or the end) comes.
     let contentInformation: AVAssetResourceLoadingContentInformationRequest?
     /// Asks the same range of a URL the delegate redirected to; false if that URL cannot be loaded.
@@ -43,16 +43,16 @@ final class ResourceRequestChannel: Sendable {
     /// Passes bytes on, in order.
     func deliver(_ data: Data) {
         guard !data.isEmpty else { return }
-        delivery.lock()
-        defer { delivery.unlock() }
-        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?)? in
-            guard s.phase == .open else { return nil }
-            s.delivered = s.delivered.addingSaturating(Int64(data.count))
-            return (s.sink, takeInfo(&s))
+        delivery.withLock {
+            let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?)? in
+                guard s.phase == .open else { return nil }
+                s.delivered = s.delivered.addingSaturating(Int64(data.count))
+                return (s.sink, takeInfo(&s))
+            }
+            guard let taken, let sink = taken.sink else { return }
+            if let info = taken.info { sink.received(info: info, for: id) }
+            sink.received(data, for: id)
         }
-        guard let taken, let sink = taken.sink else { return }
-        if let info = taken.info { sink.received(info: info, for: id) }
-        sink.received(data, for: id)
     }
 
     /// Ends the request with success (`error` nil) or failure. A success with a `redirect` and no bytes
@@ -61,25 +61,25 @@ final class ResourceRequestChannel: Sendable {
     /// False if it had ended already.
     @discardableResult
     func finish(error: MediaEngineError?, redirect target: URL? = nil) -> Bool {
-        delivery.lock()
-        defer { delivery.unlock() }
-        let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?, follow: Bool)? in
-            guard s.phase == .open else { return nil }
-            s.phase = .finished
-            let follow = error == nil && target != nil && s.delivered == 0
-            return (s.sink, error == nil && !follow ? takeInfo(&s) : nil, follow)
-        }
-        guard let taken else { return false }
-        if taken.follow, let target {
-            if onRedirect(target) { return true }
-            taken.sink?.finished(id, error: MediaEngineError(
-                .readFailed, source: name, operation: "load",
-                reason: "the resource loader's delegate redirected the request to \(target.absoluteString), which is not an http or https URL"))
+        delivery.withLock { () -> Bool in
+            let taken = state.withLock { s -> (sink: (any FeedSink)?, info: ContentInfo?, follow: Bool)? in
+                guard s.phase == .open else { return nil }
+                s.phase = .finished
+                let follow = error == nil && target != nil && s.delivered == 0
+                return (s.sink, error == nil && !follow ? takeInfo(&s) : nil, follow)
+            }
+            guard let taken else { return false }
+            if taken.follow, let target {
+                if onRedirect(target) { return true }
+                taken.sink?.finished(id, error: MediaEngineError(
+                    .readFailed, source: name, operation: "load",
+                    reason: "the resource loader's delegate redirected the request to \(target.absoluteString), which is not an http or https URL"))
+                return true
+            }
+            if let info = taken.info { taken.sink?.received(info: info, for: id) }
+            taken.sink?.finished(id, error: error)
             return true
         }
-        if let info = taken.info { taken.sink?.received(info: info, for: id) }
-        taken.sink?.finished(id, error: error)
-        return true
     }
 
     /// Marks the request cancelled. False if it had ended already (then the delegate is not told).

@@ -1,5 +1,6 @@
 internal import CFFmpeg
 import Foundation
+internal import Locking
 
 /// Finds and decodes the pictures of one video stream, on a container opened for it alone: its seeks
 /// never disturb, and never wait behind, another job on the same asset (a header parse, a packet scan,
@@ -24,7 +25,7 @@ import Foundation
 /// callers); the reader holds its byte source (a file descriptor for files) open until it is dropped.
 package final class VideoFrameReader: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only under `lock`.
-    private let lock = NSLock()
+    private let lock = Locked()
     private var context: FormatContext
     private var ctx: UnsafeMutablePointer<AVFormatContext>
     private var stream: UnsafeMutablePointer<AVStream>
@@ -108,9 +109,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     private var work = Work()
 
     package var workDone: Work {
-        lock.lock()
-        defer { lock.unlock() }
-        return work
+        lock.withLock { work }
     }
 
     /// Opens `source` and a decoder for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo`
@@ -194,14 +193,14 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// alone (nothing is read or decoded): where a player's tolerant seek lands. Nil when the index
     /// cannot say (a container whose index has gaps, or no keyframe in the window).
     package func keyframeTime(for request: PictureRequest) -> MediaTimestamp? {
-        lock.lock()
-        defer { lock.unlock() }
-        refreshKeyframes()
-        let w = window(for: request)
-        // An index holding every frame of the stream (MP4's sample tables) knows its last keyframe too.
-        let whole = stream.pointee.nb_frames > 0 && Int64(indexedEntries) >= stream.pointee.nb_frames && !seekingFails
-        guard let key = nearestKeyframe(in: w, indexIsWhole: whole) else { return nil }
-        return MediaTimestamp(value: key.subtractingSaturating(origin), timeBase: Rational(timeBase.num, timeBase.den))
+        lock.withLock { () -> MediaTimestamp? in
+            refreshKeyframes()
+            let w = window(for: request)
+            // An index holding every frame of the stream (MP4's sample tables) knows its last keyframe too.
+            let whole = stream.pointee.nb_frames > 0 && Int64(indexedEntries) >= stream.pointee.nb_frames && !seekingFails
+            guard let key = nearestKeyframe(in: w, indexIsWhole: whole) else { return nil }
+            return MediaTimestamp(value: key.subtractingSaturating(origin), timeBase: Rational(timeBase.num, timeBase.den))
+        }
     }
 
     /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
@@ -214,12 +213,12 @@ package final class VideoFrameReader: @unchecked Sendable {
 
     /// Finds the picture for `request` and hands it to `body`, holding the reader for both.
     private func withChosen<T>(_ request: PictureRequest, _ cancellation: CancellationToken, _ body: (Picture) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        context.use(cancellation)
-        decoder.resetDamageCount()
-        return try FFmpegLog.capturing {
-            try body(try find(window(for: request), cancellation))
+        try lock.withLock { () throws -> T in
+            context.use(cancellation)
+            decoder.resetDamageCount()
+            return try FFmpegLog.capturing {
+                try body(try find(window(for: request), cancellation))
+            }
         }
     }
 

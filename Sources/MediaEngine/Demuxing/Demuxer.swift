@@ -49,7 +49,7 @@ package final class Demuxer: @unchecked Sendable {
     private let source: any ByteSource
     private let options: DemuxerOptions
     /// Held for the whole of each operation: one demuxer serves one engine job at a time.
-    private let operationLock = NSLock()
+    private let operationLock = Locked()
     private let executor: IOExecutor
 
     /// Opens the local file at `path`: the `open(2)`, probing and header parse all run on an engine
@@ -195,10 +195,10 @@ package final class Demuxer: @unchecked Sendable {
 
     /// The blocking form of `scanPackets()`; call only on an engine thread.
     package func scanPackets(cancellation: CancellationToken) throws -> [PacketStatistics] {
-        operationLock.lock()
-        defer { operationLock.unlock() }
-        return try Demuxer.scanPackets(source: source, options: options, cancellation: cancellation,
-                                       expecting: (info.byteSize, info.streams.count))
+        try operationLock.withLock { () throws -> [PacketStatistics] in
+            try Demuxer.scanPackets(source: source, options: options, cancellation: cancellation,
+                                    expecting: (info.byteSize, info.streams.count))
+        }
     }
 
     /// Opens `source` and reads every packet to the end without decoding. Blocking: call only on an
