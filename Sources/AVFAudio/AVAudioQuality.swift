@@ -1,5 +1,5 @@
-/// An encoder's or sample-rate converter's quality, the value of `AVEncoderAudioQualityKey` and
-/// `AVSampleRateConverterAudioQualityKey`, with Apple's raw values.
+/// An encoder's or sample-rate converter's quality, the value of ``AVEncoderAudioQualityKey`` and
+/// ``AVSampleRateConverterAudioQualityKey``, with Apple's raw values.
 public enum AVAudioQuality: Int, Sendable {
     case min = 0
     case low = 0x20

@@ -20,15 +20,16 @@ public let AVLinearPCMIsFloatKey = "AVLinearPCMIsFloatKey"
 /// Linear PCM: whether each channel is in a buffer of its own (a Boolean). No `Key` suffix, as Apple's.
 public let AVLinearPCMIsNonInterleaved = "AVLinearPCMIsNonInterleaved"
 
-/// Encoder quality: an `AVAudioQuality` raw value.
+/// Encoder quality: an ``AVAudioQuality`` raw value.
 public let AVEncoderAudioQualityKey = "AVEncoderAudioQualityKey"
-/// Encoder quality for variable bit rate: an `AVAudioQuality` raw value.
+/// Encoder quality for variable bit rate: an ``AVAudioQuality`` raw value.
 public let AVEncoderAudioQualityForVBRKey = "AVEncoderAudioQualityForVBRKey"
 /// Encoder bit rate in bits per second (an integer).
 public let AVEncoderBitRateKey = "AVEncoderBitRateKey"
 /// Encoder bit rate per channel in bits per second (an integer).
 public let AVEncoderBitRatePerChannelKey = "AVEncoderBitRatePerChannelKey"
-/// Encoder bit-rate strategy: one of the `AVAudioBitRateStrategy_` values.
+/// Encoder bit-rate strategy: one of the `AVAudioBitRateStrategy_` values, such as
+/// ``AVAudioBitRateStrategy_Constant``.
 public let AVEncoderBitRateStrategyKey = "AVEncoderBitRateStrategyKey"
 /// Encoder bit depth hint (8 to 32), for lossless encoders.
 public let AVEncoderBitDepthHintKey = "AVEncoderBitDepthHintKey"
@@ -42,10 +43,11 @@ public let AVAudioBitRateStrategy_VariableConstrained = "AVAudioBitRateStrategy_
 /// A variable bit rate.
 public let AVAudioBitRateStrategy_Variable = "AVAudioBitRateStrategy_Variable"
 
-/// Sample-rate converter quality: an `AVAudioQuality` raw value. Reader outputs and writer inputs do
+/// Sample-rate converter quality: an ``AVAudioQuality`` raw value. Reader outputs and writer inputs do
 /// not take it, as Apple's do not.
 public let AVSampleRateConverterAudioQualityKey = "AVSampleRateConverterAudioQualityKey"
-/// Sample-rate converter algorithm: one of the `AVSampleRateConverterAlgorithm_` values.
+/// Sample-rate converter algorithm: one of the `AVSampleRateConverterAlgorithm_` values, such as
+/// ``AVSampleRateConverterAlgorithm_Normal``.
 public let AVSampleRateConverterAlgorithmKey = "AVSampleRateConverterAlgorithmKey"
 /// The normal sample-rate conversion algorithm.
 public let AVSampleRateConverterAlgorithm_Normal = "AVSampleRateConverterAlgorithm_Normal"

@@ -7,7 +7,7 @@ public typealias AudioChannelLayoutTag = UInt32
 /// What a channel is (left, right, centre, LFE, ...).
 public typealias AudioChannelLabel = UInt32
 
-/// Speakers present, for `kAudioChannelLayoutTag_UseChannelBitmap`.
+/// Speakers present, for ``kAudioChannelLayoutTag_UseChannelBitmap``.
 public struct AudioChannelBitmap: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -47,8 +47,8 @@ public struct AudioChannelDescription {
     }
 }
 
-/// A channel layout: a tag, a bitmap (with `kAudioChannelLayoutTag_UseChannelBitmap`) or descriptions
-/// (with `kAudioChannelLayoutTag_UseChannelDescriptions`; those past the first follow in memory).
+/// A channel layout: a tag, a bitmap (with ``kAudioChannelLayoutTag_UseChannelBitmap``) or descriptions
+/// (with ``kAudioChannelLayoutTag_UseChannelDescriptions``; those past the first follow in memory).
 public struct AudioChannelLayout {
     public var mChannelLayoutTag: AudioChannelLayoutTag
     public var mChannelBitmap: AudioChannelBitmap
@@ -73,6 +73,10 @@ public struct AudioChannelLayout {
 }
 
 /// The channel count a tag carries (its low 16 bits).
+///
+/// - Parameter inLayoutTag: A layout tag, such as ``kAudioChannelLayoutTag_Stereo``.
+/// - Returns: The count; 0 for ``kAudioChannelLayoutTag_UseChannelDescriptions`` and
+///   ``kAudioChannelLayoutTag_UseChannelBitmap``, whose layouts give their channels elsewhere.
 public func AudioChannelLayoutTag_GetNumberOfChannels(_ inLayoutTag: AudioChannelLayoutTag) -> UInt32 { inLayoutTag & 0xFFFF }
 
 private func tag(_ index: UInt32, _ channels: UInt32) -> AudioChannelLayoutTag { index << 16 | channels }

@@ -3,7 +3,7 @@
 public struct AudioStreamBasicDescription: Hashable, Sendable {
     /// Frames per second of the stream; zero when it varies or is unknown.
     public var mSampleRate: Float64
-    /// The encoding, as a four-character code such as `kAudioFormatMPEG4AAC` or `kAudioFormatLinearPCM`.
+    /// The encoding, as a four-character code such as ``kAudioFormatMPEG4AAC`` or ``kAudioFormatLinearPCM``.
     public var mFormatID: AudioFormatID
     /// Format-specific flags: sample layout bits for linear PCM, the MPEG-4 object type for AAC.
     public var mFormatFlags: AudioFormatFlags
@@ -89,15 +89,15 @@ public var kAudioFormatFlagIsAlignedHigh: AudioFormatFlags { 1 << 4 }
 public var kAudioFormatFlagIsNonInterleaved: AudioFormatFlags { 1 << 5 }
 /// The stream must not be mixed with others (bit 6).
 public var kAudioFormatFlagIsNonMixable: AudioFormatFlags { 1 << 6 }
-/// Linear PCM's name for `kAudioFormatFlagIsFloat`.
+/// Linear PCM's name for ``kAudioFormatFlagIsFloat``.
 public var kLinearPCMFormatFlagIsFloat: AudioFormatFlags { kAudioFormatFlagIsFloat }
-/// Linear PCM's name for `kAudioFormatFlagIsBigEndian`.
+/// Linear PCM's name for ``kAudioFormatFlagIsBigEndian``.
 public var kLinearPCMFormatFlagIsBigEndian: AudioFormatFlags { kAudioFormatFlagIsBigEndian }
-/// Linear PCM's name for `kAudioFormatFlagIsSignedInteger`.
+/// Linear PCM's name for ``kAudioFormatFlagIsSignedInteger``.
 public var kLinearPCMFormatFlagIsSignedInteger: AudioFormatFlags { kAudioFormatFlagIsSignedInteger }
-/// Linear PCM's name for `kAudioFormatFlagIsPacked`.
+/// Linear PCM's name for ``kAudioFormatFlagIsPacked``.
 public var kLinearPCMFormatFlagIsPacked: AudioFormatFlags { kAudioFormatFlagIsPacked }
-/// Linear PCM's name for `kAudioFormatFlagIsNonInterleaved`.
+/// Linear PCM's name for ``kAudioFormatFlagIsNonInterleaved``.
 public var kLinearPCMFormatFlagIsNonInterleaved: AudioFormatFlags { kAudioFormatFlagIsNonInterleaved }
 /// Apple Lossless encoded from 16-bit samples.
 public var kAppleLosslessFormatFlag_16BitSourceData: AudioFormatFlags { 1 }

@@ -4,7 +4,7 @@ import Foundation
 // propagating to buffers made from its bearer or not. Calls on any other object do nothing, as
 // Apple's do on a CF object that bears no attachments.
 
-/// Any object that may bear attachments (a `CMSampleBuffer`, `CMBlockBuffer` or `CVBuffer`).
+/// Any object that may bear attachments (a ``CMSampleBuffer``, ``CMBlockBuffer`` or `CVBuffer`).
 public typealias CMAttachmentBearer = AnyObject
 /// Whether an attachment propagates to buffers made from its bearer.
 public typealias CMAttachmentMode = UInt32
@@ -24,11 +24,27 @@ func attachmentStorage(_ target: CMAttachmentBearer) -> AttachmentStorage? {
 }
 
 /// Attaches `value` under `key` (nil removes it), propagating or not.
+///
+/// - Parameters:
+///   - target: A ``CMSampleBuffer``, ``CMBlockBuffer`` or `CVBuffer`; the call does nothing on any
+///     other object.
+///   - key: The attachment's key; a value already under it is replaced.
+///   - value: The value, kept by the bearer; nil removes the attachment.
+///   - attachmentMode: ``kCMAttachmentMode_ShouldPropagate`` to have the attachment copied to buffers
+///     made from `target`, else ``kCMAttachmentMode_ShouldNotPropagate``.
 public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: Any?, attachmentMode: CMAttachmentMode) {
     attachmentStorage(target)?[key as String] = value.map { AttachmentStorage.Entry(value: $0, mode: attachmentMode) }
 }
 
 /// The value attached under `key`, and its mode through `attachmentModeOut`; nil when there is none.
+///
+/// - Parameters:
+///   - target: The bearer to read.
+///   - key: The attachment's key.
+///   - attachmentModeOut: Receives the attachment's mode; nil when not wanted. Left unchanged when
+///     there is no attachment under `key`.
+/// - Returns: The value; nil when there is no attachment under `key`, or `target` bears no
+///   attachments.
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> Any? {
     guard let entry = attachmentStorage(target)?[key as String] else { return nil }
     attachmentModeOut?.pointee = entry.mode
@@ -46,11 +62,24 @@ public func CMRemoveAllAttachments(_ target: CMAttachmentBearer) {
 }
 
 /// The attachments of one mode, as a dictionary; nil for an object that bears none.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - target: The bearer to read.
+///   - attachmentMode: The mode whose attachments to give.
+/// - Returns: A new dictionary of the attachments of `attachmentMode` by key, empty when there are
+///   none; nil when `target` is not a ``CMSampleBuffer``, ``CMBlockBuffer`` or `CVBuffer`.
 public func CMCopyDictionaryOfAttachments(allocator: CFAllocator?, target: CMAttachmentBearer, attachmentMode: CMAttachmentMode) -> CFDictionary? {
     attachmentStorage(target).map { $0.all(mode: attachmentMode) as CFDictionary }
 }
 
 /// Attaches every value of `theAttachments` in one mode.
+///
+/// - Parameters:
+///   - target: The bearer to attach to; the call does nothing on an object that bears no attachments.
+///   - theAttachments: Values by key; an entry whose key is not a string is skipped. Values already
+///     under the same keys are replaced; other attachments stay.
+///   - attachmentMode: The mode every value gets.
 public func CMSetAttachments(_ target: CMAttachmentBearer, attachments theAttachments: CFDictionary, attachmentMode: CMAttachmentMode) {
     guard let storage = attachmentStorage(target) else { return }
     for (key, value) in theAttachments {
@@ -60,6 +89,9 @@ public func CMSetAttachments(_ target: CMAttachmentBearer, attachments theAttach
 }
 
 /// Copies the propagating attachments of `source` to `destination`.
+///
+/// Attachments with ``kCMAttachmentMode_ShouldPropagate`` replace those under the same keys in
+/// `destination`; its other attachments stay. Nothing happens unless both bear attachments.
 public func CMPropagateAttachments(_ source: CMAttachmentBearer, destination: CMAttachmentBearer) {
     guard let from = attachmentStorage(source), let to = attachmentStorage(destination) else { return }
     for (key, value) in from.all(mode: kCMAttachmentMode_ShouldPropagate) {

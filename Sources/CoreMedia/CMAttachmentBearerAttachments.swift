@@ -1,7 +1,8 @@
 import Foundation
 
 /// A bearer's attachments: values by key, each propagating to buffers made from the bearer or not.
-/// Setting through a subscript changes the bearer's own (the overlay's `attachments` is a view).
+/// Setting through a subscript changes the bearer's own (the overlay's
+/// ``CMAttachmentBearerProtocol/attachments`` is a view).
 public struct CMAttachmentBearerAttachments {
     let storage: AttachmentStorage
 
@@ -47,7 +48,8 @@ public struct CMAttachmentBearerAttachments {
         }
     }
 
-    /// The attachment under a sample buffer's attachment key.
+    /// The attachment under a sample buffer's attachment key (``CMSampleBuffer/AttachmentKey``); setting
+    /// nil removes it.
     public subscript(key: CMSampleBuffer.AttachmentKey) -> Value? {
         get { self[key.rawValue as String] }
         nonmutating set { self[key.rawValue as String] = newValue }
@@ -63,6 +65,11 @@ public struct CMAttachmentBearerAttachments {
     public var nonPropagated: [String: Any] { storage.all(mode: kCMAttachmentMode_ShouldNotPropagate) }
 
     /// Adds (or replaces) `attachments` in one mode.
+    ///
+    /// - Parameters:
+    ///   - attachments: Values by key; they replace the values under the same keys. Other attachments
+    ///     stay.
+    ///   - mode: The mode every value gets.
     public func merge(_ attachments: [String: Any], mode: Mode) {
         for (key, value) in attachments { storage[key] = AttachmentStorage.Entry(value: value, mode: mode.rawValue) }
     }

@@ -10,14 +10,17 @@ public protocol CMAttachmentBearerProtocol {
 }
 
 extension CMAttachmentBearerProtocol {
-    /// Copies the propagating attachments to `destination`, as `CMPropagateAttachments` does.
+    /// Copies the propagating attachments to `destination`, as ``CMPropagateAttachments(_:destination:)`` does.
+    ///
+    /// - Parameter destination: The bearer to copy to; the attachments replace its own under the same
+    ///   keys, and its other attachments stay.
     public func propagateAttachments<T: CMAttachmentBearerProtocol>(to destination: T) {
         destination.attachments.merge(attachments.propagated, mode: .shouldPropagate)
     }
 }
 
 extension CMSampleBuffer: CMAttachmentBearerProtocol {
-    /// The buffer's attachments (not its samples': those are `sampleAttachments`).
+    /// The buffer's attachments (not its samples': those are ``CMSampleBuffer/sampleAttachments``).
     public var attachments: CMAttachmentBearerAttachments { CMAttachmentBearerAttachments(storage: attachmentStorage) }
 }
 

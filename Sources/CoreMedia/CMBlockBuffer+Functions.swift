@@ -7,7 +7,8 @@ import Foundation
 public typealias CMBlockBufferFlags = UInt32
 /// Allocate a block at once rather than on demand.
 public let kCMBlockBufferAssureMemoryNowFlag: CMBlockBufferFlags = 1 << 0
-/// `CMBlockBufferCreateContiguous` copies even a range that is contiguous already.
+/// ``CMBlockBufferCreateContiguous(allocator:sourceBuffer:blockAllocator:customBlockSource:offsetToData:dataLength:flags:blockBufferOut:)``
+/// copies even a range that is contiguous already.
 public let kCMBlockBufferAlwaysCopyDataFlag: CMBlockBufferFlags = 1 << 1
 /// Keep references to references rather than flattening them (accepted; Avocet always flattens).
 public let kCMBlockBufferDontOptimizeDepthFlag: CMBlockBufferFlags = 1 << 2
@@ -34,12 +35,12 @@ public let kCMBlockBufferEmptyBBufErr: OSStatus = -12706
 public let kCMBlockBufferUnallocatedBlockErr: OSStatus = -12707
 /// More bytes than the destination holds.
 public let kCMBlockBufferInsufficientSpaceErr: OSStatus = -12708
-/// The version of `CMBlockBufferCustomBlockSource` this API reads.
+/// The version of ``CMBlockBufferCustomBlockSource`` this API reads.
 public let kCMBlockBufferCustomBlockSourceVersion: UInt32 = 0
 
 /// How a block's memory is allocated and freed by the caller's own functions.
 public struct CMBlockBufferCustomBlockSource {
-    /// `kCMBlockBufferCustomBlockSourceVersion` (0); any other is refused.
+    /// ``kCMBlockBufferCustomBlockSourceVersion`` (0); any other is refused.
     public var version: UInt32
     /// Allocates a block of the size given; called with `refCon`.
     public var AllocateBlock: (@convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?)?
@@ -95,6 +96,13 @@ func checkedRange(_ offset: Int, _ length: Int, in total: Int, zeroMeansRest: Bo
 }
 
 /// An empty buffer, to which blocks and references can be appended.
+///
+/// - Parameters:
+///   - structureAllocator: Ignored.
+///   - subBlockCapacity: A hint of how many blocks and references will be appended; unused.
+///   - flags: Unused.
+///   - blockBufferOut: Receives the buffer.
+/// - Returns: ``kCMBlockBufferNoErr``, always.
 @discardableResult
 public func CMBlockBufferCreateEmpty(allocator structureAllocator: CFAllocator?, capacity subBlockCapacity: UInt32,
                                      flags: CMBlockBufferFlags, blockBufferOut: UnsafeMutablePointer<CMBlockBuffer?>) -> OSStatus {
@@ -104,7 +112,24 @@ public func CMBlockBufferCreateEmpty(allocator structureAllocator: CFAllocator?,
 
 /// A buffer over `dataLength` bytes at `offsetToData` of a memory block of `blockLength` bytes: the
 /// block given (freed with `blockAllocator` or the custom source; `kCFAllocatorNull`: never), or, for
-/// a nil block, one allocated on demand (at once with `kCMBlockBufferAssureMemoryNowFlag`).
+/// a nil block, one allocated on demand (at once with ``kCMBlockBufferAssureMemoryNowFlag``).
+///
+/// - Parameters:
+///   - structureAllocator: Ignored.
+///   - memoryBlock: The block, or nil to have one allocated.
+///   - blockLength: The block's length in bytes; more than 0.
+///   - blockAllocator: Allocates a nil block and frees the block when the last buffer using it goes;
+///     nil for the C heap. Not used when `customBlockSource` is given.
+///   - customBlockSource: The caller's functions that allocate and free the block, or nil.
+///   - offsetToData: Where the buffer's bytes start in the block.
+///   - dataLength: How many bytes of the block, from `offsetToData`, the buffer holds.
+///   - flags: ``kCMBlockBufferAssureMemoryNowFlag`` to allocate a nil block now.
+///   - blockBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadLengthParameterErr`` for a block length of 0
+///   or less or a range past the block's end; ``kCMBlockBufferBadOffsetParameterErr`` for an offset
+///   outside the block; ``kCMBlockBufferBadCustomBlockSourceErr`` for a source of another version, or
+///   one without `AllocateBlock` for a nil block; ``kCMBlockBufferBlockAllocationFailedErr`` when the
+///   block is to be allocated now and cannot be. A given block stays the caller's when the call fails.
 @discardableResult
 public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFAllocator?, memoryBlock: UnsafeMutableRawPointer?,
                                                blockLength: Int, blockAllocator: CFAllocator?,
@@ -120,6 +145,20 @@ public func CMBlockBufferCreateWithMemoryBlock(allocator structureAllocator: CFA
 }
 
 /// A buffer over `dataLength` bytes (0: the rest) of another, sharing its memory.
+///
+/// - Parameters:
+///   - structureAllocator: Ignored.
+///   - bufferReference: The buffer whose bytes to reference.
+///   - offsetToData: Where the bytes start in `bufferReference`.
+///   - dataLength: How many bytes; 0 for all from `offsetToData` to the end.
+///   - flags: ``kCMBlockBufferPermitEmptyReferenceFlag`` to accept an empty `bufferReference` (the
+///     result is then empty); ``kCMBlockBufferAssureMemoryNowFlag`` to allocate the referenced blocks
+///     now.
+///   - blockBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferEmptyBBufErr`` for an empty `bufferReference`
+///   without ``kCMBlockBufferPermitEmptyReferenceFlag``; ``kCMBlockBufferBadOffsetParameterErr`` or
+///   ``kCMBlockBufferBadLengthParameterErr`` for a range outside it;
+///   ``kCMBlockBufferBlockAllocationFailedErr`` when a block is to be allocated now and cannot be.
 @discardableResult
 public func CMBlockBufferCreateWithBufferReference(allocator structureAllocator: CFAllocator?, referenceBuffer bufferReference: CMBlockBuffer,
                                                    offsetToData: Int, dataLength: Int, flags: CMBlockBufferFlags,
@@ -132,8 +171,27 @@ public func CMBlockBufferCreateWithBufferReference(allocator structureAllocator:
 }
 
 /// A buffer whose `dataLength` bytes (0: the rest) from `offsetToData` of `sourceBuffer` are
-/// contiguous: a reference when they are already (unless `kCMBlockBufferAlwaysCopyDataFlag`), else a
+/// contiguous: a reference when they are already (unless ``kCMBlockBufferAlwaysCopyDataFlag``), else a
 /// new block (from `blockAllocator` or the custom source) holding a copy.
+///
+/// Costs at most one copy of the bytes.
+///
+/// - Parameters:
+///   - structureAllocator: Ignored.
+///   - sourceBuffer: The buffer whose bytes to make contiguous.
+///   - blockAllocator: Allocates the copy's block; nil for the C heap. Not used when
+///     `customBlockSource` is given.
+///   - customBlockSource: The caller's functions that allocate and free the copy's block, or nil.
+///   - offsetToData: Where the bytes start in `sourceBuffer`.
+///   - dataLength: How many bytes; 0 for all from `offsetToData` to the end.
+///   - flags: ``kCMBlockBufferAlwaysCopyDataFlag`` to copy bytes that are contiguous already.
+///   - blockBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferEmptyBBufErr`` for a `sourceBuffer` with no
+///   blocks; ``kCMBlockBufferBadOffsetParameterErr`` or ``kCMBlockBufferBadLengthParameterErr`` for a
+///   range outside it; and, when a copy is to be made, ``kCMBlockBufferBadCustomBlockSourceErr`` for
+///   a source of another version or without `AllocateBlock`, ``kCMBlockBufferBlockAllocationFailedErr``
+///   when the copy's block cannot be allocated, ``kCMBlockBufferUnallocatedBlockErr`` when the bytes
+///   lie in a block never allocated.
 @discardableResult
 public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAllocator?, sourceBuffer: CMBlockBuffer,
                                           blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
@@ -167,7 +225,29 @@ public func CMBlockBufferCreateContiguous(allocator structureAllocator: CFAlloca
 }
 
 /// Appends `dataLength` bytes at `offsetToData` of a memory block of `length` bytes (given, or nil:
-/// allocated on demand), as `CMBlockBufferCreateWithMemoryBlock` makes one.
+/// allocated on demand), as
+/// ``CMBlockBufferCreateWithMemoryBlock(allocator:memoryBlock:blockLength:blockAllocator:customBlockSource:offsetToData:dataLength:flags:blockBufferOut:)``
+/// makes one.
+///
+/// Not thread-safe: nothing else may use `theBuffer` during the call.
+///
+/// - Parameters:
+///   - theBuffer: The buffer to append to.
+///   - memoryBlock: The block, or nil to have one allocated.
+///   - blockLength: The block's length in bytes; more than 0.
+///   - blockAllocator: Allocates a nil block and frees the block when the last buffer using it goes;
+///     nil for the C heap. Not used when `customBlockSource` is given.
+///   - customBlockSource: The caller's functions that allocate and free the block, or nil.
+///   - offsetToData: Where the appended bytes start in the block.
+///   - dataLength: How many bytes of the block, from `offsetToData`, to append.
+///   - flags: ``kCMBlockBufferAssureMemoryNowFlag`` to allocate a nil block now.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadLengthParameterErr`` for a block length of 0
+///   or less, a range past the block's end, or a buffer that would pass `Int.max` bytes;
+///   ``kCMBlockBufferBadOffsetParameterErr`` for an offset outside the block;
+///   ``kCMBlockBufferBadCustomBlockSourceErr`` for a source of another version, or one without
+///   `AllocateBlock` for a nil block; ``kCMBlockBufferBlockAllocationFailedErr`` when the block is to
+///   be allocated now and cannot be. A refused call leaves the buffer unchanged and a given block the
+///   caller's.
 @discardableResult
 public func CMBlockBufferAppendMemoryBlock(_ theBuffer: CMBlockBuffer, memoryBlock: UnsafeMutableRawPointer?, length blockLength: Int,
                                            blockAllocator: CFAllocator?, customBlockSource: UnsafePointer<CMBlockBufferCustomBlockSource>?,
@@ -191,6 +271,22 @@ public func CMBlockBufferAppendMemoryBlock(_ theBuffer: CMBlockBuffer, memoryBlo
 }
 
 /// Appends a reference to `dataLength` bytes (0: the rest) from `offsetToData` of `targetBBuf`.
+///
+/// The memory is shared, not copied; a reference to a reference is flattened to the blocks
+/// themselves. Not thread-safe: nothing else may use `theBuffer` during the call.
+///
+/// - Parameters:
+///   - theBuffer: The buffer to append to.
+///   - targetBBuf: The buffer whose bytes to reference.
+///   - offsetToData: Where the bytes start in `targetBBuf`.
+///   - dataLength: How many bytes; 0 for all from `offsetToData` to the end.
+///   - flags: ``kCMBlockBufferPermitEmptyReferenceFlag`` to accept (and append nothing for) an empty
+///     `targetBBuf`; ``kCMBlockBufferAssureMemoryNowFlag`` to allocate the referenced blocks now.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferEmptyBBufErr`` for an empty `targetBBuf`
+///   without ``kCMBlockBufferPermitEmptyReferenceFlag``; ``kCMBlockBufferBadOffsetParameterErr`` or
+///   ``kCMBlockBufferBadLengthParameterErr`` for a range outside it, or a buffer that would pass
+///   `Int.max` bytes; ``kCMBlockBufferBlockAllocationFailedErr`` when a block is to be allocated now
+///   and cannot be.
 @discardableResult
 public func CMBlockBufferAppendBufferReference(_ theBuffer: CMBlockBuffer, targetBBuf: CMBlockBuffer, offsetToData: Int,
                                                dataLength: Int, flags: CMBlockBufferFlags) -> OSStatus {
@@ -212,6 +308,10 @@ public func CMBlockBufferAppendBufferReference(_ theBuffer: CMBlockBuffer, targe
 }
 
 /// Allocates every block of the buffer not yet allocated.
+///
+/// - Returns: ``kCMBlockBufferNoErr``, or ``kCMBlockBufferBlockAllocationFailedErr`` when a block
+///   cannot be allocated: no memory, an allocator that allocates nothing (`kCFAllocatorNull`), or a
+///   custom block source without `AllocateBlock`.
 @discardableResult
 public func CMBlockBufferAssureBlockMemory(_ theBuffer: CMBlockBuffer) -> OSStatus {
     theBuffer.assureMemory() ? kCMBlockBufferNoErr : kCMBlockBufferBlockAllocationFailedErr
@@ -224,6 +324,9 @@ public func CMBlockBufferGetDataLength(_ theBuffer: CMBlockBuffer) -> Int { theB
 public func CMBlockBufferIsEmpty(_ theBuffer: CMBlockBuffer) -> Bool { theBuffer.pieces.isEmpty }
 
 /// Whether `length` bytes (0: the rest) from `offset` lie in one memory block.
+///
+/// - Returns: true when the bytes lie in one block, or there are none; false for a range outside the
+///   buffer.
 public func CMBlockBufferIsRangeContiguous(_ theBuffer: CMBlockBuffer, atOffset offset: Int, length: Int) -> Bool {
     guard case .success(let range) = checkedRange(offset, length, in: theBuffer.length, zeroMeansRest: true) else { return false }
     return theBuffer.pieces(in: range).count <= 1
@@ -231,6 +334,18 @@ public func CMBlockBufferIsRangeContiguous(_ theBuffer: CMBlockBuffer, atOffset 
 
 /// A pointer to the byte at `offset`, how many bytes are contiguous from it, and the buffer's length.
 /// The pointer is valid while the buffer lives; the block must be allocated.
+///
+/// - Parameters:
+///   - theBuffer: The buffer to read.
+///   - offset: The byte's offset from the buffer's start.
+///   - lengthAtOffsetOut: Receives how many bytes from `offset` lie in the same block (0 when the call
+///     fails); nil when not wanted.
+///   - totalLengthOut: Receives the buffer's length, even when the call fails; nil when not wanted.
+///   - dataPointerOut: Receives the pointer (nil when the call fails); nil when not wanted.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferEmptyBBufErr`` for a buffer with no blocks;
+///   ``kCMBlockBufferBadOffsetParameterErr`` for an offset outside the buffer;
+///   ``kCMBlockBufferUnallocatedBlockErr`` when the byte's block is not allocated yet (see
+///   ``CMBlockBufferAssureBlockMemory(_:)``).
 @discardableResult
 public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset offset: Int, lengthAtOffsetOut: UnsafeMutablePointer<Int>?,
                                        totalLengthOut: UnsafeMutablePointer<Int>?,
@@ -248,6 +363,16 @@ public func CMBlockBufferGetDataPointer(_ theBuffer: CMBlockBuffer, atOffset off
 }
 
 /// Copies `dataLength` bytes from `offsetToData` into `destination` (the blocks must be allocated).
+///
+/// - Parameters:
+///   - theSourceBuffer: The buffer to copy from.
+///   - offsetToData: Where the bytes start in the buffer.
+///   - dataLength: How many bytes; more than 0.
+///   - destination: Memory for at least `dataLength` bytes.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadLengthParameterErr`` for a length of 0 or
+///   less, or one past the buffer's end; ``kCMBlockBufferBadOffsetParameterErr`` for an offset outside
+///   the buffer; ``kCMBlockBufferUnallocatedBlockErr`` when some of the bytes lie in a block never
+///   allocated.
 @discardableResult
 public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffset offsetToData: Int, dataLength: Int,
                                        destination: UnsafeMutableRawPointer) -> OSStatus {
@@ -261,6 +386,15 @@ public func CMBlockBufferCopyDataBytes(_ theSourceBuffer: CMBlockBuffer, atOffse
 
 /// Copies `dataLength` bytes from `sourceBytes` into the buffer at `offsetIntoDestination`,
 /// allocating its blocks first.
+///
+/// - Parameters:
+///   - sourceBytes: The bytes to copy, at least `dataLength` of them.
+///   - destinationBuffer: The buffer to write to; its length does not change.
+///   - offsetIntoDestination: Where the bytes go in the buffer.
+///   - dataLength: How many bytes; 0 copies nothing.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadOffsetParameterErr`` or
+///   ``kCMBlockBufferBadLengthParameterErr`` for a range outside the buffer;
+///   ``kCMBlockBufferBlockAllocationFailedErr`` when a block cannot be allocated.
 @discardableResult
 public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, blockBuffer destinationBuffer: CMBlockBuffer,
                                           offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
@@ -278,6 +412,10 @@ public func CMBlockBufferReplaceDataBytes(with sourceBytes: UnsafeRawPointer, bl
 
 /// Sets `dataLength` bytes (0: the rest) from `offsetIntoDestination` to `fillByte`, allocating the
 /// blocks first.
+///
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadOffsetParameterErr`` or
+///   ``kCMBlockBufferBadLengthParameterErr`` for a range outside the buffer;
+///   ``kCMBlockBufferBlockAllocationFailedErr`` when a block cannot be allocated.
 @discardableResult
 public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destinationBuffer: CMBlockBuffer,
                                        offsetIntoDestination: Int, dataLength: Int) -> OSStatus {
@@ -293,6 +431,18 @@ public func CMBlockBufferFillDataBytes(with fillByte: CChar, blockBuffer destina
 
 /// `length` bytes from `offset`: a pointer into the buffer when they are contiguous there, else a
 /// copy in `temporaryBlock` (at least `length` bytes), whose address is returned.
+///
+/// - Parameters:
+///   - theBuffer: The buffer to read.
+///   - offset: Where the bytes start in the buffer.
+///   - length: How many bytes; more than 0.
+///   - temporaryBlock: Memory for at least `length` bytes, used only when the bytes are not
+///     contiguous.
+///   - returnedPointerOut: Receives a pointer into the buffer or `temporaryBlock`; nil when the call
+///     fails.
+/// - Returns: ``kCMBlockBufferNoErr``; ``kCMBlockBufferBadLengthParameterErr`` for a length of 0 or
+///   less, or one past the buffer's end; ``kCMBlockBufferBadOffsetParameterErr`` for an offset outside
+///   the buffer; ``kCMBlockBufferUnallocatedBlockErr`` when the bytes lie in a block never allocated.
 @discardableResult
 public func CMBlockBufferAccessDataBytes(_ theBuffer: CMBlockBuffer, atOffset offset: Int, length: Int,
                                          temporaryBlock: UnsafeMutableRawPointer,

@@ -71,7 +71,12 @@ public final class CMClock: Sendable {
 }
 
 /// The host clock (Apple's function).
+///
+/// - Returns: ``CMClock/hostTimeClock``.
 public func CMClockGetHostTimeClock() -> CMClock { .hostTimeClock }
 
 /// `clock`'s time now.
+///
+/// - Returns: ``CMClock/time``: for the host clock, the monotonic clock's time in nanoseconds
+///   (timescale 1,000,000,000).
 public func CMClockGetTime(_ clock: CMClock) -> CMTime { clock.time }

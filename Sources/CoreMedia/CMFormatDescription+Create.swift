@@ -13,6 +13,20 @@ public let kCMFormatDescriptionError_ValueNotAvailable: OSStatus = -12718
 /// An audio description from a stream description, an optional magic cookie (the codec's setup
 /// bytes) and extensions. The channel layout is checked (its size must be 0 when it is nil) but not
 /// kept: Avocet's descriptions carry the channel count of the stream description only.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - asbd: The stream's basic description; its `mFormatID` becomes the media subtype.
+///   - layoutSize: The layout's size in bytes; 0 when `layout` is nil, more than 0 when it is not.
+///   - layout: The channel layout, or nil; checked, not kept.
+///   - magicCookieSize: The cookie's size in bytes; 0 when `magicCookie` is nil, more than 0 when it
+///     is not.
+///   - magicCookie: The codec's setup bytes (such as an AAC AudioSpecificConfig), or nil; copied into
+///     ``CMFormatDescription/magicCookie``.
+///   - extensions: String keys and property-list values; values of other types are dropped.
+///   - formatDescriptionOut: Receives the description; nil when the call fails.
+/// - Returns: `noErr`, or ``kCMFormatDescriptionError_InvalidParameter`` for a sample rate that is not
+///   more than 0 and finite, a negative size, or a size that does not match its pointer.
 @discardableResult
 public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: UnsafePointer<AudioStreamBasicDescription>,
                                            layoutSize: Int, layout: UnsafePointer<AudioChannelLayout>?, magicCookieSize: Int,
@@ -33,6 +47,16 @@ public func CMAudioFormatDescriptionCreate(allocator: CFAllocator?, asbd: Unsafe
 }
 
 /// A video description of `width` x `height` encoded pixels of `codecType`.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - codecType: The codec, such as ``kCMVideoCodecType_H264``.
+///   - width: The encoded width in pixels.
+///   - height: The encoded height in pixels.
+///   - extensions: String keys and property-list values; values of other types are dropped.
+///   - formatDescriptionOut: Receives the description; nil when the call fails.
+/// - Returns: `noErr`, or ``kCMFormatDescriptionError_InvalidParameter`` for a negative width or
+///   height.
 @discardableResult
 public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: CMVideoCodecType, width: Int32, height: Int32,
                                            extensions: CFDictionary?,
@@ -47,6 +71,14 @@ public func CMVideoFormatDescriptionCreate(allocator: CFAllocator?, codecType: C
 }
 
 /// A description of any media type.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - mediaType: The media type, such as ``kCMMediaType_Text``.
+///   - mediaSubType: The codec or format's four-character code.
+///   - extensions: String keys and property-list values; values of other types are dropped.
+///   - formatDescriptionOut: Receives the description.
+/// - Returns: `noErr`, always.
 @discardableResult
 public func CMFormatDescriptionCreate(allocator: CFAllocator?, mediaType: CMMediaType, mediaSubType: FourCharCode, extensions: CFDictionary?,
                                       formatDescriptionOut: UnsafeMutablePointer<CMFormatDescription?>) -> OSStatus {
@@ -58,7 +90,17 @@ public func CMFormatDescriptionCreate(allocator: CFAllocator?, mediaType: CMMedi
 
 extension CMFormatDescription {
     /// An audio description with a magic cookie; the layout is checked but not kept (see
-    /// `CMAudioFormatDescriptionCreate`). Throws for a non-positive sample rate.
+    /// ``CMAudioFormatDescriptionCreate(allocator:asbd:layoutSize:layout:magicCookieSize:magicCookie:extensions:formatDescriptionOut:)``).
+    /// Throws for a non-positive sample rate.
+    ///
+    /// - Parameters:
+    ///   - asbd: The stream's basic description; its `mFormatID` becomes ``mediaSubType``.
+    ///   - layoutSize: The layout's size in bytes; 0 when `layout` is nil, not 0 when it is not.
+    ///   - layout: The channel layout, or nil; checked, not kept.
+    ///   - magicCookie: The codec's setup bytes, or nil.
+    ///   - extensions: The extensions; nil for none.
+    /// - Throws: ``CMFormatDescriptionError/invalidParameter`` for a sample rate that is not more than
+    ///   0 and finite, or a `layoutSize` that does not match `layout`.
     public convenience init(audioStreamBasicDescription asbd: AudioStreamBasicDescription, layoutSize: Int,
                             layout: UnsafePointer<AudioChannelLayout>?, magicCookie: Data?,
                             extensions: Extensions? = nil) throws {
@@ -69,7 +111,11 @@ extension CMFormatDescription {
                   audioStreamBasicDescription: asbd, dimensions: nil, magicCookie: magicCookie)
     }
 
-    /// A description of `imageBuffer`: its pixel format and size (`CMVideoFormatDescriptionCreateForImageBuffer`).
+    /// A description of `imageBuffer`: its pixel format and size
+    /// (``CMVideoFormatDescriptionCreateForImageBuffer(allocator:imageBuffer:formatDescriptionOut:)``).
+    ///
+    /// - Parameter imageBuffer: The picture; its pixel format becomes ``mediaSubType``.
+    /// - Throws: A ``CMFormatDescriptionError`` with the call's status, which is always `noErr` here.
     public convenience init(imageBuffer: CVImageBuffer) throws {
         var made: CMVideoFormatDescription?
         let status = CMVideoFormatDescriptionCreateForImageBuffer(allocator: nil, imageBuffer: imageBuffer, formatDescriptionOut: &made)
@@ -79,6 +125,9 @@ extension CMFormatDescription {
     }
 
     /// Whether the description matches `imageBuffer`'s format and size.
+    ///
+    /// - Returns: true when the description is of video, its subtype is the buffer's pixel format and
+    ///   its ``dimensions`` are the buffer's width and height.
     public func matchesImageBuffer(_ imageBuffer: CVImageBuffer) -> Bool {
         CMVideoFormatDescriptionMatchesImageBuffer(self, imageBuffer: imageBuffer)
     }

@@ -3,7 +3,7 @@ import Foundation
 extension CMFormatDescription {
     /// The extension dictionary of a format description.
     ///
-    /// On Linux there is no `CFPropertyList`, so keys are string-backed `Key`s and values are `Value`s
+    /// On Linux there is no `CFPropertyList`, so keys are string-backed ``Key``s and values are ``Value``s
     /// holding a property-list value (string, integer, double, bool, data, array or dictionary).
     public struct Extensions: Collection, Hashable, Sendable {
         /// A key and its value.
@@ -17,6 +17,9 @@ extension CMFormatDescription {
         public init() { storage = [:] }
 
         /// Extensions from string keys and property-list values; values of other types are dropped.
+        ///
+        /// - Parameter base: Values by key string, such as `["FormatName": "H.264"]`; nil for none.
+        ///   Arrays and dictionaries are kept only when every value in them is a property-list value.
         public init(base: [String: Any]?) {
             storage = [:]
             for (key, value) in base ?? [:] {
@@ -97,12 +100,22 @@ extension CMFormatDescription {
             private init(storage: Storage) { self.storage = storage }
 
             /// A value from a property list; nil when `propertyList` holds a type a property list cannot.
+            ///
+            /// - Parameter propertyList: A `String`, `Int`, `Double`, `Bool`, `Data`, ``Value``, or an
+            ///   array or string-keyed dictionary of them (nested as deep as wanted).
             public init?(propertyList: Any) {
                 guard let s = Value.storage(from: propertyList) else { return nil }
                 storage = s
             }
 
             /// Pixel aspect ratio as `{HorizontalSpacing, VerticalSpacing}`, as Apple stores it.
+            ///
+            /// - Parameters:
+            ///   - horizontalSpacing: A pixel's width, relative to `verticalSpacing`.
+            ///   - verticalSpacing: A pixel's height, relative to `horizontalSpacing`.
+            /// - Returns: The value to store under ``Key/pixelAspectRatio``, which
+            ///   ``CMFormatDescription/presentationDimensions(usePixelAspectRatio:useCleanAperture:)``
+            ///   reads.
             public static func pixelAspectRatio(horizontalSpacing: Int, verticalSpacing: Int) -> Value {
                 Value(storage: .dictionary(["HorizontalSpacing": .integer(horizontalSpacing),
                                             "VerticalSpacing": .integer(verticalSpacing)]))

@@ -111,21 +111,21 @@ extension CMFormatDescription {
     }
 }
 
-/// The C name of `CMFormatDescription.MediaType.video`.
+/// The C name of ``CMFormatDescription/MediaType/video``.
 public var kCMMediaType_Video: CMMediaType { CMFormatDescription.MediaType.video.rawValue }
-/// The C name of `CMFormatDescription.MediaType.audio`.
+/// The C name of ``CMFormatDescription/MediaType/audio``.
 public var kCMMediaType_Audio: CMMediaType { CMFormatDescription.MediaType.audio.rawValue }
-/// The C name of `CMFormatDescription.MediaType.muxed`.
+/// The C name of ``CMFormatDescription/MediaType/muxed``.
 public var kCMMediaType_Muxed: CMMediaType { CMFormatDescription.MediaType.muxed.rawValue }
-/// The C name of `CMFormatDescription.MediaType.text`.
+/// The C name of ``CMFormatDescription/MediaType/text``.
 public var kCMMediaType_Text: CMMediaType { CMFormatDescription.MediaType.text.rawValue }
-/// The C name of `CMFormatDescription.MediaType.closedCaption`.
+/// The C name of ``CMFormatDescription/MediaType/closedCaption``.
 public var kCMMediaType_ClosedCaption: CMMediaType { CMFormatDescription.MediaType.closedCaption.rawValue }
-/// The C name of `CMFormatDescription.MediaType.subtitle`.
+/// The C name of ``CMFormatDescription/MediaType/subtitle``.
 public var kCMMediaType_Subtitle: CMMediaType { CMFormatDescription.MediaType.subtitle.rawValue }
-/// The C name of `CMFormatDescription.MediaType.timeCode`.
+/// The C name of ``CMFormatDescription/MediaType/timeCode``.
 public var kCMMediaType_TimeCode: CMMediaType { CMFormatDescription.MediaType.timeCode.rawValue }
-/// The C name of `CMFormatDescription.MediaType.metadata`.
+/// The C name of ``CMFormatDescription/MediaType/metadata``.
 public var kCMMediaType_Metadata: CMMediaType { CMFormatDescription.MediaType.metadata.rawValue }
 
 /// H.264 (`'avc1'`).

@@ -1,15 +1,15 @@
 import Foundation
 
-/// A format description of audio; the same type as `CMFormatDescription`.
+/// A format description of audio; the same type as ``CMFormatDescription``.
 public typealias CMAudioFormatDescription = CMFormatDescription
-/// A format description of video; the same type as `CMFormatDescription`.
+/// A format description of video; the same type as ``CMFormatDescription``.
 public typealias CMVideoFormatDescription = CMFormatDescription
 
 /// Errors of CoreMedia's format-description calls (`OSStatus` codes as Apple defines them).
 public struct CMFormatDescriptionError: Error, Hashable, Sendable {
     /// The `OSStatus` code.
     public let status: Int32
-    /// A parameter was out of range (`kCMFormatDescriptionError_InvalidParameter`, -12710).
+    /// A parameter was out of range (``kCMFormatDescriptionError_InvalidParameter``, -12710).
     public static let invalidParameter = CMFormatDescriptionError(status: -12710)
 }
 
@@ -21,9 +21,9 @@ public struct CMFormatDescriptionError: Error, Hashable, Sendable {
 // @unchecked Sendable: every stored property is immutable after init; `asbdPointer` is written once
 // in init and freed in deinit.
 public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStringConvertible {
-    /// The media type, such as `.audio` or `.video`.
+    /// The media type, such as ``MediaType/audio`` or ``MediaType/video``.
     public let mediaType: MediaType
-    /// The codec, such as `.h264` or `.mpeg4AAC`.
+    /// The codec, such as ``MediaSubType/h264`` or ``MediaSubType/mpeg4AAC``.
     public let mediaSubType: MediaSubType
     /// The extensions: codec name, pixel aspect ratio, colour properties and the like.
     public let extensions: Extensions
@@ -61,12 +61,27 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
     }
 
     /// A description of any media type.
+    ///
+    /// It has no stream description and zero ``dimensions``; use
+    /// ``init(audioStreamBasicDescription:extensions:)`` or
+    /// ``init(videoCodecType:width:height:extensions:)`` for audio and video.
+    ///
+    /// - Parameters:
+    ///   - mediaType: The media type, such as ``MediaType/text``.
+    ///   - mediaSubType: The codec or format, such as ``MediaSubType/webVTT``.
+    ///   - extensions: The extensions; nil for none.
+    /// - Throws: Nothing: the initializer throws only as Apple's does.
     public convenience init(mediaType: MediaType, mediaSubType: MediaSubType, extensions: Extensions? = nil) throws {
         self.init(mediaType: mediaType, mediaSubType: mediaSubType, extensions: extensions ?? Extensions(),
                   audioStreamBasicDescription: nil, dimensions: nil, magicCookie: nil)
     }
 
     /// An audio description; its subtype is the ASBD's format ID. Throws for a non-positive sample rate.
+    ///
+    /// - Parameters:
+    ///   - asbd: The stream's basic description; its `mFormatID` becomes ``mediaSubType``.
+    ///   - extensions: The extensions; nil for none.
+    /// - Throws: ``CMFormatDescriptionError/invalidParameter`` when `mSampleRate` is not more than 0.
     public convenience init(audioStreamBasicDescription asbd: AudioStreamBasicDescription, extensions: Extensions? = nil) throws {
         guard asbd.mSampleRate > 0 else { throw CMFormatDescriptionError.invalidParameter }
         self.init(mediaType: .audio, mediaSubType: MediaSubType(rawValue: asbd.mFormatID), extensions: extensions ?? Extensions(),
@@ -74,6 +89,14 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
     }
 
     /// A video description of `width` by `height` encoded pixels. Throws for a negative or too large size.
+    ///
+    /// - Parameters:
+    ///   - videoCodecType: The codec, such as ``MediaSubType/h264``.
+    ///   - width: The encoded width in pixels, 0 to `Int32.max`.
+    ///   - height: The encoded height in pixels, 0 to `Int32.max`.
+    ///   - extensions: The extensions, such as ``Extensions/Key/pixelAspectRatio``; nil for none.
+    /// - Throws: ``CMFormatDescriptionError/invalidParameter`` for a negative width or height, or one
+    ///   past `Int32.max`.
     public convenience init(videoCodecType: MediaSubType, width: Int, height: Int, extensions: Extensions? = nil) throws {
         guard let w = Int32(exactly: width), let h = Int32(exactly: height), w >= 0, h >= 0 else {
             throw CMFormatDescriptionError.invalidParameter
@@ -87,6 +110,12 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
 
     /// The displayed size: the encoded size with the `pixelAspectRatio` extension applied to the width when
     /// `usePixelAspectRatio` is true. Clean aperture is not carried on Linux, so `useCleanAperture` changes nothing.
+    ///
+    /// - Parameters:
+    ///   - usePixelAspectRatio: Whether to scale the width by the ``Extensions/Key/pixelAspectRatio``
+    ///     extension (horizontal over vertical spacing), when there is one.
+    ///   - useCleanAperture: Accepted and not read.
+    /// - Returns: The size in pixels; zero for non-video media.
     public func presentationDimensions(usePixelAspectRatio: Bool = true, useCleanAperture: Bool = true) -> CGSize {
         let d = dimensions
         var width = CGFloat(d.width)
@@ -132,7 +161,8 @@ public func CMFormatDescriptionGetMediaSubType(_ desc: CMFormatDescription) -> F
 public func CMVideoFormatDescriptionGetDimensions(_ videoDesc: CMVideoFormatDescription) -> CMVideoDimensions {
     videoDesc.dimensions
 }
-/// The displayed size, as `presentationDimensions(usePixelAspectRatio:useCleanAperture:)` gives it.
+/// The displayed size, as ``CMFormatDescription/presentationDimensions(usePixelAspectRatio:useCleanAperture:)``
+/// gives it.
 public func CMVideoFormatDescriptionGetPresentationDimensions(
     _ videoDesc: CMVideoFormatDescription, usePixelAspectRatio: Bool, useCleanAperture: Bool
 ) -> CGSize {
@@ -140,12 +170,21 @@ public func CMVideoFormatDescriptionGetPresentationDimensions(
 }
 /// The extension stored under `extensionKey`, as its property-list value (String, Int, Double, Bool,
 /// Data, array or dictionary); nil when absent.
+///
+/// - Parameters:
+///   - desc: The format description.
+///   - extensionKey: The key's string, such as `"FormatName"`
+///     (``CMFormatDescription/Extensions/Key/formatName``).
+/// - Returns: The value, as ``CMFormatDescription/Extensions/Value/propertyListRepresentation`` gives
+///   it; nil when the description has no extension under `extensionKey`.
 public func CMFormatDescriptionGetExtension(_ desc: CMFormatDescription, extensionKey: String) -> Any? {
     desc.extensions[CMFormatDescription.Extensions.Key(rawValue: extensionKey)]?.propertyListRepresentation
 }
 
 /// The stream description of an audio format description, as Apple's C accessor returns it: a pointer
-/// valid for as long as `desc` lives. Prefer `desc.audioStreamBasicDescription`.
+/// valid for as long as `desc` lives. Prefer ``CMFormatDescription/audioStreamBasicDescription``.
+///
+/// - Returns: The stream description; nil for a description that is not of audio.
 public func CMAudioFormatDescriptionGetStreamBasicDescription(
     _ desc: CMAudioFormatDescription
 ) -> UnsafePointer<AudioStreamBasicDescription>? {

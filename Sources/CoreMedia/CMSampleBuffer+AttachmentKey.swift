@@ -1,7 +1,8 @@
 import Foundation
 
 extension CMSampleBuffer {
-    /// A sample buffer's own attachment key (`kCMSampleBufferAttachmentKey_...`), for `attachments`.
+    /// A sample buffer's own attachment key (`kCMSampleBufferAttachmentKey_...`), for
+    /// ``CMSampleBuffer/attachments``.
     public struct AttachmentKey: RawRepresentable, Hashable, @unchecked Sendable {
         // @unchecked Sendable: the raw value is an immutable string.
         /// The key's string.
@@ -9,7 +10,7 @@ extension CMSampleBuffer {
         /// A key from its string.
         public init(rawValue: CFString) { self.rawValue = rawValue }
 
-        /// The duration trimmed from the start (a `CMTimeCopyAsDictionary` dictionary).
+        /// The duration trimmed from the start (a ``CMTimeCopyAsDictionary(_:allocator:)`` dictionary).
         public static let trimDurationAtStart = AttachmentKey(rawValue: kCMSampleBufferAttachmentKey_TrimDurationAtStart)
         /// The duration trimmed from the end.
         public static let trimDurationAtEnd = AttachmentKey(rawValue: kCMSampleBufferAttachmentKey_TrimDurationAtEnd)

@@ -30,9 +30,11 @@ nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLay
 nonisolated(unsafe) public let kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType: CFString = "HEVCSyncSampleNALUnitType"
 /// Per sample: the count of samples an audio decoder needs before this one decodes alone.
 nonisolated(unsafe) public let kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount: CFString = "AudioIndependentSampleDecoderRefreshCount"
-/// Buffer: the duration trimmed from the start (a `CMTimeCopyAsDictionary` dictionary; 0 when absent).
+/// Buffer: the duration trimmed from the start (a ``CMTimeCopyAsDictionary(_:allocator:)`` dictionary;
+/// 0 when absent).
 nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TrimDurationAtStart: CFString = "TrimDurationAtStart"
-/// Buffer: the duration trimmed from the end (a `CMTimeCopyAsDictionary` dictionary; 0 when absent).
+/// Buffer: the duration trimmed from the end (a ``CMTimeCopyAsDictionary(_:allocator:)`` dictionary;
+/// 0 when absent).
 nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_TrimDurationAtEnd: CFString = "TrimDurationAtEnd"
 /// Buffer: the samples play in reverse (a boolean).
 nonisolated(unsafe) public let kCMSampleBufferAttachmentKey_Reverse: CFString = "Reverse"

@@ -4,15 +4,18 @@ import Foundation
 // audio, one per channel otherwise), and copies of a range of its frames. Audio only: on any other
 // buffer they fail with kCMSampleBufferError_InvalidMediaTypeForOperation.
 
-/// Asks `GetAudioBufferListWithRetainedBlockBuffer` for buffers aligned to 16 bytes.
+/// Asks ``CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(_:bufferListSizeNeededOut:bufferListOut:bufferListSize:blockBufferAllocator:blockBufferMemoryAllocator:flags:blockBufferOut:)``
+/// for buffers aligned to 16 bytes.
 public var kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment: UInt32 { 1 << 0 }
 
 extension CMSampleBuffer {
     /// Options of the audio buffer list calls.
     public struct Flags: OptionSet, Sendable {
+        /// The flag bits, such as ``kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment``.
         public let rawValue: UInt32
+        /// Flags from their bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        /// Buffers aligned to 16 bytes (`kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment`).
+        /// Buffers aligned to 16 bytes (``kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment``).
         public static let audioBufferListAssure16ByteAlignment = Flags(rawValue: 1 << 0)
     }
 
@@ -33,11 +36,31 @@ extension CMSampleBuffer {
     }
 }
 
-/// The buffer's linear PCM as an `AudioBufferList` whose buffers point into `blockBufferOut`, a block
+/// The buffer's linear PCM as an ``AudioBufferList`` whose buffers point into `blockBufferOut`, a block
 /// buffer the caller keeps while it uses the list: the buffer's own data when it is contiguous (and
-/// aligned, with `kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment`), else a copy. Call with
+/// aligned, with ``kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment``), else a copy. Call with
 /// `bufferListOut` nil for the size the list needs in `bufferListSizeNeededOut`; a list too small is
-/// `kCMSampleBufferError_ArrayTooSmall`. Costs at most one copy of the data.
+/// ``kCMSampleBufferError_ArrayTooSmall``. Costs at most one copy of the data.
+///
+/// - Parameters:
+///   - sbuf: A buffer of linear PCM audio whose data is ready.
+///   - bufferListSizeNeededOut: Receives the bytes the list needs (see
+///     ``AudioBufferList/sizeInBytes(maximumBuffers:)``); nil when not wanted.
+///   - bufferListOut: Memory for the list, or nil to ask for its size only.
+///   - bufferListSize: The bytes at `bufferListOut`.
+///   - blockBufferStructureAllocator: Ignored.
+///   - blockBufferBlockAllocator: Allocates the copy's block when one is made; nil for the C heap.
+///   - flags: ``kCMSampleBufferFlag_AudioBufferList_Assure16ByteAlignment`` for buffers aligned to 16
+///     bytes, or 0.
+///   - blockBufferOut: Receives the block buffer that holds the list's bytes; keep it while using the
+///     list. Pass nil only when asking for the size: the bytes may be a copy that goes with it.
+/// - Returns: `noErr`; ``kCMSampleBufferError_ArrayTooSmall`` when `bufferListSize` is less than the
+///   list needs; ``kCMSampleBufferError_InvalidSampleData`` when the data is shorter than the frames
+///   say; ``kCMSampleBufferError_InvalidMediaTypeForOperation`` for a buffer not of audio;
+///   ``kCMSampleBufferError_InvalidMediaFormat`` for audio that is not linear PCM;
+///   ``kCMSampleBufferError_BufferNotReady`` when the data is not ready;
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated; a block buffer status when
+///   the copy cannot be made.
 @discardableResult
 public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
     _ sbuf: CMSampleBuffer, bufferListSizeNeededOut: UnsafeMutablePointer<Int>?, bufferListOut: UnsafeMutablePointer<AudioBufferList>?,
@@ -88,9 +111,22 @@ public func CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(
 
 /// Copies `numFrames` frames from `frameOffset` of the buffer's linear PCM into the buffers of
 /// `bufferList` (one for interleaved audio, one per channel otherwise), each with room for them; sets
-/// each buffer's `mDataByteSize` to the bytes copied. Fails when the range is outside the buffer's
-/// frames (`kCMSampleBufferError_SampleIndexOutOfRange`), the list does not match the format or has
-/// too little room (`kCMSampleBufferError_InvalidMediaFormat`, `kCMSampleBufferError_ArrayTooSmall`).
+/// each buffer's `mDataByteSize` to the bytes copied.
+///
+/// - Parameters:
+///   - sbuf: A buffer of linear PCM audio whose data is ready.
+///   - frameOffset: The first frame to copy, from 0.
+///   - numFrames: How many frames to copy.
+///   - bufferList: The list to copy into: its `mNumberBuffers` buffers, one for interleaved audio or
+///     one per channel, each with `mData` set and `mDataByteSize` giving its room in bytes.
+/// - Returns: `noErr`; ``kCMSampleBufferError_SampleIndexOutOfRange`` when the range is outside the
+///   buffer's frames; ``kCMSampleBufferError_InvalidMediaFormat`` when the list does not match the
+///   format (another count of buffers), or for audio that is not linear PCM;
+///   ``kCMSampleBufferError_ArrayTooSmall`` when a buffer of the list has too little room, or no
+///   memory; ``kCMSampleBufferError_InvalidSampleData`` when the data is shorter than the frames say;
+///   ``kCMSampleBufferError_InvalidMediaTypeForOperation`` for a buffer not of audio;
+///   ``kCMSampleBufferError_BufferNotReady`` when the data is not ready;
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferCopyPCMDataIntoAudioBufferList(_ sbuf: CMSampleBuffer, at frameOffset: Int32, frameCount numFrames: Int32,
                                                          into bufferList: UnsafeMutablePointer<AudioBufferList>) -> OSStatus {
@@ -124,8 +160,20 @@ public func CMSampleBufferCopyPCMDataIntoAudioBufferList(_ sbuf: CMSampleBuffer,
 
 extension CMSampleBuffer {
     /// Calls `body` with the buffer's linear PCM as an audio buffer list and the block buffer that holds
-    /// its memory (see `CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer`); the list lives for
-    /// the call.
+    /// its memory (see ``CMSampleBufferGetAudioBufferListWithRetainedBlockBuffer(_:bufferListSizeNeededOut:bufferListOut:bufferListSize:blockBufferAllocator:blockBufferMemoryAllocator:flags:blockBufferOut:)``);
+    /// the list lives for the call.
+    ///
+    /// - Parameters:
+    ///   - blockBufferMemoryAllocator: Allocates the copy's block when the data must be copied; nil for
+    ///     the C heap.
+    ///   - flags: ``Flags/audioBufferListAssure16ByteAlignment`` for buffers aligned to 16 bytes.
+    ///   - body: Called once with the list and the block buffer; neither list nor memory may be kept
+    ///     past the call unless the block buffer is.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``Error/invalidMediaTypeForOperation`` for a buffer not of audio;
+    ///   ``Error/invalidMediaFormat`` for audio that is not linear PCM; ``Error/bufferNotReady`` when
+    ///   the data is not ready; ``Error/invalidSampleData`` when the data is shorter than the frames
+    ///   say; ``Error/invalidated`` when the buffer was invalidated; or what `body` throws.
     public func withAudioBufferList<R>(blockBufferMemoryAllocator: CFAllocator? = kCFAllocatorDefault, flags: Flags = [],
                                        body: (UnsafeMutableAudioBufferListPointer, CMBlockBuffer) throws -> R) throws -> R {
         var size = 0
@@ -143,7 +191,19 @@ extension CMSampleBuffer {
     }
 
     /// Copies frames `range` of the buffer's linear PCM into `bufferList`
-    /// (`CMSampleBufferCopyPCMDataIntoAudioBufferList`).
+    /// (``CMSampleBufferCopyPCMDataIntoAudioBufferList(_:at:frameCount:into:)``).
+    ///
+    /// - Parameters:
+    ///   - range: The frames to copy, by index from 0.
+    ///   - bufferList: The list to copy into: one buffer for interleaved audio or one per channel, each
+    ///     with `mData` set and `mDataByteSize` giving its room; each `mDataByteSize` is set to the
+    ///     bytes copied.
+    /// - Throws: ``Error/sampleIndexOutOfRange`` for frames outside the buffer's;
+    ///   ``Error/invalidMediaFormat`` for a list with another count of buffers, or audio that is not
+    ///   linear PCM; ``Error/arrayTooSmall`` for a buffer with too little room;
+    ///   ``Error/invalidMediaTypeForOperation``, ``Error/bufferNotReady``, ``Error/invalidSampleData``
+    ///   or ``Error/invalidated`` as ``CMSampleBufferCopyPCMDataIntoAudioBufferList(_:at:frameCount:into:)``
+    ///   returns them.
     public func copyPCMData(fromRange range: Range<Int>, into bufferList: UnsafeMutablePointer<AudioBufferList>) throws {
         guard let offset = Int32(exactly: range.lowerBound), let count = Int32(exactly: range.count) else {
             throw Error.sampleIndexOutOfRange
@@ -157,6 +217,22 @@ extension CMSampleBuffer {
 /// vary; nil for linear PCM or constant-size packets), its duration from the format's frames per
 /// packet (or the packet's own frame count) at its sample rate. Fails for a format that is not audio,
 /// a non-numeric time, no samples, or packets outside the data.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - dataBuffer: The packets' bytes.
+///   - formatDescription: An audio description with a sample rate above 0.
+///   - numSamples: How many packets, at least 1.
+///   - presentationTimeStamp: The first packet's time; the packets' times are in a timescale of the
+///     sample rate, rounded.
+///   - packetDescriptions: `numSamples` descriptions, in order and back to back from offset 0; nil for
+///     packets of the format's constant size (`mBytesPerPacket`).
+///   - sampleBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: `noErr`; ``kCMSampleBufferError_InvalidMediaFormat`` for a format that is not audio or
+///   has no sample rate; ``kCMSampleBufferError_RequiredParameterMissing`` for no packets (or more
+///   than ``CMSampleBuffer/maximumSampleCount``), a time that is not numeric, or no descriptions for a
+///   format without a constant packet size; ``kCMSampleBufferError_InvalidSampleData`` for packets
+///   that are not back to back from offset 0, or that reach past the data's end.
 @discardableResult
 public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
     allocator: CFAllocator?, dataBuffer: CMBlockBuffer, formatDescription: CMAudioFormatDescription, sampleCount numSamples: CMItemCount,
@@ -208,8 +284,17 @@ public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
     }
 }
 
-/// The buffer's packet descriptions, lent for the call: a pointer to them (nil when it has none) and
-/// their size in bytes.
+/// The buffer's packet descriptions: a pointer to them (nil when it has none), valid while the buffer
+/// lives, and their size in bytes.
+///
+/// - Parameters:
+///   - sbuf: A buffer of audio.
+///   - packetDescriptionsPointerOut: Receives the pointer, or nil when the buffer has no packet
+///     descriptions (linear PCM, or packets of a constant size); pass nil when not wanted.
+///   - sizeOut: Receives the descriptions' size in bytes (their count times the stride of
+///     ``AudioStreamPacketDescription``); nil when not wanted.
+/// - Returns: `noErr`; ``kCMSampleBufferError_InvalidMediaTypeForOperation`` for a buffer not of audio;
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferGetAudioStreamPacketDescriptionsPtr(
     _ sbuf: CMSampleBuffer, packetDescriptionsPointerOut: UnsafeMutablePointer<UnsafePointer<AudioStreamPacketDescription>?>?,
@@ -223,7 +308,20 @@ public func CMSampleBufferGetAudioStreamPacketDescriptionsPtr(
 }
 
 extension CMSampleBuffer {
-    /// A ready buffer of `numSamples` audio packets (`CMAudioSampleBufferCreateReadyWithPacketDescriptions`).
+    /// A ready buffer of `numSamples` audio packets
+    /// (``CMAudioSampleBufferCreateReadyWithPacketDescriptions(allocator:dataBuffer:formatDescription:sampleCount:presentationTimeStamp:packetDescriptions:sampleBufferOut:)``).
+    ///
+    /// - Parameters:
+    ///   - dataBuffer: The packets' bytes; required.
+    ///   - formatDescription: An audio description with a sample rate above 0.
+    ///   - numSamples: How many packets, at least 1.
+    ///   - presentationTimeStamp: The first packet's time; numeric.
+    ///   - packetDescriptions: One description per packet, in order and back to back from offset 0;
+    ///     empty for packets of the format's constant size.
+    /// - Throws: ``Error/requiredParameterMissing`` for no `dataBuffer`, no packets, a time that is not
+    ///   numeric, or no descriptions for a format without a constant packet size;
+    ///   ``Error/invalidMediaFormat`` for a format that is not audio; ``Error/invalidSampleData`` for
+    ///   packets that are not back to back or reach past the data's end.
     public convenience init(dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription, numSamples: CMItemCount,
                             presentationTimeStamp: CMTime, packetDescriptions: [AudioStreamPacketDescription]) throws {
         guard let dataBuffer else { throw Error.requiredParameterMissing }
@@ -238,6 +336,9 @@ extension CMSampleBuffer {
     }
 
     /// The packet descriptions of compressed audio; empty for constant-size packets and linear PCM.
+    ///
+    /// - Throws: ``Error/invalidMediaTypeForOperation`` for a buffer not of audio;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func audioStreamPacketDescriptions() throws -> [AudioStreamPacketDescription] {
         guard valid else { throw Error.invalidated }
         guard storedFormatDescription?.mediaType == .audio else { throw Error.invalidMediaTypeForOperation }
@@ -245,6 +346,11 @@ extension CMSampleBuffer {
     }
 
     /// Calls `body` with the packet descriptions, lent for the call.
+    ///
+    /// - Parameter body: Called once with the descriptions (empty as ``audioStreamPacketDescriptions()``
+    ///   says); the pointer is valid only during the call.
+    /// - Returns: What `body` returns.
+    /// - Throws: The errors of ``audioStreamPacketDescriptions()``, or what `body` throws.
     public func withUnsafeAudioStreamPacketDescriptions<R>(_ body: (UnsafeBufferPointer<AudioStreamPacketDescription>) throws -> R) throws -> R {
         try audioStreamPacketDescriptions().withUnsafeBufferPointer(body)
     }

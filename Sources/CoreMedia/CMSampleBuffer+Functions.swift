@@ -85,7 +85,29 @@ func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> [T]? {
 }
 
 /// A buffer of `numSamples` samples in `dataBuffer` (nil with `dataReady` false: the data comes
-/// later, through `CMSampleBufferSetDataBuffer`), with 0, 1 or `numSamples` timing and size entries.
+/// later, through ``CMSampleBufferSetDataBuffer(_:newValue:)``), with 0, 1 or `numSamples` timing and
+/// size entries.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - dataBuffer: The samples' data, or nil when it comes later.
+///   - dataReady: Whether the data can be read now; false when it comes later or
+///     `makeDataReadyCallback` makes it ready.
+///   - makeDataReadyCallback: Called by ``CMSampleBufferMakeDataReady(_:)`` to make the data ready;
+///     nil for none.
+///   - makeDataReadyRefcon: Passed to `makeDataReadyCallback`.
+///   - formatDescription: The samples' format, or nil.
+///   - numSamples: How many samples, 0 to ``CMSampleBuffer/maximumSampleCount``.
+///   - numSampleTimingEntries: 0 for no timing, 1 when every sample has the entry's duration and
+///     follows the one before, or `numSamples`.
+///   - sampleTimingArray: The timing entries; nil only with 0 entries.
+///   - numSampleSizeEntries: 0 for no sizes, 1 when every sample has the entry's size, or `numSamples`.
+///   - sampleSizeArray: The sizes in bytes, none negative; nil only with 0 entries.
+///   - sampleBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: `noErr`; ``kCMSampleBufferError_RequiredParameterMissing`` for a nil array with entries,
+///   or samples said ready with no data; ``kCMSampleBufferError_InvalidEntryCount`` for a sample count
+///   out of range, an entry count other than 0, 1 or `numSamples`, or a negative size;
+///   ``kCMSampleBufferError_InvalidSampleData`` when the sizes add up to more than the data holds.
 @discardableResult
 public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, dataReady: Bool,
                                  makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?, refcon makeDataReadyRefcon: UnsafeMutableRawPointer?,
@@ -110,7 +132,12 @@ public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuf
     }
 }
 
-/// `CMSampleBufferCreate` with its data ready.
+/// ``CMSampleBufferCreate(allocator:dataBuffer:dataReady:makeDataReadyCallback:refcon:formatDescription:sampleCount:sampleTimingEntryCount:sampleTimingArray:sampleSizeEntryCount:sampleSizeArray:sampleBufferOut:)``
+/// with its data ready.
+///
+/// - Returns: What ``CMSampleBufferCreate(allocator:dataBuffer:dataReady:makeDataReadyCallback:refcon:formatDescription:sampleCount:sampleTimingEntryCount:sampleTimingArray:sampleSizeEntryCount:sampleSizeArray:sampleBufferOut:)``
+///   returns; with the data ready, samples with no `dataBuffer` are
+///   ``kCMSampleBufferError_RequiredParameterMissing``.
 @discardableResult
 public func CMSampleBufferCreateReady(allocator: CFAllocator?, dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?,
                                       sampleCount numSamples: CMItemCount, sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
@@ -122,13 +149,20 @@ public func CMSampleBufferCreateReady(allocator: CFAllocator?, dataBuffer: CMBlo
                          sampleBufferOut: sampleBufferOut)
 }
 
-/// Whether `description` describes `imageBuffer`: video, the buffer's pixel format, its size.
+/// Whether `videoDesc` describes `imageBuffer`: video, the buffer's pixel format, its size.
 public func CMVideoFormatDescriptionMatchesImageBuffer(_ videoDesc: CMVideoFormatDescription, imageBuffer: CVImageBuffer) -> Bool {
     videoDesc.mediaType == .video && videoDesc.mediaSubType.rawValue == imageBuffer.pixelFormat
         && videoDesc.dimensions.width == Int32(imageBuffer.width) && videoDesc.dimensions.height == Int32(imageBuffer.height)
 }
 
 /// A video format description of an image buffer: its pixel format as the codec type, its size.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - imageBuffer: The picture to describe.
+///   - formatDescriptionOut: Receives the description, which
+///     ``CMVideoFormatDescriptionMatchesImageBuffer(_:imageBuffer:)`` finds matching `imageBuffer`.
+/// - Returns: `noErr`, always.
 @discardableResult
 public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer,
                                                          formatDescriptionOut: UnsafeMutablePointer<CMVideoFormatDescription?>) -> OSStatus {
@@ -138,8 +172,18 @@ public func CMVideoFormatDescriptionCreateForImageBuffer(allocator: CFAllocator?
 }
 
 /// A buffer of one decoded picture, ready, with its timing. The format description must describe the
-/// image buffer (`CMVideoFormatDescriptionCreateForImageBuffer` makes one): else
-/// `kCMSampleBufferError_InvalidMediaFormat`.
+/// image buffer (``CMVideoFormatDescriptionCreateForImageBuffer(allocator:imageBuffer:formatDescriptionOut:)``
+/// makes one): else ``kCMSampleBufferError_InvalidMediaFormat``.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - imageBuffer: The picture.
+///   - formatDescription: A description that
+///     ``CMVideoFormatDescriptionMatchesImageBuffer(_:imageBuffer:)`` finds matching `imageBuffer`.
+///   - sampleTiming: The picture's timing.
+///   - sampleBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_InvalidMediaFormat`` when `formatDescription` does
+///   not describe `imageBuffer`.
 @discardableResult
 public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription,
                                                      sampleTiming: UnsafePointer<CMSampleTimingInfo>,
@@ -155,6 +199,20 @@ public func CMSampleBufferCreateReadyWithImageBuffer(allocator: CFAllocator?, im
 
 /// A buffer of one picture, ready or not (`dataReady` false: the callback makes it ready); the format
 /// description must describe the image buffer.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - imageBuffer: The picture.
+///   - dataReady: Whether the picture can be read now.
+///   - makeDataReadyCallback: Called by ``CMSampleBufferMakeDataReady(_:)`` to make the picture
+///     ready; nil for none. Not kept when `dataReady` is true.
+///   - makeDataReadyRefcon: Passed to `makeDataReadyCallback`.
+///   - formatDescription: A description that
+///     ``CMVideoFormatDescriptionMatchesImageBuffer(_:imageBuffer:)`` finds matching `imageBuffer`.
+///   - sampleTiming: The picture's timing.
+///   - sampleBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_InvalidMediaFormat`` when `formatDescription` does
+///   not describe `imageBuffer`.
 @discardableResult
 public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuffer: CVImageBuffer, dataReady: Bool,
                                                makeDataReadyCallback: CMSampleBufferMakeDataReadyCallback?,
@@ -175,6 +233,15 @@ public func CMSampleBufferCreateForImageBuffer(allocator: CFAllocator?, imageBuf
 
 /// A shallow copy: the same data, format and timing, the propagating attachments, a copy of each
 /// sample's attachments.
+///
+/// The copy keeps an output presentation time set explicitly, and the packet descriptions. A copy of
+/// a buffer whose data is not ready becomes ready when the original does.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - sbuf: The buffer to copy.
+///   - sampleBufferOut: Receives the copy; nil when the call fails.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when `sbuf` was invalidated.
 @discardableResult
 public func CMSampleBufferCreateCopy(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer,
                                      sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
@@ -185,6 +252,19 @@ public func CMSampleBufferCreateCopy(allocator: CFAllocator?, sampleBuffer sbuf:
 }
 
 /// A copy with new timing (0, 1 or one entry per sample); an explicit output time is dropped.
+///
+/// Otherwise the copy is as ``CMSampleBufferCreateCopy(allocator:sampleBuffer:sampleBufferOut:)``
+/// makes it.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - originalSBuf: The buffer to copy.
+///   - numSampleTimingEntries: 0, 1 or the buffer's sample count.
+///   - sampleTimingArray: The new timing entries; nil only with 0 entries.
+///   - sampleBufferOut: Receives the copy; nil when the call fails.
+/// - Returns: `noErr`; ``kCMSampleBufferError_Invalidated`` when `originalSBuf` was invalidated;
+///   ``kCMSampleBufferError_RequiredParameterMissing`` for a nil array with entries;
+///   ``kCMSampleBufferError_InvalidEntryCount`` for another count of entries.
 @discardableResult
 public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampleBuffer originalSBuf: CMSampleBuffer,
                                                   sampleTimingEntryCount numSampleTimingEntries: CMItemCount,
@@ -199,6 +279,19 @@ public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampl
 }
 
 /// A buffer of samples `sampleRange` of `sbuf`, sharing its data (the buffer needs sample sizes).
+///
+/// The new buffer has the samples' timing, sizes, attachments and packet descriptions, and the
+/// propagating attachments of `sbuf`.
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - sbuf: The buffer to take samples from.
+///   - sampleRange: The first sample's index and how many samples, at least one.
+///   - sampleBufferOut: Receives the buffer; nil when the call fails.
+/// - Returns: `noErr`; ``kCMSampleBufferError_Invalidated`` when `sbuf` was invalidated;
+///   ``kCMSampleBufferError_SampleIndexOutOfRange`` for an empty range or one outside the samples;
+///   ``kCMSampleBufferError_CannotSubdivide`` for a buffer without sizes or data;
+///   ``kCMSampleBufferError_InvalidSampleData`` when the data is shorter than the sizes say.
 @discardableResult
 public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, sampleBuffer sbuf: CMSampleBuffer, sampleRange: CFRange,
                                                    sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
@@ -258,14 +351,24 @@ func copy(of source: CMSampleBuffer, timings: [CMSampleTimingInfo], keepsOutputT
 }
 
 /// The earliest presentation time of the samples; `.invalid` without timing.
+///
+/// - Returns: The presentation time of the one timing entry, or the least numeric one of several;
+///   ``CMTime/invalid`` without timing or once the buffer is invalidated.
 public func CMSampleBufferGetPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.earliestPresentationTime }
 /// The first sample's decode time; `.invalid` when samples decode in presentation order.
 public func CMSampleBufferGetDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime {
     sbuf.valid ? (sbuf.timings.first?.decodeTimeStamp ?? .invalid) : .invalid
 }
 /// The sum of the samples' durations.
+///
+/// - Returns: The sum; ``CMTime/invalid`` without timing or once the buffer is invalidated.
 public func CMSampleBufferGetDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.totalDuration }
 /// The presentation time after trimming and reversal (or as set explicitly).
+///
+/// The trims are ``kCMSampleBufferAttachmentKey_TrimDurationAtStart`` and
+/// ``kCMSampleBufferAttachmentKey_TrimDurationAtEnd``; ``kCMSampleBufferAttachmentKey_Reverse`` makes
+/// it the end of the untrimmed samples. An explicit time comes from
+/// ``CMSampleBufferSetOutputPresentationTimeStamp(_:newValue:)``.
 public func CMSampleBufferGetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputPresentationTime }
 /// The decode time after trimming and the speed multiplier.
 public func CMSampleBufferGetOutputDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputDecodeTime }
@@ -273,6 +376,12 @@ public func CMSampleBufferGetOutputDecodeTimeStamp(_ sbuf: CMSampleBuffer) -> CM
 public func CMSampleBufferGetOutputDuration(_ sbuf: CMSampleBuffer) -> CMTime { sbuf.outputDurationTime }
 
 /// Sets the output presentation time (`.invalid` returns to the computed one).
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - outputPresentationTimeStamp: The time ``CMSampleBufferGetOutputPresentationTimeStamp(_:)``
+///     gives from now on; ``CMTime/invalid`` to compute it again.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferSetOutputPresentationTimeStamp(_ sbuf: CMSampleBuffer, newValue outputPresentationTimeStamp: CMTime) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -295,6 +404,18 @@ public func CMSampleBufferGetSampleSize(_ sbuf: CMSampleBuffer, at sampleIndex: 
 }
 
 /// Fills `sizeArrayOut` with the size entries (1 for all, or one per sample), and the count needed.
+///
+/// Call it first with `sizeArrayOut` nil for the count, then with an array of that many entries.
+///
+/// - Parameters:
+///   - sbuf: The buffer to read.
+///   - sizeArrayEntries: How many entries `sizeArrayOut` has room for.
+///   - sizeArrayOut: Receives the entries; nil to ask for the count only.
+///   - sizeArrayEntriesNeededOut: Receives how many entries there are (0 once the buffer is invalidated); nil
+///     when not wanted.
+/// - Returns: `noErr`; ``kCMSampleBufferError_BufferHasNoSampleSizes`` for a buffer without sizes;
+///   ``kCMSampleBufferError_ArrayTooSmall`` when `sizeArrayEntries` is less than the entries;
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferGetSampleSizeArray(_ sbuf: CMSampleBuffer, entryCount sizeArrayEntries: CMItemCount,
                                              arrayToFill sizeArrayOut: UnsafeMutablePointer<Int>?,
@@ -316,6 +437,18 @@ func fill<T>(_ values: [T]?, missing: OSStatus, capacity: CMItemCount, into arra
 }
 
 /// The timing entries (1 for all samples, or one per sample), and the count needed.
+///
+/// Call it first with `timingArrayOut` nil for the count, then with an array of that many entries.
+///
+/// - Parameters:
+///   - sbuf: The buffer to read.
+///   - numSampleTimingEntries: How many entries `timingArrayOut` has room for.
+///   - timingArrayOut: Receives the entries; nil to ask for the count only.
+///   - timingArrayEntriesNeededOut: Receives how many entries there are (0 once the buffer is invalidated); nil
+///     when not wanted.
+/// - Returns: `noErr`; ``kCMSampleBufferError_BufferHasNoSampleTimingInfo`` for a buffer without
+///   timing; ``kCMSampleBufferError_ArrayTooSmall`` when `numSampleTimingEntries` is less than the
+///   entries; ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount numSampleTimingEntries: CMItemCount,
                                                    arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
@@ -326,6 +459,18 @@ public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entry
 
 /// The timing entries after trimming, reversal and the speed multiplier: as many entries as the
 /// buffer's timing has (a shared entry is spread over the samples when a trim makes them differ).
+///
+/// Call it first with `timingArrayOut` nil for the count, then with an array of that many entries.
+///
+/// - Parameters:
+///   - sbuf: The buffer to read.
+///   - timingArrayEntries: How many entries `timingArrayOut` has room for.
+///   - timingArrayOut: Receives the entries; nil to ask for the count only.
+///   - timingArrayEntriesNeededOut: Receives how many entries there are (0 once the buffer is invalidated); nil
+///     when not wanted.
+/// - Returns: `noErr`; ``kCMSampleBufferError_BufferHasNoSampleTimingInfo`` for a buffer without
+///   timing; ``kCMSampleBufferError_ArrayTooSmall`` when `timingArrayEntries` is less than the
+///   entries; ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferGetOutputSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount timingArrayEntries: CMItemCount,
                                                          arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
@@ -335,6 +480,14 @@ public func CMSampleBufferGetOutputSampleTimingInfoArray(_ sbuf: CMSampleBuffer,
 }
 
 /// The timing of sample `sampleIndex` (spread from a shared entry where there is one).
+///
+/// - Parameters:
+///   - sbuf: The buffer to read.
+///   - sampleIndex: The sample's index, from 0.
+///   - timingInfoOut: Receives the timing; left unchanged when the call fails.
+/// - Returns: `noErr`; ``kCMSampleBufferError_BufferHasNoSampleTimingInfo`` for a buffer without
+///   timing; ``kCMSampleBufferError_SampleIndexOutOfRange`` for an index outside the samples;
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleIndex: CMItemIndex,
                                               timingInfoOut: UnsafeMutablePointer<CMSampleTimingInfo>) -> OSStatus {
@@ -346,13 +499,29 @@ public func CMSampleBufferGetSampleTimingInfo(_ sbuf: CMSampleBuffer, at sampleI
 }
 
 /// The format description.
+///
+/// - Returns: The description; nil when the buffer has none or was invalidated.
 public func CMSampleBufferGetFormatDescription(_ sbuf: CMSampleBuffer) -> CMFormatDescription? { sbuf.valid ? sbuf.storedFormatDescription : nil }
 /// The picture of an image buffer sample buffer; nil for one of a block buffer.
+///
+/// - Returns: The picture; nil for a buffer of a block buffer, or one that was invalidated.
 public func CMSampleBufferGetImageBuffer(_ sbuf: CMSampleBuffer) -> CVImageBuffer? { sbuf.valid ? sbuf.storedImageBuffer : nil }
 /// The data of a block buffer sample buffer; nil for one of a picture.
+///
+/// - Returns: The data; nil for a buffer of a picture, one whose data is still to come, or one that
+///   was invalidated.
 public func CMSampleBufferGetDataBuffer(_ sbuf: CMSampleBuffer) -> CMBlockBuffer? { sbuf.valid ? sbuf.storedDataBuffer : nil }
 
-/// Gives the buffer its data, once (`kCMSampleBufferError_AlreadyHasDataBuffer` after that).
+/// Gives the buffer its data, once (``kCMSampleBufferError_AlreadyHasDataBuffer`` after that).
+///
+/// Setting the data does not make it ready: see ``CMSampleBufferSetDataReady(_:)``.
+///
+/// - Parameters:
+///   - sbuf: A buffer created without data.
+///   - dataBuffer: The samples' data; it must hold at least the bytes the sample sizes add up to.
+/// - Returns: `noErr`; ``kCMSampleBufferError_AlreadyHasDataBuffer`` for a buffer that has data or a
+///   picture; ``kCMSampleBufferError_InvalidSampleData`` when `dataBuffer` is shorter than the sizes
+///   say; ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferSetDataBuffer(_ sbuf: CMSampleBuffer, newValue dataBuffer: CMBlockBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -371,6 +540,8 @@ public func CMSampleBufferDataIsReady(_ sbuf: CMSampleBuffer) -> Bool {
 }
 
 /// Marks the data ready (for good).
+///
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -379,6 +550,11 @@ public func CMSampleBufferSetDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
 }
 
 /// Marks the data failed with `status`.
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - status: Why the data failed; ``CMSampleBufferHasDataFailed(_:statusOut:)`` gives it back.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -387,6 +563,12 @@ public func CMSampleBufferSetDataFailed(_ sbuf: CMSampleBuffer, status: OSStatus
 }
 
 /// Whether the data failed, and with what status.
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - statusOut: Receives the status given to ``CMSampleBufferSetDataFailed(_:status:)``, or `noErr`
+///     when the data has not failed; nil when not wanted.
+/// - Returns: true when the data failed.
 public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: UnsafeMutablePointer<OSStatus>?) -> Bool {
     if case .failed(let status) = sbuf.currentReadiness {
         statusOut?.pointee = status
@@ -396,7 +578,15 @@ public func CMSampleBufferHasDataFailed(_ sbuf: CMSampleBuffer, statusOut: Unsaf
     return false
 }
 
-/// Makes the data ready through the buffer's callback (`kCMSampleBufferError_BufferNotReady` without one).
+/// Makes the data ready through the buffer's callback (``kCMSampleBufferError_BufferNotReady`` without one).
+///
+/// Runs the callback on the calling thread. A copy of a buffer whose data is not ready makes the
+/// original ready.
+///
+/// - Returns: `noErr` when the data is ready, already or now; the callback's status when it fails
+///   (the data stays not ready); ``kCMSampleBufferError_DataFailed`` when the data failed;
+///   ``kCMSampleBufferError_BufferNotReady`` without a callback; ``kCMSampleBufferError_Invalidated``
+///   when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -418,6 +608,10 @@ public func CMSampleBufferMakeDataReady(_ sbuf: CMSampleBuffer) -> OSStatus {
 public func CMSampleBufferIsValid(_ sbuf: CMSampleBuffer) -> Bool { sbuf.valid }
 
 /// Invalidates the buffer: runs its invalidate handler; every accessor then fails or gives a sentinel.
+///
+/// The handler runs once, on the calling thread, before the call returns.
+///
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated already.
 @discardableResult
 public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -428,7 +622,13 @@ public func CMSampleBufferInvalidate(_ sbuf: CMSampleBuffer) -> OSStatus {
     return noErr
 }
 
-/// The handler `CMSampleBufferInvalidate` runs (not run when the buffer is merely released).
+/// The handler ``CMSampleBufferInvalidate(_:)`` runs (not run when the buffer is merely released).
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - invalidateHandler: Called with the buffer by ``CMSampleBufferInvalidate(_:)``, on its thread;
+///     replaces a handler set before.
+/// - Returns: `noErr`, or ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, invalidateHandler: @escaping CMSampleBufferInvalidateHandler) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }
@@ -438,7 +638,14 @@ public func CMSampleBufferSetInvalidateHandler(_ sbuf: CMSampleBuffer, invalidat
 
 /// The per-sample attachment dictionaries (mutable: `array[i] as? NSMutableDictionary` changes the
 /// sample's own), made empty when `createIfNecessary`; nil when there are none and none were to be
-/// made, or for more than `CMSampleBuffer.maximumAttachedSampleCount` samples.
+/// made, or for more than ``CMSampleBuffer/maximumAttachedSampleCount`` samples.
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - createIfNecessary: Whether to make an empty dictionary for each sample when there are none
+///     yet.
+/// - Returns: One dictionary per sample, keyed by the `kCMSampleAttachmentKey_...` constants, such as
+///   ``kCMSampleAttachmentKey_NotSync``; nil as above, or once the buffer is invalidated.
 public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, createIfNecessary: Bool) -> CFArray? {
     guard sbuf.valid else { return nil }
     if sbuf.sampleAttachmentDictionaries == nil && createIfNecessary {
@@ -450,6 +657,16 @@ public func CMSampleBufferGetSampleAttachmentsArray(_ sbuf: CMSampleBuffer, crea
 
 /// Calls `handler` with a buffer of each sample in turn and its index; stops at the first status
 /// that is not `noErr` and returns it. Needs sample sizes unless the buffer holds one sample.
+///
+/// - Parameters:
+///   - sbuf: The buffer.
+///   - handler: Called on the calling thread with a buffer of one sample (made as
+///     ``CMSampleBufferCopySampleBufferForRange(allocator:sampleBuffer:sampleRange:sampleBufferOut:)``
+///     makes it; `sbuf` itself when it holds one sample) and the sample's index.
+/// - Returns: `noErr` after the last sample (at once for no samples); else the first status that is
+///   not `noErr`, from `handler` or from making a sample's buffer
+///   (``kCMSampleBufferError_CannotSubdivide`` for a buffer without sizes);
+///   ``kCMSampleBufferError_Invalidated`` when the buffer was invalidated.
 @discardableResult
 public func CMSampleBufferCallBlockForEachSample(_ sbuf: CMSampleBuffer, _ handler: (CMSampleBuffer, CMItemCount) -> OSStatus) -> OSStatus {
     guard sbuf.valid else { return kCMSampleBufferError_Invalidated }

@@ -7,39 +7,39 @@ import Foundation
 extension CMSampleBuffer {
     /// The errors the overlay throws, one per `kCMSampleBufferError_...`.
     public enum Error {
-        /// `kCMSampleBufferError_AllocationFailed`.
+        /// ``kCMSampleBufferError_AllocationFailed``.
         public static var allocationFailed: NSError { StatusCode(kCMSampleBufferError_AllocationFailed).nsError }
-        /// `kCMSampleBufferError_RequiredParameterMissing`.
+        /// ``kCMSampleBufferError_RequiredParameterMissing``.
         public static var requiredParameterMissing: NSError { StatusCode(kCMSampleBufferError_RequiredParameterMissing).nsError }
-        /// `kCMSampleBufferError_AlreadyHasDataBuffer`.
+        /// ``kCMSampleBufferError_AlreadyHasDataBuffer``.
         public static var alreadyHasDataBuffer: NSError { StatusCode(kCMSampleBufferError_AlreadyHasDataBuffer).nsError }
-        /// `kCMSampleBufferError_BufferNotReady`.
+        /// ``kCMSampleBufferError_BufferNotReady``.
         public static var bufferNotReady: NSError { StatusCode(kCMSampleBufferError_BufferNotReady).nsError }
-        /// `kCMSampleBufferError_SampleIndexOutOfRange`.
+        /// ``kCMSampleBufferError_SampleIndexOutOfRange``.
         public static var sampleIndexOutOfRange: NSError { StatusCode(kCMSampleBufferError_SampleIndexOutOfRange).nsError }
-        /// `kCMSampleBufferError_BufferHasNoSampleSizes`.
+        /// ``kCMSampleBufferError_BufferHasNoSampleSizes``.
         public static var bufferHasNoSampleSizes: NSError { StatusCode(kCMSampleBufferError_BufferHasNoSampleSizes).nsError }
-        /// `kCMSampleBufferError_BufferHasNoSampleTimingInfo`.
+        /// ``kCMSampleBufferError_BufferHasNoSampleTimingInfo``.
         public static var bufferHasNoSampleTimingInfo: NSError { StatusCode(kCMSampleBufferError_BufferHasNoSampleTimingInfo).nsError }
-        /// `kCMSampleBufferError_ArrayTooSmall`.
+        /// ``kCMSampleBufferError_ArrayTooSmall``.
         public static var arrayTooSmall: NSError { StatusCode(kCMSampleBufferError_ArrayTooSmall).nsError }
-        /// `kCMSampleBufferError_InvalidEntryCount`.
+        /// ``kCMSampleBufferError_InvalidEntryCount``.
         public static var invalidEntryCount: NSError { StatusCode(kCMSampleBufferError_InvalidEntryCount).nsError }
-        /// `kCMSampleBufferError_CannotSubdivide`.
+        /// ``kCMSampleBufferError_CannotSubdivide``.
         public static var cannotSubdivide: NSError { StatusCode(kCMSampleBufferError_CannotSubdivide).nsError }
-        /// `kCMSampleBufferError_SampleTimingInfoInvalid`.
+        /// ``kCMSampleBufferError_SampleTimingInfoInvalid``.
         public static var sampleTimingInfoInvalid: NSError { StatusCode(kCMSampleBufferError_SampleTimingInfoInvalid).nsError }
-        /// `kCMSampleBufferError_InvalidMediaTypeForOperation`.
+        /// ``kCMSampleBufferError_InvalidMediaTypeForOperation``.
         public static var invalidMediaTypeForOperation: NSError { StatusCode(kCMSampleBufferError_InvalidMediaTypeForOperation).nsError }
-        /// `kCMSampleBufferError_InvalidSampleData`.
+        /// ``kCMSampleBufferError_InvalidSampleData``.
         public static var invalidSampleData: NSError { StatusCode(kCMSampleBufferError_InvalidSampleData).nsError }
-        /// `kCMSampleBufferError_InvalidMediaFormat`.
+        /// ``kCMSampleBufferError_InvalidMediaFormat``.
         public static var invalidMediaFormat: NSError { StatusCode(kCMSampleBufferError_InvalidMediaFormat).nsError }
-        /// `kCMSampleBufferError_Invalidated`.
+        /// ``kCMSampleBufferError_Invalidated``.
         public static var invalidated: NSError { StatusCode(kCMSampleBufferError_Invalidated).nsError }
-        /// `kCMSampleBufferError_DataFailed`.
+        /// ``kCMSampleBufferError_DataFailed``.
         public static var dataFailed: NSError { StatusCode(kCMSampleBufferError_DataFailed).nsError }
-        /// `kCMSampleBufferError_DataCanceled`.
+        /// ``kCMSampleBufferError_DataCanceled``.
         public static var dataCanceled: NSError { StatusCode(kCMSampleBufferError_DataCanceled).nsError }
     }
 
@@ -70,6 +70,17 @@ extension CMSampleBuffer {
     }
 
     /// A ready buffer of `numSamples` samples in `dataBuffer`, with 0, 1 or `numSamples` timings and sizes.
+    ///
+    /// - Parameters:
+    ///   - dataBuffer: The samples' data; nil only for no samples.
+    ///   - formatDescription: The samples' format, or nil.
+    ///   - numSamples: How many samples, 0 to ``maximumSampleCount``.
+    ///   - sampleTimings: No entry, one shared by every sample (each follows the one before), or one
+    ///     per sample.
+    ///   - sampleSizes: No entry, one size in bytes for every sample, or one per sample.
+    /// - Throws: ``Error/invalidEntryCount`` for a sample count out of range, another count of entries
+    ///   or a negative size; ``Error/requiredParameterMissing`` for samples with no data;
+    ///   ``Error/invalidSampleData`` when the sizes add up to more than the data holds.
     public convenience init(dataBuffer: CMBlockBuffer?, formatDescription: CMFormatDescription?, numSamples: CMItemCount,
                             sampleTimings: [CMSampleTimingInfo], sampleSizes: [Int]) throws {
         var made: CMSampleBuffer?
@@ -85,6 +96,14 @@ extension CMSampleBuffer {
     }
 
     /// A ready buffer of one picture; the format description must describe it.
+    ///
+    /// - Parameters:
+    ///   - imageBuffer: The picture.
+    ///   - formatDescription: A description of the picture, such as
+    ///     ``CMFormatDescription/init(imageBuffer:)`` makes.
+    ///   - sampleTiming: The picture's timing.
+    /// - Throws: ``Error/invalidMediaFormat`` when `formatDescription` does not describe `imageBuffer`
+    ///   (see ``CMFormatDescription/matchesImageBuffer(_:)``).
     public convenience init(imageBuffer: CVImageBuffer, formatDescription: CMVideoFormatDescription, sampleTiming: CMSampleTimingInfo) throws {
         var made: CMSampleBuffer?
         var timing = sampleTiming
@@ -93,14 +112,23 @@ extension CMSampleBuffer {
         try self.init(adopting: made)
     }
 
-    /// A shallow copy (`CMSampleBufferCreateCopy`).
+    /// A shallow copy (``CMSampleBufferCreateCopy(allocator:sampleBuffer:sampleBufferOut:)``).
+    ///
+    /// - Throws: ``Error/invalidated`` when `sampleBuffer` was invalidated.
     public convenience init(copying sampleBuffer: CMSampleBuffer) throws {
         var made: CMSampleBuffer?
         try StatusCode.check(CMSampleBufferCreateCopy(allocator: nil, sampleBuffer: sampleBuffer, sampleBufferOut: &made))
         try self.init(adopting: made)
     }
 
-    /// A copy with new timing (`CMSampleBufferCreateCopyWithNewTiming`).
+    /// A copy with new timing
+    /// (``CMSampleBufferCreateCopyWithNewTiming(allocator:sampleBuffer:sampleTimingEntryCount:sampleTimingArray:sampleBufferOut:)``).
+    ///
+    /// - Parameters:
+    ///   - sampleBuffer: The buffer to copy.
+    ///   - sampleTimings: No entry, one shared by every sample, or one per sample.
+    /// - Throws: ``Error/invalidated`` when `sampleBuffer` was invalidated; ``Error/invalidEntryCount``
+    ///   for another count of entries.
     public convenience init(copying sampleBuffer: CMSampleBuffer, withNewTiming sampleTimings: [CMSampleTimingInfo]) throws {
         var made: CMSampleBuffer?
         try sampleTimings.withUnsafeBufferPointer { timings in
@@ -110,7 +138,16 @@ extension CMSampleBuffer {
         try self.init(adopting: made)
     }
 
-    /// A buffer of samples `range` (`CMSampleBufferCopySampleBufferForRange`).
+    /// A buffer of samples `range`
+    /// (``CMSampleBufferCopySampleBufferForRange(allocator:sampleBuffer:sampleRange:sampleBufferOut:)``).
+    ///
+    /// - Parameters:
+    ///   - sampleBuffer: The buffer to take samples from; it needs sample sizes.
+    ///   - range: The samples' indices; not empty.
+    /// - Throws: ``Error/sampleIndexOutOfRange`` for an empty range or one outside the samples;
+    ///   ``Error/cannotSubdivide`` for a buffer without sizes or data; ``Error/invalidSampleData`` when
+    ///   the data is shorter than the sizes say; ``Error/invalidated`` when `sampleBuffer` was
+    ///   invalidated.
     public convenience init(copying sampleBuffer: CMSampleBuffer, forRange range: Range<Int>) throws {
         var made: CMSampleBuffer?
         try StatusCode.check(CMSampleBufferCopySampleBufferForRange(allocator: nil, sampleBuffer: sampleBuffer,
@@ -131,7 +168,7 @@ extension CMSampleBuffer {
     public var totalSampleSize: Int { CMSampleBufferGetTotalSampleSize(self) }
     /// The earliest presentation time.
     public var presentationTimeStamp: CMTime { CMSampleBufferGetPresentationTimeStamp(self) }
-    /// The first sample's decode time.
+    /// The first sample's decode time; ``CMTime/invalid`` when samples decode in presentation order.
     public var decodeTimeStamp: CMTime { CMSampleBufferGetDecodeTimeStamp(self) }
     /// The sum of the samples' durations.
     public var duration: CMTime { CMSampleBufferGetDuration(self) }
@@ -148,6 +185,10 @@ extension CMSampleBuffer {
     public var dataReadiness: DataReadiness { currentReadiness }
 
     /// Marks the data ready or failed (not ready again).
+    ///
+    /// - Parameter newValue: ``DataReadiness/ready``, or ``DataReadiness/failed(_:)`` with the reason.
+    /// - Throws: ``Error/requiredParameterMissing`` for ``DataReadiness/notReady``;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func setDataReadiness(_ newValue: DataReadiness) throws {
         switch newValue {
         case .ready: try StatusCode.check(CMSampleBufferSetDataReady(self))
@@ -157,21 +198,47 @@ extension CMSampleBuffer {
     }
 
     /// Makes the data ready through the buffer's handler.
+    ///
+    /// Runs the handler on the calling thread (see ``CMSampleBufferMakeDataReady(_:)``).
+    ///
+    /// - Throws: An NSError with the handler's status when it fails; ``Error/dataFailed`` when the data
+    ///   failed; ``Error/bufferNotReady`` without a handler; ``Error/invalidated`` when the buffer was
+    ///   invalidated.
     public func makeDataReady() throws { try StatusCode.check(CMSampleBufferMakeDataReady(self)) }
     /// Gives the buffer its data, once.
+    ///
+    /// - Parameter dataBuffer: The samples' data; it must hold at least the bytes the sample sizes add
+    ///   up to. Setting it does not make it ready.
+    /// - Throws: ``Error/alreadyHasDataBuffer`` for a buffer that has data or a picture;
+    ///   ``Error/invalidSampleData`` when `dataBuffer` is shorter than the sizes say;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func setDataBuffer(_ dataBuffer: CMBlockBuffer) throws { try StatusCode.check(CMSampleBufferSetDataBuffer(self, newValue: dataBuffer)) }
     /// Sets the output presentation time (`.invalid` returns to the computed one).
+    ///
+    /// - Parameter newValue: The time ``outputPresentationTimeStamp`` gives from now on;
+    ///   ``CMTime/invalid`` to compute it again.
+    /// - Throws: ``Error/invalidated`` when the buffer was invalidated.
     public func setOutputPresentationTimeStamp(_ newValue: CMTime) throws {
         try StatusCode.check(CMSampleBufferSetOutputPresentationTimeStamp(self, newValue: newValue))
     }
     /// Invalidates the buffer, running its invalidate handler.
+    ///
+    /// - Throws: ``Error/invalidated`` when the buffer was invalidated already.
     public func invalidate() throws { try StatusCode.check(CMSampleBufferInvalidate(self)) }
-    /// The handler `invalidate()` runs.
+    /// The handler ``invalidate()`` runs.
+    ///
+    /// - Parameter body: Called with the buffer by ``invalidate()``, on its thread; an error it throws
+    ///   is dropped. Replaces a handler set before.
+    /// - Throws: ``Error/invalidated`` when the buffer was invalidated.
     public func setInvalidateHandler(_ body: @escaping (CMSampleBuffer) throws -> Void) throws {
         try StatusCode.check(CMSampleBufferSetInvalidateHandler(self) { try? body($0) })
     }
 
     /// The size entries: one for all samples, or one per sample.
+    ///
+    /// - Returns: The sizes in bytes, as given when the buffer was made.
+    /// - Throws: ``Error/bufferHasNoSampleSizes`` for a buffer without sizes; ``Error/invalidated``
+    ///   when the buffer was invalidated.
     public func sampleSizes() throws -> [Int] {
         guard valid else { throw Error.invalidated }
         guard !sizes.isEmpty else { throw Error.bufferHasNoSampleSizes }
@@ -182,6 +249,10 @@ extension CMSampleBuffer {
     public func sampleSize(at sampleIndex: Int) -> Int { CMSampleBufferGetSampleSize(self, at: sampleIndex) }
 
     /// The timing entries: one for all samples, or one per sample.
+    ///
+    /// - Returns: The entries, as given when the buffer was made (or copied with new timing).
+    /// - Throws: ``Error/bufferHasNoSampleTimingInfo`` for a buffer without timing;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func sampleTimingInfos() throws -> [CMSampleTimingInfo] {
         guard valid else { throw Error.invalidated }
         guard !timings.isEmpty else { throw Error.bufferHasNoSampleTimingInfo }
@@ -189,6 +260,12 @@ extension CMSampleBuffer {
     }
 
     /// The timing entries after trimming, reversal and the speed multiplier.
+    ///
+    /// - Returns: As many entries as ``sampleTimingInfos()`` gives, or one per sample when a trim,
+    ///   reversal or an explicit output time makes the samples of a shared entry differ (see
+    ///   ``CMSampleBufferGetOutputSampleTimingInfoArray(_:entryCount:arrayToFill:entriesNeededOut:)``).
+    /// - Throws: ``Error/bufferHasNoSampleTimingInfo`` for a buffer without timing;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func outputSampleTimingInfos() throws -> [CMSampleTimingInfo] {
         var needed = 0
         try StatusCode.check(CMSampleBufferGetOutputSampleTimingInfoArray(self, entryCount: 0, arrayToFill: nil, entriesNeededOut: &needed))
@@ -201,6 +278,12 @@ extension CMSampleBuffer {
     }
 
     /// The timing of one sample.
+    ///
+    /// - Parameter sampleIndex: The sample's index, from 0.
+    /// - Returns: The sample's timing, spread from a shared entry where there is one.
+    /// - Throws: ``Error/sampleIndexOutOfRange`` for an index outside the samples;
+    ///   ``Error/bufferHasNoSampleTimingInfo`` for a buffer without timing; ``Error/invalidated`` when
+    ///   the buffer was invalidated.
     public func sampleTimingInfo(at sampleIndex: CMItemIndex) throws -> CMSampleTimingInfo {
         var timing = CMSampleTimingInfo()
         try StatusCode.check(CMSampleBufferGetSampleTimingInfo(self, at: sampleIndex, timingInfoOut: &timing))
@@ -208,6 +291,10 @@ extension CMSampleBuffer {
     }
 
     /// The samples one buffer each (sharing the data); needs sample sizes unless there is one sample.
+    ///
+    /// - Returns: A sequence that makes each sample's buffer as it is reached.
+    /// - Throws: ``Error/cannotSubdivide`` for a buffer of several samples without sizes or data;
+    ///   ``Error/invalidated`` when the buffer was invalidated.
     public func singleSampleBuffers() throws -> SingleSampleBuffers {
         guard valid else { throw Error.invalidated }
         guard sampleCount <= 1 || (!sizes.isEmpty && storedDataBuffer != nil) else { throw Error.cannotSubdivide }
@@ -293,31 +380,31 @@ extension CMSampleBuffer {
             public let rawValue: CFString
             /// A key from its string.
             public init(rawValue: CFString) { self.rawValue = rawValue }
-            /// `kCMSampleAttachmentKey_NotSync`: true when the sample is not a key frame.
+            /// ``kCMSampleAttachmentKey_NotSync``: true when the sample is not a key frame.
             public static let notSync = Key(rawValue: kCMSampleAttachmentKey_NotSync)
-            /// `kCMSampleAttachmentKey_PartialSync`.
+            /// ``kCMSampleAttachmentKey_PartialSync``.
             public static let partialSync = Key(rawValue: kCMSampleAttachmentKey_PartialSync)
-            /// `kCMSampleAttachmentKey_HasRedundantCoding`.
+            /// ``kCMSampleAttachmentKey_HasRedundantCoding``.
             public static let hasRedundantCoding = Key(rawValue: kCMSampleAttachmentKey_HasRedundantCoding)
-            /// `kCMSampleAttachmentKey_IsDependedOnByOthers`: false when the sample may be dropped.
+            /// ``kCMSampleAttachmentKey_IsDependedOnByOthers``: false when the sample may be dropped.
             public static let isDependedOnByOthers = Key(rawValue: kCMSampleAttachmentKey_IsDependedOnByOthers)
-            /// `kCMSampleAttachmentKey_DependsOnOthers`: false for an I-frame.
+            /// ``kCMSampleAttachmentKey_DependsOnOthers``: false for an I-frame.
             public static let dependsOnOthers = Key(rawValue: kCMSampleAttachmentKey_DependsOnOthers)
-            /// `kCMSampleAttachmentKey_EarlierDisplayTimesAllowed`.
+            /// ``kCMSampleAttachmentKey_EarlierDisplayTimesAllowed``.
             public static let earlierDisplayTimesAllowed = Key(rawValue: kCMSampleAttachmentKey_EarlierDisplayTimesAllowed)
-            /// `kCMSampleAttachmentKey_DisplayImmediately`.
+            /// ``kCMSampleAttachmentKey_DisplayImmediately``.
             public static let displayImmediately = Key(rawValue: kCMSampleAttachmentKey_DisplayImmediately)
-            /// `kCMSampleAttachmentKey_DoNotDisplay`.
+            /// ``kCMSampleAttachmentKey_DoNotDisplay``.
             public static let doNotDisplay = Key(rawValue: kCMSampleAttachmentKey_DoNotDisplay)
-            /// `kCMSampleAttachmentKey_HEVCTemporalLevelInfo`.
+            /// ``kCMSampleAttachmentKey_HEVCTemporalLevelInfo``.
             public static let hevcTemporalLevelInfo = Key(rawValue: kCMSampleAttachmentKey_HEVCTemporalLevelInfo)
-            /// `kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess`.
+            /// ``kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess``.
             public static let hevcTemporalSubLayerAccess = Key(rawValue: kCMSampleAttachmentKey_HEVCTemporalSubLayerAccess)
-            /// `kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess`.
+            /// ``kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess``.
             public static let hevcStepwiseTemporalSubLayerAccess = Key(rawValue: kCMSampleAttachmentKey_HEVCStepwiseTemporalSubLayerAccess)
-            /// `kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType`.
+            /// ``kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType``.
             public static let hevcSyncSampleNALUnitType = Key(rawValue: kCMSampleAttachmentKey_HEVCSyncSampleNALUnitType)
-            /// `kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount`.
+            /// ``kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount``.
             public static let audioIndependentSampleDecoderRefreshCount = Key(rawValue: kCMSampleAttachmentKey_AudioIndependentSampleDecoderRefreshCount)
         }
     }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// Media samples with their timing and format: compressed packets or PCM in a `CMBlockBuffer`, or one
+/// Media samples with their timing and format: compressed packets or PCM in a ``CMBlockBuffer``, or one
 /// decoded picture in a `CVImageBuffer`.
 ///
-/// Apple's CoreMedia type, through its C-style calls (`CMSampleBufferCreateReady`,
-/// `CMSampleBufferGetPresentationTimeStamp`, ...) and Swift overlay (`presentationTimeStamp`,
-/// `sampleTimingInfos()`, `sampleAttachments`, ...). Timing may be given once for samples of equal
+/// Apple's CoreMedia type, through its C-style calls
+/// (``CMSampleBufferCreateReady(allocator:dataBuffer:formatDescription:sampleCount:sampleTimingEntryCount:sampleTimingArray:sampleSizeEntryCount:sampleSizeArray:sampleBufferOut:)``,
+/// ``CMSampleBufferGetPresentationTimeStamp(_:)``, ...) and Swift overlay (``presentationTimeStamp``,
+/// ``sampleTimingInfos()``, ``sampleAttachments``, ...). Timing may be given once for samples of equal
 /// duration in order, or once per sample; sizes likewise. Output timing follows Apple's rules: the
-/// trim-duration attachments, `kCMSampleBufferAttachmentKey_Reverse` and the speed multiplier. Reading
+/// trim-duration attachments, ``kCMSampleBufferAttachmentKey_Reverse`` and the speed multiplier. Reading
 /// it costs nothing beyond the arithmetic; it is not `Sendable`, as Apple's is not.
 public final class CMSampleBuffer {
     var storedDataBuffer: CMBlockBuffer?
@@ -97,10 +98,11 @@ public final class CMSampleBuffer {
     }
 
     /// The most samples a buffer may hold (a sample index is then an `Int32`, as CoreMedia's time
-    /// arithmetic takes it); more is `kCMSampleBufferError_InvalidEntryCount`.
+    /// arithmetic takes it); more is ``kCMSampleBufferError_InvalidEntryCount``.
     public static let maximumSampleCount = Int(Int32.max)
     /// The most samples for which per-sample attachment dictionaries are made (one dictionary each);
-    /// `CMSampleBufferGetSampleAttachmentsArray` gives nil past it rather than exhaust memory.
+    /// ``CMSampleBufferGetSampleAttachmentsArray(_:createIfNecessary:)`` gives nil past it rather than
+    /// exhaust memory.
     public static let maximumAttachedSampleCount = 1 << 20
 
     init(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, formatDescription: CMFormatDescription?, sampleCount: Int,

@@ -11,7 +11,7 @@ public struct CMSampleTimingInfo: Hashable, Sendable {
     /// When the sample is decoded; `.invalid` when samples are decoded in presentation order.
     public var decodeTimeStamp: CMTime
 
-    /// Every field zero, which is `CMTime.invalid`, as Apple's empty initializer gives.
+    /// Every field zero, which is ``CMTime/invalid``, as Apple's empty initializer gives.
     public init() {
         duration = .invalid
         presentationTimeStamp = .invalid
@@ -25,7 +25,7 @@ public struct CMSampleTimingInfo: Hashable, Sendable {
         self.decodeTimeStamp = decodeTimeStamp
     }
 
-    /// Every field `.invalid` (`kCMTimingInfoInvalid`).
+    /// Every field `.invalid` (``kCMTimingInfoInvalid``).
     public static let invalid = CMSampleTimingInfo()
 }
 

@@ -15,6 +15,11 @@ public func CMTimeMakeWithEpoch(value: Int64, timescale: Int32, epoch: Int64) ->
 /// Invalid for a timescale of zero or less or for NaN; ±infinity for infinite seconds. When the value
 /// does not fit in 64 bits the timescale is halved until it does (±infinity if not even at 1).
 /// `hasBeenRounded` is set when the result converted back to seconds differs from `seconds`.
+///
+/// - Parameters:
+///   - seconds: The time in seconds.
+///   - preferredTimescale: The timescale wanted, such as 600; the result's is smaller only when the
+///     value would not fit.
 public func CMTimeMakeWithSeconds(_ seconds: Float64, preferredTimescale: Int32) -> CMTime {
     guard preferredTimescale > 0, !seconds.isNaN else { return .invalid }
     if seconds.isInfinite { return seconds < 0 ? .negativeInfinity : .positiveInfinity }
@@ -46,6 +51,12 @@ public func CMTimeGetSeconds(_ time: CMTime) -> Float64 {
 ///
 /// A non-numeric time comes back unchanged and a timescale of zero or less gives an invalid time. Where
 /// Apple is silent, a value that cannot fit in 64 bits at `newTimescale` gives ±infinity.
+///
+/// - Parameters:
+///   - time: The time to convert; its epoch is kept.
+///   - newTimescale: The timescale wanted.
+///   - method: How an inexact value is rounded, such as ``CMTimeRoundingMethod/default``;
+///     ``CMTimeRoundingMethod/quickTime`` rounds by the direction of the change.
 public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
     guard time.isNumeric else { return time }
     guard newTimescale > 0, time.timescale > 0 else { return .invalid }
@@ -62,14 +73,14 @@ public func CMTimeConvertScale(_ time: CMTime, timescale newTimescale: Int32, me
 }
 
 /// `lhs + rhs`. The result's timescale is the least common multiple of the operands' (at most
-/// `kCMTimeMaxTimescale`), halved while the value overflows; ±infinity when it overflows at 1.
+/// ``kCMTimeMaxTimescale``), halved while the value overflows; ±infinity when it overflows at 1.
 /// Invalid if either is invalid, or for +inf + -inf; infinite if one is; indefinite if one is.
 /// Numeric times in different non-zero epochs give invalid; in the same non-zero epoch, epoch 0.
 public func CMTimeAdd(_ lhs: CMTime, _ rhs: CMTime) -> CMTime {
     TimeMath.add(lhs, rhs, sign: 1)
 }
 
-/// `lhs - rhs`, with the same timescale, overflow and epoch rules as `CMTimeAdd`;
+/// `lhs - rhs`, with the same timescale, overflow and epoch rules as ``CMTimeAdd(_:_:)``;
 /// +inf - +inf and -inf - -inf are invalid.
 public func CMTimeSubtract(_ lhs: CMTime, _ rhs: CMTime) -> CMTime {
     TimeMath.add(lhs, rhs, sign: -1)
@@ -77,6 +88,9 @@ public func CMTimeSubtract(_ lhs: CMTime, _ rhs: CMTime) -> CMTime {
 
 /// `time * multiplier` at `time`'s timescale, halved while the value overflows.
 /// An infinity keeps its kind with the sign of the product (a zero multiplier keeps the time's sign).
+///
+/// - Returns: The product, rounded only when the timescale had to be halved; invalid for an invalid
+///   time, indefinite for an indefinite one.
 public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
     switch TimeKind(time) {
     case .invalid, .indefinite: return time.isValid ? .indefinite : .invalid
@@ -91,14 +105,18 @@ public func CMTimeMultiply(_ time: CMTime, multiplier: Int32) -> CMTime {
     }
 }
 
-/// The older, unlabeled spelling of `CMTimeMultiplyByFloat64(_:multiplier:)`, as Swift 3 code (and the
+/// The older, unlabeled spelling of ``CMTimeMultiplyByFloat64(_:multiplier:)``, as Swift 3 code (and the
 /// AVKit guide's samples) call it.
 public func CMTimeMultiplyByFloat64(_ time: CMTime, _ multiplier: Float64) -> CMTime {
     CMTimeMultiplyByFloat64(time, multiplier: multiplier)
 }
 
 /// `time * multiplier`. The timescale is doubled until it is at least 65536, then halved while the
-/// value overflows; default rounding. A NaN multiplier gives an invalid time, an infinite one ±infinity.
+/// value overflows; default rounding. For a numeric time, a NaN multiplier gives an invalid time, an
+/// infinite one ±infinity (invalid for a zero time).
+///
+/// - Returns: The product, in `time`'s epoch; invalid for an invalid time, indefinite for an
+///   indefinite one, and for an infinity the infinity with the sign of the product.
 public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTime {
     switch TimeKind(time) {
     case .invalid: return .invalid
@@ -135,6 +153,9 @@ public func CMTimeMultiplyByFloat64(_ time: CMTime, multiplier: Float64) -> CMTi
 /// `time * multiplier / divisor`, exact where it can be: at `time`'s timescale when that is exact,
 /// else at the reduced fraction's own timescale, else at the largest timescale that fits (least rounding).
 /// A zero divisor gives ±infinity, or invalid when the time or the multiplier is also zero.
+///
+/// - Returns: The scaled time, in `time`'s epoch; invalid for an invalid time, indefinite for an
+///   indefinite one, and for an infinity the infinity with the sign of the ratio (invalid for 0/0).
 public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: Int32) -> CMTime {
     switch TimeKind(time) {
     case .invalid: return .invalid
@@ -170,16 +191,18 @@ public func CMTimeMultiplyByRatio(_ time: CMTime, multiplier: Int32, divisor: In
 
 /// -1, 0 or 1. Numeric times compare exactly across timescales, by epoch first; kinds order as
 /// -infinity < numeric < indefinite < +infinity < invalid, and each non-numeric kind equals itself.
+///
+/// - Returns: -1 when `time1` comes before `time2`, 0 when they are equal, 1 when it comes after.
 public func CMTimeCompare(_ time1: CMTime, _ time2: CMTime) -> Int32 {
     TimeMath.compare(time1, time2)
 }
 
-/// The lesser of two times by `CMTimeCompare` (the first when equal).
+/// The lesser of two times by ``CMTimeCompare(_:_:)`` (the first when equal).
 public func CMTimeMinimum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
     CMTimeCompare(time1, time2) <= 0 ? time1 : time2
 }
 
-/// The greater of two times by `CMTimeCompare` (the first when equal).
+/// The greater of two times by ``CMTimeCompare(_:_:)`` (the first when equal).
 public func CMTimeMaximum(_ time1: CMTime, _ time2: CMTime) -> CMTime {
     CMTimeCompare(time1, time2) >= 0 ? time1 : time2
 }
@@ -197,7 +220,7 @@ public func CMTimeAbsoluteValue(_ time: CMTime) -> CMTime {
     }
 }
 
-/// Whether `time` is valid (`time.isValid`).
+/// Whether `time` is valid (``CMTime/isValid``).
 public func CMTIME_IS_VALID(_ time: CMTime) -> Bool { time.isValid }
 /// Whether `time` is invalid.
 public func CMTIME_IS_INVALID(_ time: CMTime) -> Bool { !time.isValid }
@@ -212,22 +235,22 @@ public func CMTIME_IS_NUMERIC(_ time: CMTime) -> Bool { time.isNumeric }
 /// Whether `time` is numeric and has been rounded.
 public func CMTIME_HAS_BEEN_ROUNDED(_ time: CMTime) -> Bool { time.hasBeenRounded }
 
-/// Prints `time` as `{value/timescale = seconds}`.
+/// Prints `time` as `{value/timescale = seconds}` (its ``CMTime/description``) to standard output.
 public func CMTimeShow(_ time: CMTime) { print(time.description) }
 
 // The C constant names: Swift code on Apple's platforms spells these `CMTime.zero` and so on.
-/// The C name of `CMTime.zero`.
+/// The C name of ``CMTime/zero``.
 @available(*, deprecated, renamed: "CMTime.zero")
 public var kCMTimeZero: CMTime { .zero }
-/// The C name of `CMTime.invalid`.
+/// The C name of ``CMTime/invalid``.
 @available(*, deprecated, renamed: "CMTime.invalid")
 public var kCMTimeInvalid: CMTime { .invalid }
-/// The C name of `CMTime.indefinite`.
+/// The C name of ``CMTime/indefinite``.
 @available(*, deprecated, renamed: "CMTime.indefinite")
 public var kCMTimeIndefinite: CMTime { .indefinite }
-/// The C name of `CMTime.positiveInfinity`.
+/// The C name of ``CMTime/positiveInfinity``.
 @available(*, deprecated, renamed: "CMTime.positiveInfinity")
 public var kCMTimePositiveInfinity: CMTime { .positiveInfinity }
-/// The C name of `CMTime.negativeInfinity`.
+/// The C name of ``CMTime/negativeInfinity``.
 @available(*, deprecated, renamed: "CMTime.negativeInfinity")
 public var kCMTimeNegativeInfinity: CMTime { .negativeInfinity }

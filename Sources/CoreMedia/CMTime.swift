@@ -1,20 +1,20 @@
 import Foundation
 
-/// The numerator of a `CMTime`: its value in units of `1/timescale` seconds.
+/// The numerator of a ``CMTime``: its value in units of `1/timescale` seconds.
 public typealias CMTimeValue = Int64
-/// The denominator of a `CMTime`: units per second.
+/// The denominator of a ``CMTime``: units per second.
 public typealias CMTimeScale = Int32
-/// The epoch of a `CMTime`; times in different epochs are on different timelines.
+/// The epoch of a ``CMTime``; times in different epochs are on different timelines.
 public typealias CMTimeEpoch = Int64
-/// A track's ID, unique within its asset; `kCMPersistentTrackID_Invalid` (0) is no track.
+/// A track's ID, unique within its asset; ``kCMPersistentTrackID_Invalid`` (0) is no track.
 public typealias CMPersistentTrackID = Int32
 
-/// The largest timescale a `CMTime` may have (0x7fffffff).
+/// The largest timescale a ``CMTime`` may have (0x7fffffff).
 public var kCMTimeMaxTimescale: Int { 0x7fff_ffff }
 /// A track ID that asks a composition to choose one.
 public var kCMPersistentTrackID_Invalid: CMPersistentTrackID { 0 }
 
-/// Flag bits of a `CMTime`.
+/// Flag bits of a ``CMTime``.
 public struct CMTimeFlags: OptionSet, Hashable, Sendable {
     /// The flag bits.
     public let rawValue: UInt32
@@ -51,7 +51,7 @@ public enum CMTimeRoundingMethod: UInt32, Sendable {
     /// Down, toward -infinity.
     case roundTowardNegativeInfinity = 6
 
-    /// `roundHalfAwayFromZero`.
+    /// ``CMTimeRoundingMethod/roundHalfAwayFromZero``.
     public static var `default`: CMTimeRoundingMethod { .roundHalfAwayFromZero }
 }
 
@@ -80,12 +80,12 @@ public struct CMTime: Sendable {
         self.epoch = epoch
     }
 
-    /// A valid time of `value / timescale` seconds in epoch 0 (`CMTimeMake`).
+    /// A valid time of `value / timescale` seconds in epoch 0 (``CMTimeMake(value:timescale:)``).
     public init(value: CMTimeValue, timescale: CMTimeScale) {
         self.init(value: value, timescale: timescale, flags: .valid, epoch: 0)
     }
 
-    /// The time nearest to `seconds` in `preferredTimescale` (`CMTimeMakeWithSeconds`): invalid for a
+    /// The time nearest to `seconds` in `preferredTimescale` (``CMTimeMakeWithSeconds(_:preferredTimescale:)``): invalid for a
     /// timescale of zero or less or for NaN; the timescale is halved until the value fits; `hasBeenRounded`
     /// is set when the result is not exactly `seconds`.
     public init(seconds: Double, preferredTimescale: CMTimeScale) {
@@ -119,29 +119,36 @@ public struct CMTime: Sendable {
     /// The time in seconds: NaN when invalid or indefinite, ±infinity for the infinities; the epoch is ignored.
     public var seconds: Double { CMTimeGetSeconds(self) }
 
-    /// This time in `newTimescale`, rounded by `method` (`CMTimeConvertScale`).
+    /// This time in `newTimescale`, rounded by `method` (``CMTimeConvertScale(_:timescale:method:)``).
+    ///
+    /// - Parameters:
+    ///   - newTimescale: The timescale wanted, more than 0.
+    ///   - method: How an inexact value is rounded, such as ``CMTimeRoundingMethod/default``.
+    /// - Returns: The time at `newTimescale`, with ``hasBeenRounded`` set when it had to be rounded; the
+    ///   time itself when it is not numeric; ``invalid`` for a `newTimescale` of 0 or less; an infinity
+    ///   when the value cannot fit in 64 bits.
     public func convertScale(_ newTimescale: Int32, method: CMTimeRoundingMethod) -> CMTime {
         CMTimeConvertScale(self, timescale: newTimescale, method: method)
     }
 
-    /// The sum, by the rules of `CMTimeAdd`.
+    /// The sum, by the rules of ``CMTimeAdd(_:_:)``.
     public static func + (addend1: CMTime, addend2: CMTime) -> CMTime { CMTimeAdd(addend1, addend2) }
-    /// The difference, by the rules of `CMTimeSubtract`.
+    /// The difference, by the rules of ``CMTimeSubtract(_:_:)``.
     public static func - (minuend: CMTime, subtrahend: CMTime) -> CMTime { CMTimeSubtract(minuend, subtrahend) }
 }
 
 extension CMTime: Comparable {
-    /// Order of `CMTimeCompare`: -infinity < numeric times < indefinite < +infinity < invalid.
+    /// Order of ``CMTimeCompare(_:_:)``: -infinity < numeric times < indefinite < +infinity < invalid.
     public static func < (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) < 0 }
-    /// Whether `time1` is not after `time2`, in the order of `CMTimeCompare`.
+    /// Whether `time1` is not after `time2`, in the order of ``CMTimeCompare(_:_:)``.
     public static func <= (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) <= 0 }
-    /// Whether `time1` is after `time2`, in the order of `CMTimeCompare`.
+    /// Whether `time1` is after `time2`, in the order of ``CMTimeCompare(_:_:)``.
     public static func > (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) > 0 }
-    /// Whether `time1` is not before `time2`, in the order of `CMTimeCompare`.
+    /// Whether `time1` is not before `time2`, in the order of ``CMTimeCompare(_:_:)``.
     public static func >= (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) >= 0 }
-    /// Equal when `CMTimeCompare` says so: 1/2 equals 500/1000; `hasBeenRounded` does not count.
+    /// Equal when ``CMTimeCompare(_:_:)`` says so: 1/2 equals 500/1000; `hasBeenRounded` does not count.
     public static func == (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) == 0 }
-    /// Whether `CMTimeCompare` finds the times different.
+    /// Whether ``CMTimeCompare(_:_:)`` finds the times different.
     public static func != (time1: CMTime, time2: CMTime) -> Bool { CMTimeCompare(time1, time2) != 0 }
 }
 
@@ -167,6 +174,8 @@ extension CMTime: Codable {
     private enum CodingKeys: String, CodingKey { case value, timescale, flags, epoch }
 
     /// Decodes the four fields (`value`, `timescale`, `flags`, `epoch`).
+    ///
+    /// - Throws: `DecodingError` when a field is missing or not a number of its type.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -187,7 +196,7 @@ extension CMTime: Codable {
 }
 
 extension CMTime: CustomStringConvertible {
-    /// `{value/timescale = seconds}` as `CMTimeShow` prints it, or the non-numeric kind.
+    /// `{value/timescale = seconds}` as ``CMTimeShow(_:)`` prints it, or the non-numeric kind.
     public var description: String {
         switch TimeKind(self) {
         case .invalid: return "{INVALID}"

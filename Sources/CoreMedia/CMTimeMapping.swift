@@ -25,12 +25,16 @@ public struct CMTimeMapping: Sendable, Hashable, Codable {
 }
 
 /// A mapping of `source` onto `target`; invalid unless both durations are in epoch 0.
+///
+/// - Returns: The mapping, or ``CMTimeMapping/invalid`` when a duration is not in epoch 0.
 public func CMTimeMappingMake(source: CMTimeRange, target: CMTimeRange) -> CMTimeMapping {
     guard source.duration.epoch == 0, target.duration.epoch == 0 else { return .invalid }
     return CMTimeMapping(source: source, target: target)
 }
 
 /// An empty edit covering `target`: its source range is invalid.
+///
+/// - Returns: The mapping, or ``CMTimeMapping/invalid`` when `target`'s duration is not in epoch 0.
 public func CMTimeMappingMakeEmpty(target: CMTimeRange) -> CMTimeMapping {
     guard target.duration.epoch == 0 else { return .invalid }
     return CMTimeMapping(source: .invalid, target: target)
@@ -45,6 +49,6 @@ public func CMTIMEMAPPING_IS_EMPTY(_ mapping: CMTimeMapping) -> Bool {
     !mapping.source.start.isNumeric && mapping.target.isValid
 }
 
-/// The C name of `CMTimeMapping.invalid`.
+/// The C name of ``CMTimeMapping/invalid``.
 @available(*, deprecated, renamed: "CMTimeMapping.invalid")
 public var kCMTimeMappingInvalid: CMTimeMapping { .invalid }

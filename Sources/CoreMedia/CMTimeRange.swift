@@ -13,14 +13,14 @@ public struct CMTimeRange: Sendable {
         duration = CMTime()
     }
 
-    /// A range from `start` lasting `duration` (`CMTimeRangeMake`): invalid when `duration` is not in epoch 0.
+    /// A range from `start` lasting `duration` (``CMTimeRangeMake(start:duration:)``): invalid when `duration` is not in epoch 0.
     public init(start: CMTime, duration: CMTime) {
         let valid = duration.epoch == 0
         self.start = valid ? start : CMTime()
         self.duration = valid ? duration : CMTime()
     }
 
-    /// A range from `start` to `end` (`CMTimeRangeFromTimeToTime`): its duration is `end - start`.
+    /// A range from `start` to `end` (``CMTimeRangeFromTimeToTime(start:end:)``): its duration is `end - start`.
     public init(start: CMTime, end: CMTime) {
         self.start = start
         self.duration = end - start
@@ -50,7 +50,7 @@ public struct CMTimeRange: Sendable {
         CMTimeRangeGetUnion(self, otherRange: otherRange)
     }
 
-    /// The largest range held by both; `CMTimeRange.zero` when they do not overlap (Apple does not
+    /// The largest range held by both; ``zero`` when they do not overlap (Apple does not
     /// document this case; an empty range is the least surprising answer), invalid if either is invalid.
     public func intersection(_ otherRange: CMTimeRange) -> CMTimeRange {
         CMTimeRangeGetIntersection(self, otherRange: otherRange)
@@ -68,7 +68,7 @@ public struct CMTimeRange: Sendable {
 }
 
 extension CMTimeRange: Hashable {
-    /// Equal when starts and durations compare equal (`CMTimeRangeEqual`).
+    /// Equal when starts and durations compare equal (``CMTimeRangeEqual(_:_:)``).
     public static func == (range1: CMTimeRange, range2: CMTimeRange) -> Bool {
         range1.start == range2.start && range1.duration == range2.duration
     }
@@ -83,7 +83,7 @@ extension CMTimeRange: Hashable {
 extension CMTimeRange: Codable {}
 
 extension CMTimeRange: CustomStringConvertible {
-    /// `{start, duration}`, each as `CMTime` prints itself.
+    /// `{start, duration}`, each as ``CMTime`` prints itself.
     public var description: String { "{\(start), \(duration)}" }
 }
 
@@ -110,7 +110,7 @@ public func CMTimeRangeGetUnion(_ range: CMTimeRange, otherRange: CMTimeRange) -
         end: CMTimeMaximum(range.end, otherRange.end))
 }
 
-/// The largest range held by both; `CMTimeRange.zero` when they do not overlap, invalid if either is invalid.
+/// The largest range held by both; ``CMTimeRange/zero`` when they do not overlap, invalid if either is invalid.
 public func CMTimeRangeGetIntersection(_ range: CMTimeRange, otherRange: CMTimeRange) -> CMTimeRange {
     guard range.isValid, otherRange.isValid else { return .invalid }
     let start = CMTimeMaximum(range.start, otherRange.start)
@@ -136,8 +136,14 @@ public func CMTimeRangeContainsTimeRange(_ range: CMTimeRange, otherRange: CMTim
 
 /// Maps `t` linearly from `fromRange` onto `toRange`:
 /// `(t - fromRange.start) * (toRange.duration / fromRange.duration) + toRange.start`.
-/// Invalid when either range is empty or `t` is not in `fromRange.start`'s epoch; when both durations are
-/// +infinity `t` is only offset. The ratio is exact when it reduces to 32-bit terms, else a `Float64`.
+/// Invalid when either range is empty or invalid, or `t` is not in `fromRange.start`'s epoch; when both
+/// durations are +infinity `t` is only offset. The ratio is exact when it reduces to 32-bit terms, else a
+/// `Float64`.
+///
+/// - Parameters:
+///   - t: A time of `fromRange`'s timeline; it may lie outside the range.
+///   - fromRange: The range of `t`'s timeline.
+///   - toRange: The range of the timeline to map onto.
 public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
     guard !fromRange.isEmpty, !toRange.isEmpty, fromRange.isValid, toRange.isValid else { return .invalid }
     guard t.epoch == fromRange.start.epoch else { return .invalid }
@@ -149,6 +155,9 @@ public func CMTimeMapTimeFromRangeToRange(_ t: CMTime, fromRange: CMTimeRange, t
 }
 
 /// Scales the duration `dur` by `toRange.duration / fromRange.duration`; invalid unless `dur` is in epoch 0.
+///
+/// - Returns: The scaled duration; invalid when `dur` is not in epoch 0, either range's duration is
+///   not numeric, or `fromRange`'s duration is zero.
 public func CMTimeMapDurationFromRangeToRange(_ dur: CMTime, fromRange: CMTimeRange, toRange: CMTimeRange) -> CMTime {
     guard dur.epoch == 0 else { return .invalid }
     return scale(dur, by: toRange.duration, over: fromRange.duration)
@@ -172,10 +181,10 @@ public func CMTIMERANGE_IS_INDEFINITE(_ range: CMTimeRange) -> Bool { range.isIn
 /// Whether `range` is valid with a zero duration.
 public func CMTIMERANGE_IS_EMPTY(_ range: CMTimeRange) -> Bool { range.isEmpty }
 
-/// The C name of `CMTimeRange.zero`.
+/// The C name of ``CMTimeRange/zero``.
 @available(*, deprecated, renamed: "CMTimeRange.zero")
 public var kCMTimeRangeZero: CMTimeRange { .zero }
-/// The C name of `CMTimeRange.invalid`.
+/// The C name of ``CMTimeRange/invalid``.
 @available(*, deprecated, renamed: "CMTimeRange.invalid")
 public var kCMTimeRangeInvalid: CMTimeRange { .invalid }
 

@@ -55,6 +55,12 @@ public final class CMTimebase: Sendable {
     }
 
     /// Sets the rate, and that the timebase is at `anchorTime` when the clock is at `immediateSourceTime`.
+    ///
+    /// - Parameters:
+    ///   - rate: The new rate: 0 stopped, 1 as fast as the clock, negative backwards.
+    ///   - anchorTime: The timebase's time at `immediateSourceTime`.
+    ///   - immediateSourceTime: A time of ``sourceClock``, usually its ``CMClock/time`` now; the
+    ///     timebase's time runs from there at `rate`.
     public func setRateAndAnchorTime(rate: Float64, anchorTime: CMTime, immediateSourceTime: CMTime) {
         anchor.withLock { $0 = Anchor(time: anchorTime, clockTime: immediateSourceTime, rate: rate) }
     }
@@ -62,15 +68,21 @@ public final class CMTimebase: Sendable {
 
 /// A timebase against `sourceClock` (Apple's function: `noErr`, and the timebase through the pointer;
 /// the allocator is ignored).
+///
+/// - Parameters:
+///   - allocator: Ignored.
+///   - sourceClock: The clock, such as ``CMClockGetHostTimeClock()``.
+///   - timebaseOut: Receives the timebase, at time zero and stopped (rate 0), as
+///     ``CMTimebase/init(sourceClock:)`` makes it.
 public func CMTimebaseCreateWithSourceClock(allocator: AnyObject?, sourceClock: CMClock,
                                             timebaseOut: UnsafeMutablePointer<CMTimebase?>) -> OSStatus {
     timebaseOut.pointee = CMTimebase(sourceClock: sourceClock)
     return 0
 }
 
-/// The timebase's time now (`timebase.time`).
+/// The timebase's time now (``CMTimebase/time``).
 public func CMTimebaseGetTime(_ timebase: CMTimebase) -> CMTime { timebase.time }
-/// The timebase's rate (`timebase.rate`).
+/// The timebase's rate (``CMTimebase/rate``).
 public func CMTimebaseGetRate(_ timebase: CMTimebase) -> Float64 { timebase.rate }
 
 /// Moves the timebase to `time`, keeping its rate; returns `noErr` (0).
@@ -89,6 +101,12 @@ public func CMTimebaseSetRate(_ timebase: CMTimebase, rate: Float64) -> OSStatus
 
 /// Sets the rate, and that the timebase is at `anchorTime` when its clock is at `immediateSourceTime`;
 /// returns `noErr` (0).
+///
+/// - Parameters:
+///   - timebase: The timebase.
+///   - rate: The new rate: 0 stopped, 1 as fast as the clock, negative backwards.
+///   - anchorTime: The timebase's time at `immediateSourceTime`.
+///   - immediateSourceTime: A time of the timebase's ``CMTimebase/sourceClock``, usually its time now.
 @discardableResult
 public func CMTimebaseSetRateAndAnchorTime(_ timebase: CMTimebase, rate: Float64, anchorTime: CMTime, immediateSourceTime: CMTime) -> OSStatus {
     timebase.setRateAndAnchorTime(rate: rate, anchorTime: anchorTime, immediateSourceTime: immediateSourceTime)

@@ -1,13 +1,13 @@
 import Foundation
 import CoreVideo
 
-/// A four-character media type code such as `kCMMediaType_Audio`.
+/// A four-character media type code such as ``kCMMediaType_Audio``.
 public typealias CMMediaType = FourCharCode
-/// A four-character video codec code such as `kCMVideoCodecType_H264`.
+/// A four-character video codec code such as ``kCMVideoCodecType_H264``.
 public typealias CMVideoCodecType = FourCharCode
-/// A four-character audio format code such as `kAudioFormatMPEG4AAC`.
+/// A four-character audio format code such as ``kAudioFormatMPEG4AAC``.
 public typealias AudioFormatID = UInt32
-/// Flag bits of an `AudioStreamBasicDescription`, whose meaning depends on its format.
+/// Flag bits of an ``AudioStreamBasicDescription``, whose meaning depends on its format.
 public typealias AudioFormatFlags = UInt32
 
 /// Avocet's helpers for writing and reading four-character codes as text.

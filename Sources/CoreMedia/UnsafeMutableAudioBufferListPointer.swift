@@ -1,4 +1,4 @@
-/// The buffers of an `AudioBufferList` in memory, as a collection (Apple's overlay): reads and writes
+/// The buffers of an ``AudioBufferList`` in memory, as a collection (Apple's overlay): reads and writes
 /// go to the list itself. Indices run over `mNumberBuffers`.
 public struct UnsafeMutableAudioBufferListPointer: MutableCollection, RandomAccessCollection {
     /// The list.

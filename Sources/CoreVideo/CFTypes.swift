@@ -46,5 +46,5 @@ public struct CFRange: Hashable, Sendable {
     }
 }
 
-/// A range of `length` items from `loc`.
+/// A range of `len` items from `loc`, as ``CFRange/init(location:length:)`` makes it.
 public func CFRangeMake(_ loc: CFIndex, _ len: CFIndex) -> CFRange { CFRange(location: loc, length: len) }

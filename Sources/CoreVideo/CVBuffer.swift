@@ -3,10 +3,11 @@ import Synchronization
 
 /// A picture in memory, in one of the pixel formats of `CVPixelFormats.swift`: one plane (32-bit RGB
 /// orders) or two (4:2:0 bi-planar: Y, then CbCr at half width and height, 8 or 10 bits). Apple's
-/// CoreVideo type, reached through its C functions (`CVPixelBufferCreate`, `CVPixelBufferGetWidth`,
-/// ...); `CVImageBuffer` and `CVPixelBuffer` name the same class, as Apple's typealiases do.
+/// CoreVideo type, reached through its C functions (``CVPixelBufferCreate(_:_:_:_:_:_:)``,
+/// ``CVPixelBufferGetWidth(_:)``, ...); ``CVImageBuffer`` and ``CVPixelBuffer`` name the same class, as
+/// Apple's typealiases do.
 ///
-/// Its memory lives as long as the buffer (a buffer from a `CVPixelBufferPool` gives it back to the
+/// Its memory lives as long as the buffer (a buffer from a ``CVPixelBufferPool`` gives it back to the
 /// pool). Locking is counted, as Apple's is, and the memory is readable whether or not it is locked.
 /// Rows are aligned to 16 bytes unless the attributes ask for another alignment.
 public final class CVBuffer: @unchecked Sendable {
@@ -72,7 +73,7 @@ public final class CVBuffer: @unchecked Sendable {
     package var isPlanar: Bool { planes.count > 1 }
 }
 
-/// A buffer holding an image: the same class as `CVBuffer`, as Apple's typealias makes it.
+/// A buffer holding an image: the same class as ``CVBuffer``, as Apple's typealias makes it.
 public typealias CVImageBuffer = CVBuffer
-/// A buffer holding pixels in memory: the same class as `CVBuffer`, as Apple's typealias makes it.
+/// A buffer holding pixels in memory: the same class as ``CVBuffer``, as Apple's typealias makes it.
 public typealias CVPixelBuffer = CVImageBuffer

@@ -3,7 +3,7 @@ import Foundation
 // The keys of pixel-buffer attribute dictionaries, with Apple's raw values. Constants of an
 // immutable class (NSString, as CFString is here), so shared without a lock.
 
-/// The pixel format: an `OSType` as a number (or an array of them, of which the first is used).
+/// The pixel format: an ``OSType`` as a number (or an array of them, of which the first is used).
 nonisolated(unsafe) public let kCVPixelBufferPixelFormatTypeKey: CFString = "PixelFormatType"
 /// The width in pixels (a number).
 nonisolated(unsafe) public let kCVPixelBufferWidthKey: CFString = "Width"
@@ -29,7 +29,8 @@ nonisolated(unsafe) public let kCVPixelBufferPoolMinimumBufferCountKey: CFString
 /// until the pool is flushed or goes).
 nonisolated(unsafe) public let kCVPixelBufferPoolMaximumBufferAgeKey: CFString = "MaximumBufferAge"
 /// An auxiliary attribute: the most buffers of the pool alive at once before creating one more fails
-/// with `kCVReturnWouldExceedAllocationThreshold` (a number).
+/// with ``kCVReturnWouldExceedAllocationThreshold`` (a number). Read by
+/// ``CVPixelBufferPoolCreatePixelBufferWithAuxAttributes(_:_:_:_:)``.
 nonisolated(unsafe) public let kCVPixelBufferPoolAllocationThresholdKey: CFString = "AllocationThreshold"
 
 /// The numbers an attribute dictionary holds (as NSNumber, or Swift integers bridged into it).

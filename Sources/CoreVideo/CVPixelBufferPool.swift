@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Options of `CVPixelBufferPoolFlush`.
+/// Options of ``CVPixelBufferPoolFlush(_:_:)``.
 public struct CVPixelBufferPoolFlushFlags: OptionSet, Sendable {
     /// The flag bits.
     public let rawValue: CVOptionFlags
@@ -13,7 +13,7 @@ public struct CVPixelBufferPoolFlushFlags: OptionSet, Sendable {
 
 /// Pixel buffers of one size and format, reused: a buffer the caller lets go gives its memory back
 /// to the pool, and the next one created takes it instead of allocating. Apple's CoreVideo type,
-/// reached through `CVPixelBufferPoolCreate` and `CVPixelBufferPoolCreatePixelBuffer`. Safe to use from
+/// reached through ``CVPixelBufferPoolCreate(_:_:_:_:)`` and ``CVPixelBufferPoolCreatePixelBuffer(_:_:_:)``. Safe to use from
 /// any thread; creating a buffer costs one lock and, with nothing to reuse, one allocation.
 // @unchecked Sendable: every stored property is immutable (the attribute dictionaries are NSDictionary,
 // never mutated) but the store, which guards itself.

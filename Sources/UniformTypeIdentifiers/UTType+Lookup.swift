@@ -67,9 +67,10 @@ extension UTType {
     /// A type your code owns, by identifier.
     ///
     /// A type the table declares is that type (its declaration wins over `parentType`, as the system's
-    /// does on Apple's platforms). Any other identifier gives a type that conforms to `parentType` and
-    /// its supertypes; it is not ``isDeclared``, since Linux has no Info.plist to declare it in, and
-    /// ``init(_:)`` does not find it by identifier.
+    /// does on Apple's platforms), and a dynamic identifier (`dyn.a…`) gives the dynamic type it
+    /// encodes, which ignores `parentType` too. Any other identifier gives a type that conforms to
+    /// `parentType` and its supertypes; it is not ``isDeclared``, since Linux has no Info.plist to
+    /// declare it in, and ``init(_:)`` does not find it by identifier.
     ///
     /// ```swift
     /// extension UTType {
