@@ -2,17 +2,31 @@ import Foundation
 
 extension AVAsset {
     /// The chapters as timed metadata groups, each with a title item (common key space, key "title")
-    /// whose `time` and `duration` are the chapter's. Chapters whose language is recorded are returned
-    /// only when it matches `locale`'s; chapters without one (Matroska's, as FFmpeg reads them) match any
-    /// locale. `commonKeys` may add items with other common keys where the chapter has them; Avocet's
-    /// chapters carry titles only.
+    /// whose ``AVMetadataItem/time`` and ``AVMetadataItem/duration`` are the chapter's. Loads the header
+    /// if needed (on the engine's threads).
+    ///
+    /// - Parameters:
+    ///   - locale: The language of the titles. Chapters whose language is recorded are returned only
+    ///     when it matches this locale's; chapters without one (Matroska's, as FFmpeg reads them) match
+    ///     any locale.
+    ///   - commonKeys: Other common keys to add items for where the chapter has them; ignored, as
+    ///     Avocet's chapters carry titles only.
+    /// - Returns: The chapters in the file's order, each group's ``AVTimedMetadataGroup/timeRange`` the
+    ///   chapter's; empty when the asset has none in that language.
+    /// - Throws: The header load's error, as ``AVAsset/load(_:)`` throws it.
     public func loadChapterMetadataGroups(withTitleLocale locale: Locale,
                                           containingItemsWithCommonKeys commonKeys: [AVMetadataKey] = []) async throws -> [AVTimedMetadataGroup] {
         AVAsset.chapters(try await facts().chapters, locale: locale)
     }
 
     /// The chapters in the first of `preferredLanguages` that the asset has; when none matches, the
-    /// chapters whose language is not recorded, else those of the first language available.
+    /// chapters whose language is not recorded, else those of the first language available. Loads the
+    /// header if needed.
+    ///
+    /// - Parameter preferredLanguages: Language identifiers in order of preference, such as
+    ///   `Locale.preferredLanguages`.
+    /// - Returns: The chapters as timed metadata groups with title items; empty when the asset has none.
+    /// - Throws: The header load's error, as ``AVAsset/load(_:)`` throws it.
     public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String]) async throws -> [AVTimedMetadataGroup] {
         let header = try await facts()
         for language in preferredLanguages {
@@ -26,7 +40,13 @@ extension AVAsset {
         return header.chapters.filter { $0.locale == first }.map(AVAsset.group)
     }
 
-    /// Calls `completionHandler` on a background queue with the chapters for `locale`, or the error.
+    /// Calls `completionHandler` on a background queue with the chapters for `locale`, or the error
+    /// (see ``loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)``).
+    ///
+    /// - Parameters:
+    ///   - locale: The language of the titles.
+    ///   - commonKeys: Other common keys to add items for; ignored (titles only).
+    ///   - completionHandler: Receives the groups and nil, or nil and the error; called exactly once.
     public func loadChapterMetadataGroups(withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey],
                                           completionHandler: @escaping @Sendable ([AVTimedMetadataGroup]?, (any Error)?) -> Void) {
         AVAsset.complete(completionHandler) {
@@ -34,7 +54,12 @@ extension AVAsset {
         }
     }
 
-    /// Calls `completionHandler` on a background queue with the best-matching chapters, or the error.
+    /// Calls `completionHandler` on a background queue with the best-matching chapters, or the error
+    /// (see ``loadChapterMetadataGroups(bestMatchingPreferredLanguages:)``).
+    ///
+    /// - Parameters:
+    ///   - preferredLanguages: Language identifiers in order of preference.
+    ///   - completionHandler: Receives the groups and nil, or nil and the error; called exactly once.
     public func loadChapterMetadataGroups(bestMatchingPreferredLanguages preferredLanguages: [String],
                                           completionHandler: @escaping @Sendable ([AVTimedMetadataGroup]?, (any Error)?) -> Void) {
         AVAsset.complete(completionHandler) { try await self.loadChapterMetadataGroups(bestMatchingPreferredLanguages: preferredLanguages) }
@@ -56,8 +81,13 @@ extension AVAsset {
         return AVTimedMetadataGroup(items: items, timeRange: chapter.range)
     }
 
-    /// Synchronous form of `loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)`;
+    /// Synchronous form of ``loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:)``;
     /// blocks the calling thread while the header loads.
+    ///
+    /// - Parameters:
+    ///   - locale: The language of the titles.
+    ///   - commonKeys: Other common keys to add items for; ignored (titles only).
+    /// - Returns: The chapters; empty when the asset has none, or when the header fails to load.
     @available(*, deprecated, message: "Use loadChapterMetadataGroups(withTitleLocale:containingItemsWithCommonKeys:) instead")
     public func chapterMetadataGroups(withTitleLocale locale: Locale, containingItemsWithCommonKeys commonKeys: [AVMetadataKey]?) -> [AVTimedMetadataGroup] {
         guard let facts = try? blockingFacts().get() else { return [] }

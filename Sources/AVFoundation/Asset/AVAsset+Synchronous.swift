@@ -97,19 +97,29 @@ extension _AVAssetAccessors where Self: AVAsset {
     @available(*, deprecated, message: "Use load(.availableChapterLocales) instead")
     public var availableChapterLocales: [Locale] { blockingValue(.availableChapterLocales, fallback: []) }
 
-    /// The tracks of `mediaType`, loaded while the calling thread waits; empty when loading fails.
+    /// The tracks of `mediaType`, loaded while the calling thread waits.
+    ///
+    /// - Parameter mediaType: The media type, such as ``AVMediaType/audio``.
+    /// - Returns: The tracks of that type; empty when there are none or loading fails
+    ///   (``AVAsset/loadTracks(withMediaType:)`` throws the error instead).
     @available(*, deprecated, message: "Use loadTracks(withMediaType:) instead")
     public func tracks(withMediaType mediaType: AVMediaType) -> [AVAssetTrack] {
         blockingValue(.tracks, fallback: [AVAssetTrack]()).filter { $0.mediaType == mediaType }
     }
 
-    /// The track with `trackID`, loaded while the calling thread waits; nil when there is none or loading fails.
+    /// The track with `trackID`, loaded while the calling thread waits.
+    ///
+    /// - Parameter trackID: The track's ``AVAssetTrack/trackID``.
+    /// - Returns: The track; nil when there is none or loading fails.
     @available(*, deprecated, message: "Use loadTrack(withTrackID:) instead")
     public func track(withTrackID trackID: CMPersistentTrackID) -> AVAssetTrack? {
         blockingValue(.tracks, fallback: [AVAssetTrack]()).first { $0.trackID == trackID }
     }
 
-    /// The tracks that have `mediaCharacteristic`, loaded while the calling thread waits; empty when loading fails.
+    /// The tracks that have `mediaCharacteristic`, loaded while the calling thread waits.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/visual``.
+    /// - Returns: The tracks that have it; empty when there are none or loading fails.
     @available(*, deprecated, message: "Use loadTracks(withMediaCharacteristic:) instead")
     public func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVAssetTrack] {
         blockingValue(.tracks, fallback: [AVAssetTrack]()).filter {
@@ -117,7 +127,10 @@ extension _AVAssetAccessors where Self: AVAsset {
         }
     }
 
-    /// The metadata items of `format`, loaded while the calling thread waits; empty when loading fails.
+    /// The metadata items of `format`, loaded while the calling thread waits.
+    ///
+    /// - Parameter format: The format, such as ``AVMetadataFormat/iTunesMetadata``.
+    /// - Returns: The items of that format; empty when there are none or loading fails.
     @available(*, deprecated, message: "Use loadMetadata(for:) instead")
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] {
         blockingValue(.metadata, fallback: [AVMetadataItem]()).filter { $0.keySpace?.format == format }

@@ -2,11 +2,13 @@ internal import MediaEngine
 import Foundation
 import Synchronization
 
-/// Lets `AVAsset(url:)` create an `AVURLAsset`, as Apple's class cluster does. Not for direct use.
+/// Lets `AVAsset(url:)` create an ``AVURLAsset``, as Apple's class cluster does. Not for direct use.
 public protocol _AVAssetURLInitializable {}
 
 extension _AVAssetURLInitializable {
-    /// Creates an `AVURLAsset` for `URL` with no options. Does no I/O.
+    /// Creates an ``AVURLAsset`` for `URL` with no options. Does no I/O.
+    ///
+    /// - Parameter URL: A file URL, an http(s) URL, or a URL a resource loader delegate serves.
     public init(url URL: URL) {
         guard let asset = AVURLAsset(url: URL, options: nil) as? Self else {
             preconditionFailure("init(url:) makes an AVURLAsset; \(Self.self) cannot hold one")
@@ -116,11 +118,26 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
 
     // MARK: - Legacy key-value loading
 
+    /// Where the value for `key` stands, without starting a load (see
+    /// ``AVAsynchronousKeyValueLoading/statusOfValue(forKey:error:)``).
+    ///
+    /// - Parameters:
+    ///   - key: The property's name, such as `"duration"`.
+    ///   - outError: Receives the reason when the status is failed or cancelled; may be nil.
+    /// - Returns: The key's status; ``AVKeyValueStatus/unknown`` for a key never asked for or unknown.
     @available(*, deprecated, message: "Use status(of:) instead")
     public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         KeyValueLoading.status(of: key, in: self, knownKeys: AVAsset.keys, error: outError)
     }
 
+    /// Loads the values of `keys` and calls `handler` exactly once (see
+    /// ``AVAsynchronousKeyValueLoading/loadValuesAsynchronously(forKeys:completionHandler:)``). A
+    /// missing local file fails the header load at once, before any I/O.
+    ///
+    /// - Parameters:
+    ///   - keys: The properties' names, such as `"duration"` and `"tracks"`.
+    ///   - handler: Runs on the calling thread when every key is already settled, otherwise on a
+    ///     background queue once every key has loaded, failed or been cancelled.
     @available(*, deprecated, message: "Use load(_:) instead")
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         if let failure = immediateFailure(), case .notYetLoaded = headerLoad.status() {
@@ -130,7 +147,8 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     }
 
     /// Cancels every load of this asset and its tracks in flight. Waiting loads throw
-    /// `AVError(.operationCancelled)`; their keys report cancelled and may be loaded again.
+    /// ``AVError/Code-swift.enum/operationCancelled``; their keys report cancelled and may be loaded
+    /// again.
     public func cancelLoading() {
         headerLoad.cancelAll(with: AVAsset.cancelledError)
         source.scan.cancelAll(with: AVAsset.cancelledError)

@@ -96,19 +96,29 @@ extension _AVAssetAccessors where Self: AVAssetTrack {
     @available(*, deprecated, message: "Use load(.segments) instead")
     public var segments: [AVAssetTrackSegment] { blockingValue(.segments, fallback: []) }
 
-    /// Whether the track has `mediaCharacteristic`; false when loading fails.
+    /// Whether the track has `mediaCharacteristic`, loaded while the calling thread waits.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/audible``.
+    /// - Returns: True when the track's characteristics contain it; false when not, or when loading
+    ///   fails.
     @available(*, deprecated, message: "Use load(.mediaCharacteristics) instead")
     public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         blockingValue(.mediaCharacteristics, fallback: [AVMediaCharacteristic]()).contains(mediaCharacteristic)
     }
 
-    /// The track's metadata items of `format`; empty when loading fails.
+    /// The track's metadata items of `format`, loaded while the calling thread waits.
+    ///
+    /// - Parameter format: The format, such as ``AVMetadataFormat/quickTimeUserData``.
+    /// - Returns: The items of that format; empty when there are none or loading fails.
     @available(*, deprecated, message: "Use loadMetadata(for:) instead")
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] {
         blockingValue(.metadata, fallback: [AVMetadataItem]()).filter { $0.keySpace?.format == format }
     }
 
     /// The segment whose target range holds `trackTime`; may block the calling thread for a packet scan.
+    ///
+    /// - Parameter trackTime: A time on the track's timeline.
+    /// - Returns: The segment; nil when none holds the time, or when loading fails.
     @available(*, deprecated, message: "Use loadSegment(forTrackTime:) instead")
     public func segment(forTrackTime trackTime: CMTime) -> AVAssetTrackSegment? {
         blockingValue(.segments, fallback: [AVAssetTrackSegment]()).first { $0.timeMapping.target.containsTime(trackTime) }

@@ -4,9 +4,10 @@ import Foundation
 /// One uniformly typed stream of an asset: video, audio, subtitles, ...
 ///
 /// Tracks come from an asset's header parse, so nearly every property is loaded when the track exists:
-/// `load(_:)` returns at once for them. `totalSampleDataLength` and `estimatedDataRate` need a pass
-/// over the file's packets for containers without a complete sample index (everything but MP4/MOV);
-/// that pass runs on the engine's threads, once per asset, only when one of them is asked for.
+/// ``AVAsynchronousKeyValueLoading/load(_:)`` returns at once for them. `totalSampleDataLength` and
+/// `estimatedDataRate` need a pass over the file's packets for containers without a complete sample
+/// index (everything but MP4/MOV); that pass runs on the engine's threads, once per asset, only when
+/// one of them is asked for.
 public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAccessors, @unchecked Sendable {
     // @unchecked Sendable: immutable after init; the shared scan guards itself (a composition's track
     // keeps its state behind a lock of its own).
@@ -100,11 +101,25 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
 
     // MARK: - Legacy key-value loading
 
+    /// Where the value for `key` stands, without starting a load (see
+    /// ``AVAsynchronousKeyValueLoading/statusOfValue(forKey:error:)``).
+    ///
+    /// - Parameters:
+    ///   - key: The property's name, such as `"naturalSize"`.
+    ///   - outError: Receives the reason when the status is failed or cancelled; may be nil.
+    /// - Returns: The key's status; ``AVKeyValueStatus/unknown`` for a key never asked for or unknown.
     @available(*, deprecated, message: "Use status(of:) instead")
     public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         KeyValueLoading.status(of: key, in: self, knownKeys: AVAssetTrack.keys, error: outError)
     }
 
+    /// Loads the values of `keys` and calls `handler` exactly once (see
+    /// ``AVAsynchronousKeyValueLoading/loadValuesAsynchronously(forKeys:completionHandler:)``).
+    ///
+    /// - Parameters:
+    ///   - keys: The properties' names, such as `"naturalSize"` and `"totalSampleDataLength"`.
+    ///   - handler: Runs on the calling thread when every key is already settled, otherwise on a
+    ///     background queue once every key has loaded, failed or been cancelled.
     @available(*, deprecated, message: "Use load(_:) instead")
     public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         KeyValueLoading.load(self, keys: keys, knownKeys: AVAssetTrack.keys, handler: handler)
@@ -112,12 +127,22 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
 
     // MARK: - Segments and metadata
 
-    /// The segment that holds `trackTime`, or nil when none does.
+    /// The segment that holds `trackTime`. May need the packet scan of the track's file (on the
+    /// engine's threads, once per asset).
+    ///
+    /// - Parameter trackTime: A time on the track's timeline.
+    /// - Returns: The segment whose target time range contains `trackTime`, or nil when none does.
+    /// - Throws: The load's error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
     public func loadSegment(forTrackTime trackTime: CMTime) async throws -> AVAssetTrackSegment? {
         try await load(.segments).first { $0.timeMapping.target.containsTime(trackTime) }
     }
 
     /// The track's metadata items in `format`.
+    ///
+    /// - Parameter format: The format, such as ``AVMetadataFormat/quickTimeUserData``.
+    /// - Returns: The items of the track's metadata whose key space belongs to that format; empty when
+    ///   there are none.
+    /// - Throws: The load's error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
     public func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
         try await load(.metadata).filter { $0.keySpace?.format == format }
     }

@@ -39,7 +39,8 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     }
 
     /// The duration: the header's (an estimate for some files, see `providesPreciseDurationAndTiming`),
-    /// or exact after a packet scan when the asset was created with `AVURLAssetPreferPreciseDurationAndTimingKey`.
+    /// or exact after a packet scan when the asset was created with
+    /// ``AVURLAssetPreferPreciseDurationAndTimingKey``.
     public static var duration: AVAsyncProperty<Root, CMTime> { timing("duration", \.duration) }
     /// Whether `duration` and timing are exact: false where the header only estimates them (a VBR MP3
     /// without a Xing header), true after a packet scan.

@@ -7,7 +7,7 @@ public enum AVKeyValueStatus: Int, Sendable {
     case loading = 1
     /// Loaded: the value can be read without waiting.
     case loaded = 2
-    /// Loading failed; `statusOfValue(forKey:error:)` gives the error.
+    /// Loading failed; ``AVAsynchronousKeyValueLoading/statusOfValue(forKey:error:)`` gives the error.
     case failed = 3
     /// Loading was cancelled; the key may be loaded again.
     case cancelled = 4

@@ -41,19 +41,20 @@ public let AvocetURLAssetHTTPReadTimeoutKey = "AvocetURLAssetHTTPReadTimeoutKey"
 public let AvocetURLAssetURLPolicyKey = "AvocetURLAssetURLPolicyKey"
 /// Option key (Avocet's own): the most bytes an asset may receive over HTTP in all, over every request,
 /// resource and reading of it (any integer type, a `Double` or an `NSNumber`); past it reads fail with
-/// `AVError.failedToLoadMediaData`. No cap by default. The bodies of redirects Avocet follows for a
-/// URL policy are not counted (Foundation keeps them to itself); the connect timeout bounds them.
+/// ``AVError/Code-swift.enum/failedToLoadMediaData``. No cap by default. The bodies of redirects Avocet
+/// follows for a URL policy are not counted (Foundation keeps them to itself); the connect timeout bounds
+/// them.
 public let AvocetURLAssetHTTPMaximumBytesKey = "AvocetURLAssetHTTPMaximumBytesKey"
 
 /// An asset read from a URL: a local file, a web server, or bytes a resource loader's delegate serves.
 ///
-/// Creating one does no I/O; properties load on demand (see `AVAsset`). `file` URLs are read directly
+/// Creating one does no I/O; properties load on demand (see ``AVAsset``). `file` URLs are read directly
 /// with positional reads. `http` and `https` URLs are read with range requests through Foundation's
 /// `URLSession` into a bounded cache (reading ahead, as for any network source); the options take
-/// `AVURLAssetHTTPHeaderFieldsKey`, `AVURLAssetHTTPUserAgentKey`, `AVURLAssetHTTPCookiesKey`,
-/// Avocet's two timeout keys, its URL policy (`AvocetURLAssetURLPolicyKey`) and its byte cap
-/// (`AvocetURLAssetHTTPMaximumBytesKey`). URLs of any other scheme (a custom one such as `archive://clip.mp4`)
-/// are served by the delegate of `resourceLoader`: set it before loading.
+/// ``AVURLAssetHTTPHeaderFieldsKey``, ``AVURLAssetHTTPUserAgentKey``, ``AVURLAssetHTTPCookiesKey``,
+/// Avocet's two timeout keys, its URL policy (``AvocetURLAssetURLPolicyKey``) and its byte cap
+/// (``AvocetURLAssetHTTPMaximumBytesKey``). URLs of any other scheme (a custom one such as
+/// `archive://clip.mp4`) are served by the delegate of ``resourceLoader``: set it before loading.
 public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL the asset reads.
     public let url: URL
@@ -64,8 +65,14 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// given): only then can a missing file be reported before any work.
     private let isLocalFile: Bool
 
-    /// An asset for `URL`. `options` takes the `AVURLAsset...Key` constants; only
-    /// `AVURLAssetPreferPreciseDurationAndTimingKey` changes what file assets do.
+    /// An asset for `URL`. Does no I/O: a missing file or an unreachable server is reported by the
+    /// first load.
+    ///
+    /// - Parameters:
+    ///   - URL: A `file` URL, an `http` or `https` URL (an `.m3u8` or `.m3u` path is read as HTTP Live
+    ///     Streaming), or a URL of another scheme for the ``resourceLoader``'s delegate.
+    ///   - options: The `AVURLAsset...Key` and `AvocetURLAsset...Key` constants; only
+    ///     ``AVURLAssetPreferPreciseDurationAndTimingKey`` changes what file assets do.
     public init(url URL: URL, options: [String: Any]? = nil) {
         self.url = URL
         self.preciseTiming = (options?[AVURLAssetPreferPreciseDurationAndTimingKey] as? Bool) ?? false
@@ -178,6 +185,9 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     }
 
     /// The file types Avocet reads.
+    ///
+    /// - Returns: Apple's types Avocet reads, then Avocet's additions (``AVFileType/mkv``,
+    ///   ``AVFileType/webm``, ``AVFileType/flac``, ``AVFileType/ogg``).
     public class func audiovisualTypes() -> [AVFileType] {
         [.mov, .mp4, .m4v, .m4a, .mp3, .wav, .aiff, .aifc, .caf, .ac3, .eac3, .amr, .mobile3GPP, .mobile3GPP2, .au,
          .mkv, .webm, .flac, .ogg]
@@ -192,6 +202,10 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     }
 
     /// Whether a MIME type (with optional codecs parameter) names a type Avocet reads.
+    ///
+    /// - Parameter extendedMIMEType: A MIME type such as `video/mp4; codecs="avc1.64001f"`.
+    /// - Returns: True when the type before any parameter is one of ``audiovisualMIMETypes()``, in any
+    ///   case; the codecs parameter is not checked.
     public class func isPlayableExtendedMIMEType(_ extendedMIMEType: String) -> Bool {
         let base = extendedMIMEType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return audiovisualMIMETypes().contains(base)

@@ -3,7 +3,7 @@ internal import Locking
 import Synchronization
 
 /// How the audio tracks of an asset are mixed: input parameters per track (tracks without any play
-/// at their own volume). Immutable; `AVMutableAudioMix` is the form an app builds.
+/// at their own volume). Immutable; ``AVMutableAudioMix`` is the form an app builds.
 public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the array sits behind a lock; parameters guard themselves.
     let parameters: Locked<[AVAudioMixInputParameters]>

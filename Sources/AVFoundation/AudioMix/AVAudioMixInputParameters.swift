@@ -3,7 +3,7 @@ internal import Locking
 import Synchronization
 
 /// How one audio track is mixed: its volume over time, fixed from a time on or ramped across a time
-/// range. Immutable; `AVMutableAudioMixInputParameters` is the form an app builds. The volume is 1
+/// range. Immutable; ``AVMutableAudioMixInputParameters`` is the form an app builds. The volume is 1
 /// before the first value set; the getter reports the ramp in effect at a time, or else the first one
 /// after it, as Apple's does (a fixed volume counts as a ramp from the value to itself lasting until
 /// the next one).
@@ -32,7 +32,17 @@ public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @
     /// Recorded; Avocet's rate changes resample (pitch follows the rate).
     public var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { values.withLock { $0.audioTimePitchAlgorithm } }
 
-    /// The volume ramp in effect at `time` (or the next after it): false when there is none.
+    /// The volume ramp in effect at `time`, or else the first one after it, written through the
+    /// pointers given (a fixed volume is a ramp from the value to itself until the next one).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the track's timeline.
+    ///   - startVolume: When given, receives the ramp's first volume (0 silent, 1 as recorded).
+    ///   - endVolume: When given, receives the ramp's last volume.
+    ///   - timeRange: When given, receives the ramp's time range (a fixed volume's runs to the next one
+    ///     set, or on without end).
+    /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
+    ///   written then), or `time` is not numeric.
     public func getVolumeRamp(for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
                               timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.volumes.ramp(at: time) }, startVolume, endVolume, timeRange)

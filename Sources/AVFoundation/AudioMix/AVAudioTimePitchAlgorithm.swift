@@ -1,7 +1,7 @@
 import Foundation
 
 /// How audio played at another rate keeps (or changes) its pitch. Avocet records the choice; its
-/// readers resample, so pitch follows the rate (as `.varispeed`) whatever is chosen.
+/// readers resample, so pitch follows the rate (as ``varispeed``) whatever is chosen.
 public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     /// The algorithm's name.
     public let rawValue: String

@@ -12,7 +12,10 @@ public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unche
         super.init(values)
     }
 
-    /// Parameters for `track` (its track ID; nil leaves `kCMPersistentTrackID_Invalid`). Does no I/O.
+    /// Parameters for `track`, with no volumes set (volume 1). Does no I/O.
+    ///
+    /// - Parameter track: The track whose ID the parameters take; nil leaves
+    ///   `kCMPersistentTrackID_Invalid`.
     public convenience init(track: AVAssetTrack?) {
         self.init()
         trackID = track?.trackID ?? kCMPersistentTrackID_Invalid
@@ -28,12 +31,22 @@ public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unche
         set { values.withLock { $0.audioTimePitchAlgorithm = newValue } }
     }
 
-    /// `volume` (0 silent, 1 as recorded) from `time` until the next volume or ramp.
+    /// `volume` from `time` until the next volume or ramp.
+    ///
+    /// - Parameters:
+    ///   - volume: 0 silent, 1 as recorded.
+    ///   - time: When it starts, on the track's timeline; a time that is not numeric is ignored.
     public func setVolume(_ volume: Float, at time: CMTime) {
         values.withLock { $0.volumes.set(volume, at: time) }
     }
 
-    /// A volume interpolated linearly from `startVolume` to `endVolume` across `timeRange` (a fade).
+    /// A volume interpolated linearly from `startVolume` to `endVolume` across `timeRange` (a fade);
+    /// after it, `endVolume` holds until the next volume or ramp.
+    ///
+    /// - Parameters:
+    ///   - startVolume: The volume at the start of `timeRange` (0 silent, 1 as recorded).
+    ///   - endVolume: The volume at its end.
+    ///   - timeRange: A numeric range that lasts a positive time; another is ignored.
     public func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {
         values.withLock { $0.volumes.setRamp(from: startVolume, to: endVolume, range: timeRange) }
     }

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Nothing is read until the composition is (by an image generator, an export or a player): every
 /// property is known at once, so the synchronous getters are not deprecated (as on Apple's platforms)
-/// and `load(_:)` returns without I/O; both read the same values. Immutable; `AVMutableComposition`
-/// is the form an app builds, and its `copy()` is one of these.
+/// and ``AVAsynchronousKeyValueLoading/load(_:)`` returns without I/O; both read the same values.
+/// Immutable; ``AVMutableComposition`` is the form an app builds, and its `copy()` is one of these.
 public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock; the options are never changed.
     struct State {
@@ -19,7 +19,7 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     }
 
     let state = Locked(State())
-    /// The options for the `AVURLAsset`s the composition makes for segments given by URL alone.
+    /// The options for the ``AVURLAsset``s the composition makes for segments given by URL alone.
     public let urlAssetInitializationOptions: [String: Any]
 
     init(options: [String: Any]) {
@@ -111,9 +111,15 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     public var availableChapterLocales: [Locale] { [] }
 
     /// Empty: a composition has no metadata.
+    ///
+    /// - Parameter format: Ignored.
+    /// - Returns: An empty array.
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// An ID no track of the composition has had.
+    ///
+    /// - Returns: One more than the highest ID used, or the lowest free ID once the largest possible ID
+    ///   has been used; `kCMPersistentTrackID_Invalid` when every ID is taken.
     public func unusedTrackID() -> CMPersistentTrackID {
         state.withLock { AVComposition.unusedTrackID(in: $0) }
     }
@@ -140,32 +146,53 @@ extension _AVAssetAccessors where Self: AVComposition {
     /// The composition's tracks, synchronously.
     public var tracks: [AVCompositionTrack] { currentTracks }
 
-    /// The track with `trackID`, or nil; in memory.
+    /// The track with `trackID`; in memory.
+    ///
+    /// - Parameter trackID: The track's ID.
+    /// - Returns: The track; nil when the composition has none with that ID.
     public func track(withTrackID trackID: CMPersistentTrackID) -> AVCompositionTrack? {
         currentTracks.first { $0.trackID == trackID }
     }
 
     /// The tracks of `mediaType`; in memory.
+    ///
+    /// - Parameter mediaType: The media type, such as ``AVMediaType/video``.
+    /// - Returns: The tracks of that type, in the composition's order.
     public func tracks(withMediaType mediaType: AVMediaType) -> [AVCompositionTrack] {
         currentTracks.filter { $0.mediaType == mediaType }
     }
 
     /// The tracks that have `mediaCharacteristic`; in memory.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/audible``.
+    /// - Returns: The tracks whose characteristics contain it.
     public func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVCompositionTrack] {
         currentTracks.filter { $0.mediaCharacteristics.contains(mediaCharacteristic) }
     }
 
-    /// The track with `trackID`, or nil; returns at once.
+    /// The track with `trackID`; returns at once, without I/O.
+    ///
+    /// - Parameter trackID: The track's ID.
+    /// - Returns: The track; nil when the composition has none with that ID.
+    /// - Throws: Nothing: a composition's tracks are in memory.
     public func loadTrack(withTrackID trackID: CMPersistentTrackID) async throws -> AVCompositionTrack? {
         track(withTrackID: trackID)
     }
 
-    /// The tracks of `mediaType`; returns at once.
+    /// The tracks of `mediaType`; returns at once, without I/O.
+    ///
+    /// - Parameter mediaType: The media type, such as ``AVMediaType/video``.
+    /// - Returns: The tracks of that type, in the composition's order.
+    /// - Throws: Nothing: a composition's tracks are in memory.
     public func loadTracks(withMediaType mediaType: AVMediaType) async throws -> [AVCompositionTrack] {
         tracks(withMediaType: mediaType)
     }
 
-    /// The tracks that have `mediaCharacteristic`; returns at once.
+    /// The tracks that have `mediaCharacteristic`; returns at once, without I/O.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/audible``.
+    /// - Returns: The tracks whose characteristics contain it.
+    /// - Throws: Nothing: a composition's tracks are in memory.
     public func loadTracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) async throws -> [AVCompositionTrack] {
         tracks(withMediaCharacteristic: mediaCharacteristic)
     }

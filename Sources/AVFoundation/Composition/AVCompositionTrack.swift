@@ -5,10 +5,10 @@ import Synchronization
 /// A track of a composition: segments of other assets' tracks laid end to end, held in memory.
 ///
 /// Every property is known without I/O, so the synchronous getters are not deprecated (as on Apple's
-/// platforms) and `load(_:)` returns at once; both read the same values. Values that describe the
-/// media (format descriptions, natural size, frame rate, data length) come from the source tracks
-/// the segments were inserted from; a segment made from a URL alone adds nothing to them.
-/// `AVMutableCompositionTrack` is the form an app edits.
+/// platforms) and ``AVAsynchronousKeyValueLoading/load(_:)`` returns at once; both read the same
+/// values. Values that describe the media (format descriptions, natural size, frame rate, data length)
+/// come from the source tracks the segments were inserted from; a segment made from a URL alone adds
+/// nothing to them. ``AVMutableCompositionTrack`` is the form an app edits.
 public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock.
     let state: Locked<CompositionTrackState>
@@ -31,7 +31,10 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     /// The segments, end to end from time zero; empty segments are spans where nothing plays.
     public var segments: [AVCompositionTrackSegment] { snapshot.table.segments.map(AVCompositionTrackSegment.init) }
 
-    /// The segment whose target time range holds `trackTime`, or nil.
+    /// The segment whose target time range holds `trackTime`; in memory.
+    ///
+    /// - Parameter trackTime: A time on the track's timeline.
+    /// - Returns: The segment, empty or not; nil when `trackTime` lies outside every segment.
     public func segment(forTrackTime trackTime: CMTime) -> AVCompositionTrackSegment? {
         snapshot.table.segment(at: trackTime).map(AVCompositionTrackSegment.init)
     }
@@ -86,12 +89,18 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     /// Empty.
     public var availableMetadataFormats: [AVMetadataFormat] { [] }
 
-    /// Whether `mediaCharacteristics` holds `mediaCharacteristic`.
+    /// Whether the track has `mediaCharacteristic`; in memory.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/visual``.
+    /// - Returns: True when the track's media characteristics contain it.
     public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         mediaCharacteristics.contains(mediaCharacteristic)
     }
 
     /// Empty: a composition track has no metadata.
+    ///
+    /// - Parameter format: Ignored.
+    /// - Returns: An empty array.
     public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// A copy of this track (same ID, same segments and settings) belonging to `composition`, as an

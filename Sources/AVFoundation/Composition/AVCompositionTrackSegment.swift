@@ -1,21 +1,28 @@
 import Foundation
 
 /// One segment of a composition track: a span of a source file's track mapped onto the composition
-/// track's timeline, or an empty span. Immutable; a mutable composition track's `segments` take new
-/// ones wholesale.
+/// track's timeline, or an empty span. Immutable; a mutable composition track's
+/// ``AVMutableCompositionTrack/segments`` take new ones wholesale.
 public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     /// The file the media comes from; nil for an empty segment (or media that lives in memory).
     public let sourceURL: URL?
-    /// The track of `sourceURL` the media comes from; `kCMPersistentTrackID_Invalid` when empty.
+    /// The track of ``sourceURL`` the media comes from; `kCMPersistentTrackID_Invalid` when empty.
     public let sourceTrackID: CMPersistentTrackID
     /// The file track the media was inserted from, when known: a segment an app reads from a track and
     /// sets back keeps reading the same asset (a resource loader's, say) rather than opening its URL.
     let sourceTrack: AVAssetTrack?
 
     /// A segment playing `sourceTimeRange` of track `trackID` in the file at `URL` during
-    /// `targetTimeRange` (a different duration plays it faster or slower). No I/O: the file is not
-    /// checked until the composition is read.
+    /// `targetTimeRange`. No I/O: the file is not checked until the composition is read.
+    ///
+    /// - Parameters:
+    ///   - URL: The file the media comes from, read with the composition's
+    ///     ``AVComposition/urlAssetInitializationOptions``.
+    ///   - trackID: The ID of the file's track.
+    ///   - sourceTimeRange: The part of that track's timeline played.
+    ///   - targetTimeRange: When it plays on the composition track; a duration other than the source's
+    ///     plays it faster or slower.
     public init(url URL: URL, trackID: CMPersistentTrackID, sourceTimeRange: CMTimeRange, targetTimeRange: CMTimeRange) {
         sourceURL = URL
         sourceTrackID = trackID
@@ -24,6 +31,8 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     }
 
     /// An empty segment lasting `timeRange`: nothing plays then.
+    ///
+    /// - Parameter timeRange: The span of the composition track's timeline it covers.
     public init(timeRange: CMTimeRange) {
         sourceURL = nil
         sourceTrackID = kCMPersistentTrackID_Invalid

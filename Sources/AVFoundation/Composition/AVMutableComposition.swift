@@ -12,8 +12,11 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
         super.init(options: [:])
     }
 
-    /// An empty composition whose segments given by URL alone are read with `AVURLAsset`s made with
+    /// An empty composition whose segments given by URL alone are read with ``AVURLAsset``s made with
     /// these options.
+    ///
+    /// - Parameter URLAssetInitializationOptions: Options as ``AVURLAsset/init(url:options:)`` takes
+    ///   them; nil for none.
     public convenience init(urlAssetInitializationOptions URLAssetInitializationOptions: [String: Any]? = nil) {
         self.init(options: URLAssetInitializationOptions ?? [:])
     }
@@ -35,9 +38,13 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
 
     // MARK: - Tracks
 
-    /// Adds an empty track of `mediaType`. Its ID is `preferredTrackID` unless that is
-    /// `kCMPersistentTrackID_Invalid`, not positive, or has been used by a track of this composition;
-    /// then it is one no track has had. Nil only when every ID is taken.
+    /// Adds an empty track of `mediaType`.
+    ///
+    /// - Parameters:
+    ///   - mediaType: The track's media type, such as ``AVMediaType/video``.
+    ///   - preferredTrackID: The ID wanted. When it is `kCMPersistentTrackID_Invalid`, not positive, or
+    ///     has been used by a track of this composition, the track gets one no track has had.
+    /// - Returns: The new track; nil only when every ID is taken.
     public func addMutableTrack(withMediaType mediaType: AVMediaType, preferredTrackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
         state.withLock { state in addTrack(mediaType, preferredTrackID: preferredTrackID, to: &state) }
     }
@@ -55,12 +62,17 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     }
 
     /// Removes `track` from the composition (its ID is not given to a later track).
+    ///
+    /// - Parameter track: A track of this composition; another is ignored.
     public func removeTrack(_ track: AVCompositionTrack) {
         state.withLock { $0.tracks.removeAll { $0 === track } }
     }
 
-    /// A track of the composition that time ranges of `track` can be inserted into: the first of the
-    /// same media type (composition tracks take segments of any format of their type), or nil.
+    /// A track of the composition that time ranges of `track` can be inserted into.
+    ///
+    /// - Parameter track: A track of another asset.
+    /// - Returns: The first track of the same media type (composition tracks take segments of any
+    ///   format of their type), or nil when there is none.
     public func mutableTrack(compatibleWith track: AVAssetTrack) -> AVMutableCompositionTrack? {
         mutableTracks.first { $0.mediaType == track.mediaType }
     }
@@ -73,20 +85,43 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// source track goes into a compatible track of the composition (one per source track), or a new
     /// one whose preferred transform, volume, language and enabled state are the source track's; tracks
     /// that get nothing from `asset` get empty time, so all stay in step. Loads `asset`'s tracks first
-    /// if needed, waiting on the calling thread. Throws the asset's loading error, or the
-    /// `invalidCompositionTrackSegment...` errors for a range that does not start at or after zero or
-    /// does not last a positive time; nothing changes then.
+    /// if needed, waiting on the calling thread.
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of `asset` to insert: it starts at or after zero and lasts a positive
+    ///     time.
+    ///   - asset: A file's asset or another composition.
+    ///   - startTime: Where the inserted media starts in the composition: at or after zero.
+    /// - Throws: The asset's loading error;
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceStartTime`` or
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration`` for a range that does
+    ///   not start at or after zero or does not last a positive time;
+    ///   ``AVError/Code-swift.enum/compositionTrackSegmentsNotContiguous`` for a `startTime` before
+    ///   zero. Nothing changes then.
     @available(*, deprecated, message: "Use insertTimeRange(_:of:at:) async instead")
     public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) throws {
         try insert(timeRange, of: try asset.blockingFacts().get().tracks, at: startTime)
     }
 
     /// The same, loading `asset`'s tracks without blocking (on the engine's threads, for a file).
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of `asset` to insert: it starts at or after zero and lasts a positive
+    ///     time.
+    ///   - asset: A file's asset or another composition.
+    ///   - startTime: Where the inserted media starts in the composition: at or after zero.
+    /// - Throws: As the synchronous form does; nothing changes then.
     public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) async throws {
         try insert(timeRange, of: try await asset.load(.tracks), at: startTime)
     }
 
-    /// The same, calling `completionHandler` on a background queue with nil or the error.
+    /// The same, calling `completionHandler` when done.
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of `asset` to insert.
+    ///   - asset: A file's asset or another composition.
+    ///   - startTime: Where the inserted media starts in the composition.
+    ///   - completionHandler: Gets nil, or the error the async form throws, once, on a background queue.
     public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime,
                                 completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let box = UncheckedBox(self)
@@ -126,16 +161,25 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     }
 
     /// Inserts empty time in every track at `timeRange.start` (nothing past a track's end).
+    ///
+    /// - Parameter timeRange: Where the empty time starts, and how long it lasts.
     public func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
         for track in mutableTracks { track.insertEmptyTimeRange(timeRange) }
     }
 
-    /// Removes `timeRange` from every track; tracks are kept even when emptied.
+    /// Removes `timeRange` from every track, pulling later content in; tracks are kept even when
+    /// emptied.
+    ///
+    /// - Parameter timeRange: The part of the composition's timeline to remove.
     public func removeTimeRange(_ timeRange: CMTimeRange) {
         for track in mutableTracks { track.removeTimeRange(timeRange) }
     }
 
-    /// Scales `timeRange` of every track to last `duration`.
+    /// Scales `timeRange` of every track to last `duration`, moving later content with its end.
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of the composition's timeline to scale.
+    ///   - duration: How long that part lasts afterwards.
     public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
         for track in mutableTracks { track.scaleTimeRange(timeRange, toDuration: duration) }
     }
@@ -146,14 +190,26 @@ extension _AVAssetAccessors where Self: AVMutableComposition {
     /// The composition's tracks, synchronously.
     public var tracks: [AVMutableCompositionTrack] { mutableTracks }
 
+    /// The track with `trackID`, synchronously.
+    ///
+    /// - Parameter trackID: The track's ID.
+    /// - Returns: The track; nil when the composition has none with that ID.
     public func track(withTrackID trackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
         mutableTracks.first { $0.trackID == trackID }
     }
 
+    /// The tracks of `mediaType`, synchronously.
+    ///
+    /// - Parameter mediaType: The media type, such as ``AVMediaType/audio``.
+    /// - Returns: The tracks of that type, in the composition's order.
     public func tracks(withMediaType mediaType: AVMediaType) -> [AVMutableCompositionTrack] {
         mutableTracks.filter { $0.mediaType == mediaType }
     }
 
+    /// The tracks that have `mediaCharacteristic`, synchronously.
+    ///
+    /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/visual``.
+    /// - Returns: The tracks whose characteristics contain it.
     public func tracks(withMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> [AVMutableCompositionTrack] {
         mutableTracks.filter { $0.mediaCharacteristics.contains(mediaCharacteristic) }
     }

@@ -5,19 +5,36 @@ import Foundation
 /// table only (no I/O; source files are read when the composition is). Edit a track from one thread
 /// at a time, as on Apple's platforms; reads from other threads see whole edits.
 public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
-    /// Inserts `timeRange` of `track`'s media at `startTime`, at its natural duration. `track` may be
-    /// a file asset's track or another composition's (whose segments are inserted). Throws
-    /// `AVError.incompatibleAsset` for a track of another media type, and the
-    /// `invalidCompositionTrackSegment...` errors for a range that does not start at or after zero or
-    /// does not last a positive time.
+    /// Inserts `timeRange` of `track`'s media at `startTime`, at its natural duration, pushing what
+    /// follows out. No I/O: the track's media is read when the composition is.
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of `track`'s timeline to insert: it starts at or after zero and lasts a
+    ///     positive time (it may run past the track's end).
+    ///   - track: A file asset's track or another composition's (whose segments are inserted), of this
+    ///     track's media type.
+    ///   - startTime: Where the inserted media starts on this track: at or after zero.
+    /// - Throws: ``AVError/Code-swift.enum/incompatibleAsset`` for a track of another media type;
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceStartTime`` or
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration`` for a range that does
+    ///   not start at or after zero or does not last a positive time;
+    ///   ``AVError/Code-swift.enum/compositionTrackSegmentsNotContiguous`` for a `startTime` before
+    ///   zero. Nothing changes then.
     public func insertTimeRange(_ timeRange: CMTimeRange, of track: AVAssetTrack, at startTime: CMTime) throws {
         let pieces = try CompositionEdit.pieces(of: track, in: timeRange, at: startTime, into: mediaType)
         state.withLock { $0.table.insert(pieces, at: startTime) }
     }
 
-    /// Inserts each of `timeRanges` (NSValues holding `CMTimeRange`s) of the track at the same place in
-    /// `tracks`, one after another from `startTime`. Checks them all first: nothing is inserted when
-    /// one fails (as for `insertTimeRange(_:of:at:)`, or when the counts differ).
+    /// Inserts each of `timeRanges` of the track at the same place in `tracks`, one after another from
+    /// `startTime`. Checks them all first: nothing is inserted when one fails.
+    ///
+    /// - Parameters:
+    ///   - timeRanges: `NSValue`s holding `CMTimeRange`s (`NSValue(timeRange:)`), one per track.
+    ///   - tracks: The tracks the ranges come from, as ``insertTimeRange(_:of:at:)`` takes them.
+    ///   - startTime: Where the first range starts on this track: at or after zero.
+    /// - Throws: What ``insertTimeRange(_:of:at:)`` throws for any range;
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration`` when the counts of
+    ///   ranges and tracks differ.
     public func insertTimeRanges(_ timeRanges: [NSValue], of tracks: [AVAssetTrack], at startTime: CMTime) throws {
         guard timeRanges.count == tracks.count else {
             throw AVError(.invalidCompositionTrackSegmentSourceDuration, userInfo: [
@@ -39,25 +56,38 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
 
     /// Inserts empty time: what was at or after `timeRange.start` moves later by its duration. Empty
     /// time past the end of the track adds nothing.
+    ///
+    /// - Parameter timeRange: Where the empty time starts, and how long it lasts.
     public func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
         state.withLock { $0.table.insert(nil, duration: timeRange.duration, at: timeRange.start) }
     }
 
     /// Removes what lies in `timeRange`; what followed moves earlier.
+    ///
+    /// - Parameter timeRange: The part of the track's timeline to remove.
     public func removeTimeRange(_ timeRange: CMTimeRange) {
         state.withLock { $0.table.remove(timeRange) }
     }
 
     /// Stretches or shrinks what lies in `timeRange` to last `duration` (its media plays slower or
     /// faster); what followed moves by the difference.
+    ///
+    /// - Parameters:
+    ///   - timeRange: The part of the track's timeline to scale.
+    ///   - duration: How long that part lasts afterwards.
     public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
         state.withLock { $0.table.scale(timeRange, to: duration) }
     }
 
-    /// Throws the error Apple gives for `trackSegments` if they cannot be the track's: not end to end
-    /// from zero (`compositionTrackSegmentsNotContiguous`), a segment that does not last a positive
-    /// time, or a source that does not start at or after zero or does not last a positive time (the
-    /// three `invalidCompositionTrackSegment...` codes).
+    /// Checks whether `trackSegments` can be the track's ``segments``. Changes nothing.
+    ///
+    /// - Parameter trackSegments: The segments to check, in order.
+    /// - Throws: The error Apple gives, naming the segment at fault: segments not end to end from zero
+    ///   (``AVError/Code-swift.enum/compositionTrackSegmentsNotContiguous``), a segment that does not
+    ///   last a positive time (``AVError/Code-swift.enum/invalidCompositionTrackSegmentDuration``), or a
+    ///   source that does not start at or after zero or does not last a positive time
+    ///   (``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceStartTime``,
+    ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration``).
     public func validateSegments(_ trackSegments: [AVCompositionTrackSegment]) throws {
         do {
             try SegmentTable.validate(trackSegments.map(\.tableSegment))
@@ -66,7 +96,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
         }
     }
 
-    /// The segments, settable wholesale. Segments that `validateSegments(_:)` refuses are not set (the
+    /// The segments, settable wholesale. Segments that ``validateSegments(_:)`` refuses are not set (the
     /// track keeps its segments; Apple raises an exception): validate first. Non-optional, where Apple
     /// declares `[AVCompositionTrackSegment]!`.
     public override var segments: [AVCompositionTrackSegment] {

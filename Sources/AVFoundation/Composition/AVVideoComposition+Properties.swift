@@ -4,29 +4,41 @@ extension AVVideoComposition {
     /// A video composition that presents `asset`'s video tracks as they are: one instruction per time
     /// range where the same tracks have media, each with a layer instruction per track (the first
     /// track on top) applying its preferred transform. Loads the asset's tracks without blocking (for
-    /// a file: its header, on the engine's threads). Called on `AVMutableVideoComposition`, gives one.
+    /// a file: its header, on the engine's threads). Called on ``AVMutableVideoComposition``, gives one.
     ///
-    /// As Apple documents: with one video track, its timing (`sourceTrackIDForFrameTiming`, and a
-    /// `frameDuration` of one frame at its nominal rate); with more, one frame at the greatest nominal
-    /// rate, else 30 a second. `renderSize` is a composition's `naturalSize`, else the box that holds
-    /// every video track as its preferred transform shows it. `renderScale` 1.
+    /// As Apple documents: with one video track, its timing (``sourceTrackIDForFrameTiming``, and a
+    /// ``frameDuration`` of one frame at its nominal rate); with more, one frame at the greatest nominal
+    /// rate, else 30 a second. ``renderSize`` is a composition's ``AVComposition/naturalSize``, else the
+    /// box that holds every video track as its preferred transform shows it. ``renderScale`` 1.
     /// A file's video track counts as showing from time zero to its end (a first picture a few
     /// milliseconds late is a decoding delay, not a gap); a composition track, over its non-empty
     /// segments.
+    ///
+    /// - Parameter asset: A file's asset or a composition.
+    /// - Returns: A new composition; a mutable one when called on ``AVMutableVideoComposition``.
+    /// - Throws: The asset's loading error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
     public class func videoComposition(withPropertiesOf asset: AVAsset) async throws -> Self {
         let (tracks, duration) = try await asset.load(.tracks, .duration)
         return Self(VideoCompositionPlanner.values(tracks: tracks, duration: duration,
                                                    compositionSize: (asset as? AVComposition)?.naturalSize))
     }
 
-    /// The same, calling `completionHandler` on a background queue with the composition or the error.
+    /// The same, calling `completionHandler` when done (see ``videoComposition(withPropertiesOf:)``).
+    ///
+    /// - Parameters:
+    ///   - asset: A file's asset or a composition.
+    ///   - completionHandler: Gets the composition and nil, or nil and the loading error, once, on a
+    ///     background queue.
     public class func videoComposition(withPropertiesOf asset: AVAsset,
                                        completionHandler: @escaping @Sendable (AVVideoComposition?, (any Error)?) -> Void) {
         AVAsset.complete(completionHandler) { try await videoComposition(withPropertiesOf: asset) }
     }
 
-    /// The same, synchronously: loads the asset's tracks if needed, waiting on the calling thread. An
-    /// asset that fails to load gives an empty composition (no instructions), as Apple's gives one.
+    /// The same as ``videoComposition(withPropertiesOf:)``, synchronously: loads the asset's tracks if
+    /// needed, waiting on the calling thread.
+    ///
+    /// - Parameter asset: A file's asset or a composition. One that fails to load gives an empty
+    ///   composition (no instructions), as Apple's gives one.
     @available(*, deprecated, message: "Use videoComposition(withPropertiesOf:) instead")
     public convenience init(propertiesOf asset: AVAsset) {
         guard let tracks = try? AVPartialAsyncProperty<AVAsset>.tracks.blockingLoader(asset).get(),

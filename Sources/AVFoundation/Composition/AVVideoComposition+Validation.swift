@@ -1,18 +1,25 @@
 import Foundation
 
 extension AVVideoComposition {
-    /// Whether the composition can render `asset` (nil: the composition alone) over `timeRange`, told
-    /// to `validationDelegate` problem by problem; the result is false when any is found, and
-    /// validation stops when the delegate says so. Loads the asset's tracks and duration without
-    /// blocking (for a file: its header, on the engine's threads); the checks are in memory.
+    /// Whether the composition can render `asset` over `timeRange`, problem by problem. Loads the
+    /// asset's tracks and duration without blocking (for a file: its header, on the engine's threads);
+    /// the checks are in memory.
     ///
-    /// Checked, as Apple documents: a positive numeric `frameDuration`, a positive `renderSize` and
-    /// `renderScale`; instructions with valid, positive time ranges in increasing order without
+    /// Checked, as Apple documents: a positive numeric ``frameDuration``, a positive ``renderSize`` and
+    /// ``renderScale``; instructions with valid, positive time ranges in increasing order without
     /// overlap; no time left uncovered from the start of `timeRange` (or zero) to the last instruction
     /// and, with an asset, on to the asset's end within `timeRange`; and, with an asset, layer
     /// instructions naming its video tracks. Only instructions overlapping `timeRange` are checked;
     /// pass `CMTimeRange(start: .zero, duration: .positiveInfinity)` to check them all.
     /// The result may be ignored (as in seed 002), as with Apple's imported async method.
+    ///
+    /// - Parameters:
+    ///   - asset: The asset to render, or nil to check the composition alone.
+    ///   - timeRange: The part of the timeline whose instructions are checked.
+    ///   - validationDelegate: Told of each problem found, and asked whether to go on; nil goes on.
+    /// - Returns: True when no problem was found; false when any was, whether or not the delegate
+    ///   stopped the validation.
+    /// - Throws: The asset's loading error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
     @discardableResult
     public func isValid(for asset: AVAsset?, timeRange: CMTimeRange,
                         validationDelegate: (any AVVideoCompositionValidationHandling)?) async throws -> Bool {
@@ -23,7 +30,13 @@ extension AVVideoComposition {
     }
 
     /// The same, synchronously: loads the asset's tracks and duration if needed, waiting on the calling
-    /// thread. An asset that fails to load makes the composition invalid.
+    /// thread.
+    ///
+    /// - Parameters:
+    ///   - asset: The asset to render, or nil to check the composition alone.
+    ///   - timeRange: The part of the timeline whose instructions are checked.
+    ///   - validationDelegate: Told of each problem found, and asked whether to go on; nil goes on.
+    /// - Returns: True when no problem was found; false when any was, or when the asset fails to load.
     @available(*, deprecated, message: "Use isValid(for:timeRange:validationDelegate:) async instead")
     public func isValid(for asset: AVAsset?, timeRange: CMTimeRange, validationDelegate: (any AVVideoCompositionValidationHandling)?) -> Bool {
         var tracks: [AVAssetTrack] = [], duration: CMTime?

@@ -5,7 +5,7 @@ import Synchronization
 /// How the video tracks of an asset are put together into pictures: the size and rate of the output
 /// and, per time range, an instruction.
 ///
-/// Immutable; `AVMutableVideoComposition` is the form an app builds. Image generators and export
+/// Immutable; ``AVMutableVideoComposition`` is the form an app builds. Image generators and export
 /// sessions given one render through it: pass-through instructions, and Avocet's built-in
 /// instructions with their layer instructions (custom compositors are not supported).
 public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
@@ -40,7 +40,8 @@ public class AVVideoComposition: NSObject, NSCopying, NSMutableCopying, @uncheck
     public var renderScale: Float { values.withLock { $0.renderScale } }
     /// The instructions, in time order, each for its own time range.
     public var instructions: [any AVVideoCompositionInstructionProtocol] { values.withLock { $0.instructions } }
-    /// The track whose picture times set the output's (`kCMPersistentTrackID_Invalid`: `frameDuration`).
+    /// The track whose picture times set the output's (`kCMPersistentTrackID_Invalid`:
+    /// ``frameDuration``).
     public var sourceTrackIDForFrameTiming: CMPersistentTrackID { values.withLock { $0.sourceTrackIDForFrameTiming } }
 
     /// An immutable copy of the composition's values; the instructions are shared, not copied.

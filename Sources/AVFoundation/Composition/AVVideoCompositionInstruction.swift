@@ -3,7 +3,7 @@ internal import Locking
 import Synchronization
 
 /// What a video composition does during one time range: which layer instructions place which tracks'
-/// pictures, over what background. Immutable; `AVMutableVideoCompositionInstruction` is the form an
+/// pictures, over what background. Immutable; ``AVMutableVideoCompositionInstruction`` is the form an
 /// app builds. Defaults: an invalid time range, no background colour (black), no layers, post
 /// processing enabled.
 public class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstructionProtocol, NSCopying, NSMutableCopying,

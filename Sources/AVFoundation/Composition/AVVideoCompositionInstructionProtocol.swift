@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a video composition's instruction says for its time range: which source tracks it needs and
-/// whether one passes through unchanged. Apple's protocol: `AVVideoCompositionInstruction` is Avocet's
+/// whether one passes through unchanged. Apple's protocol: ``AVVideoCompositionInstruction`` is Avocet's
 /// built-in one; an app's own class renders only when it passes a track through.
 public protocol AVVideoCompositionInstructionProtocol: NSObjectProtocol {
     /// The time range the instruction covers.

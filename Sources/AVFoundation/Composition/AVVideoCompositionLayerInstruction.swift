@@ -4,7 +4,7 @@ import Synchronization
 
 /// How one source track's pictures are placed in a video composition's output over time: a transform,
 /// an opacity and a crop rectangle, each fixed from a time on or ramped across a time range. Immutable;
-/// `AVMutableVideoCompositionLayerInstruction` is the form an app builds.
+/// ``AVMutableVideoCompositionLayerInstruction`` is the form an app builds.
 ///
 /// Defaults: the identity transform, full opacity (1) and no crop (the whole picture). The getters
 /// report the ramp in effect at a time, or else the first one after it, as Apple's do; a fixed value
@@ -34,8 +34,16 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
 
     /// The transform ramp in effect at `time`, or else the first one after it, written through the
-    /// pointers given (a fixed transform is a ramp from the value to itself until the next one); false
-    /// when there is none.
+    /// pointers given (a fixed transform is a ramp from the value to itself until the next one).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the composition's timeline.
+    ///   - startTransform: When given, receives the ramp's first transform.
+    ///   - endTransform: When given, receives the ramp's last transform.
+    ///   - timeRange: When given, receives the ramp's time range (a fixed transform's runs to the next
+    ///     one set, or on without end).
+    /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
+    ///   written then), or `time` is not numeric.
     public func getTransformRamp(for time: CMTime, start startTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  end endTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
@@ -43,14 +51,31 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     }
 
     /// The opacity ramp in effect at `time`, or else the first one after it, written through the pointers
-    /// given; false when there is none.
+    /// given (a fixed opacity is a ramp from the value to itself until the next one).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the composition's timeline.
+    ///   - startOpacity: When given, receives the ramp's first opacity, from 0 to 1.
+    ///   - endOpacity: When given, receives the ramp's last opacity.
+    ///   - timeRange: When given, receives the ramp's time range.
+    /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
+    ///   written then), or `time` is not numeric.
     public func getOpacityRamp(for time: CMTime, startOpacity: UnsafeMutablePointer<Float>?,
                                endOpacity: UnsafeMutablePointer<Float>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.opacities.ramp(at: time) }, startOpacity, endOpacity, timeRange)
     }
 
     /// The crop rectangle ramp in effect at `time`, or else the first one after it, written through the
-    /// pointers given; false when there is none.
+    /// pointers given (a fixed crop is a ramp from the value to itself until the next one).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the composition's timeline.
+    ///   - startCropRectangle: When given, receives the ramp's first rectangle, in the source picture's
+    ///     pixels.
+    ///   - endCropRectangle: When given, receives the ramp's last rectangle.
+    ///   - timeRange: When given, receives the ramp's time range.
+    /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
+    ///   written then), or `time` is not numeric.
     public func getCropRectangleRamp(for time: CMTime, startCropRectangle: UnsafeMutablePointer<CGRect>?,
                                      endCropRectangle: UnsafeMutablePointer<CGRect>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.crops.ramp(at: time) }, startCropRectangle, endCropRectangle, timeRange)

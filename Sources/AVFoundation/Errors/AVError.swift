@@ -1,6 +1,7 @@
 import Foundation
 
-/// An AVFoundation error: Apple's domain (`AVFoundationErrorDomain`), codes and raw values.
+/// An AVFoundation error: Apple's domain (`AVFoundationErrorDomain`, ``errorDomain``), codes and raw
+/// values.
 ///
 /// Bridges to `NSError` (`error as NSError` keeps domain, code and user info). Catch by code with
 /// `catch AVError.fileFormatNotRecognized` or `catch let error as AVError` and `error.code`.
@@ -163,8 +164,9 @@ public struct AVError: CustomNSError, LocalizedError, Hashable, @unchecked Senda
         case segmentStartedWithNonSyncSample = -11876
         /// Rosetta is not installed (Apple silicon Macs).
         case rosettaNotInstalled = -11877
-        /// The operation was cancelled, such as by `cancelLoading()`, `cancelExport()` or
-        /// `cancelAllCGImageGeneration()`.
+        /// The operation was cancelled, such as by ``AVAsset/cancelLoading()``,
+        /// ``AVAssetExportSession/cancelExport()`` or
+        /// ``AVAssetImageGenerator/cancelAllCGImageGeneration()``.
         case operationCancelled = -11878
         /// The request was cancelled.
         case requestCancelled = -11879
@@ -196,6 +198,10 @@ public struct AVError: CustomNSError, LocalizedError, Hashable, @unchecked Senda
     public let errorUserInfo: [String: Any]
 
     /// An error with `code` and `userInfo`.
+    ///
+    /// - Parameters:
+    ///   - code: Apple's code, such as ``Code-swift.enum/fileFormatNotRecognized``.
+    ///   - userInfo: `NSLocalizedDescriptionKey` and the like; property-list values and `NSError`s only.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
         self.errorUserInfo = userInfo
@@ -213,7 +219,7 @@ public struct AVError: CustomNSError, LocalizedError, Hashable, @unchecked Senda
 
     /// The code's raw value, as `NSError.code` has it.
     public var errorCode: Int { code.rawValue }
-    /// The same as `errorUserInfo`.
+    /// The same as ``errorUserInfo``.
     public var userInfo: [String: Any] { errorUserInfo }
 
     /// The message in `NSLocalizedDescriptionKey`, or one derived from the code.
@@ -288,6 +294,11 @@ public struct AVError: CustomNSError, LocalizedError, Hashable, @unchecked Senda
 
 extension AVError.Code {
     /// Matches an error against a code in `catch AVError.fileFormatNotRecognized` and `case` patterns.
+    ///
+    /// - Parameters:
+    ///   - code: The code to match.
+    ///   - error: Any error.
+    /// - Returns: True when `error` is an ``AVError`` with `code`; false for any other error.
     public static func ~= (code: AVError.Code, error: any Error) -> Bool {
         (error as? AVError)?.code == code
     }

@@ -4,18 +4,18 @@ import Foundation
 import Synchronization
 
 /// Writes an asset (a file or a composition) to a new file with a preset: stream copy
-/// (`AVAssetExportPresetPassthrough`), or decoding and encoding with Debian's FFmpeg (libx264, libx265
+/// (``AVAssetExportPresetPassthrough``), or decoding and encoding with Debian's FFmpeg (libx264, libx265
 /// and FFmpeg's AAC) at the preset's size, through the video composition and audio mix when set.
 ///
 /// Runs on one of the engine's threads for the whole export, reading and writing as it goes (memory
 /// stays bounded: a few pictures and packets per track, never the file); never on Swift's cooperative
-/// pool. `progress` rises to 1; `cancelExport()` stops the work at the next packet or picture and
+/// pool. ``progress`` rises to 1; ``cancelExport()`` stops the work at the next packet or picture and
 /// removes the partial file. A session exports once. Failures (no output URL or file type, a file
 /// already at the URL, a directory that cannot be written, a preset or file type the asset does not
-/// suit, a source that fails part-way) end with `.failed` and an `AVError` in `error`, and leave no
-/// file behind.
+/// suit, a source that fails part-way) end with ``Status-swift.enum/failed`` and an ``AVError`` in
+/// ``error``, and leave no file behind.
 ///
-/// Avocet's additions, clearly not Apple's: Matroska output (`AVFileType.mkv`) for passthrough.
+/// Avocet's additions, clearly not Apple's: Matroska output (``AVFileType/mkv``) for passthrough.
 public class AVAssetExportSession: NSObject, @unchecked Sendable {
     // @unchecked Sendable: settings and run state sit behind locks.
     /// The preset the session exports with.
@@ -47,9 +47,14 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     private let settings = LockedState(Settings())
     private let run = LockedState(Run())
 
-    /// A session for `asset` with the preset named `presetName` (one of `allExportPresets()`), or nil for
-    /// a name Avocet does not know. Does no I/O: whether the asset suits the preset shows when exporting
-    /// (or through `compatibility(ofExportPreset:with:outputFileType:)`).
+    /// A session for `asset` with the preset named `presetName`. Does no I/O: whether the asset suits
+    /// the preset shows when exporting (or through
+    /// ``compatibility(ofExportPreset:with:outputFileType:)``).
+    ///
+    /// - Parameters:
+    ///   - asset: A file's asset or a composition.
+    ///   - presetName: One of ``allExportPresets()``, such as ``AVAssetExportPresetPassthrough``; nil
+    ///     for a name Avocet does not know (and for ``AVAssetExportPresetHEVCHighestQualityWithAlpha``).
     public init?(asset: AVAsset, presetName: String) {
         guard let preset = ExportPreset.named(presetName) else { return nil }
         self.asset = asset
@@ -72,7 +77,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { set { $0.outputURL = newValue } }
     }
 
-    /// The output's type: one of `supportedFileTypes`.
+    /// The output's type: one of ``supportedFileTypes``.
     public var outputFileType: AVFileType? {
         get { setting { $0.outputFileType } }
         set { set { $0.outputFileType = newValue } }
@@ -97,7 +102,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { set { $0.metadata = newValue } }
     }
 
-    /// Filters the metadata written (see `AVMetadataItemFilter.forSharing()`).
+    /// Filters the metadata written (see ``AVMetadataItemFilter/forSharing()``).
     public var metadataItemFilter: AVMetadataItemFilter? {
         get { setting { $0.metadataItemFilter } }
         set { set { $0.metadataItemFilter = newValue } }
@@ -130,7 +135,8 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         return preset.fileTypes(hasVideo: hasVideo)
     }
 
-    /// The file types this preset writes for this asset, loading its tracks if needed.
+    /// The file types this preset writes for this asset, loading its tracks if needed (on the engine's
+    /// threads); assumes the asset has video when loading fails.
     public var compatibleFileTypes: [AVFileType] {
         get async {
             let facts = try? await asset.facts()
@@ -144,7 +150,8 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     @available(*, deprecated, message: "Use states(updateInterval:) instead")
     public var status: Status { state { $0.status } }
 
-    /// Why the export failed (an `AVError`); nil unless `status` is `.failed` or `.cancelled`.
+    /// Why the export failed (an ``AVError``); nil unless ``status`` is ``Status-swift.enum/failed`` or
+    /// ``Status-swift.enum/cancelled`` (then ``AVError/Code-swift.enum/operationCancelled``).
     @available(*, deprecated, message: "Use export(to:as:) instead, which throws")
     public var error: (any Error)? { state { $0.error } }
 
@@ -157,8 +164,9 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     // MARK: - Exporting
 
-    /// Exports, returning when done; then `status` is `.completed`, `.failed` (see `error`) or
-    /// `.cancelled`. Does not throw, as Apple's. A second call returns at once.
+    /// Exports, returning when done; then ``status`` is ``Status-swift.enum/completed``,
+    /// ``Status-swift.enum/failed`` (see ``error``) or ``Status-swift.enum/cancelled``. Does not throw,
+    /// as Apple's. A second call returns at once. Cancelling the calling task cancels the export.
     public func export() async {
         let started = update { run -> Bool in
             guard run.status == .unknown else { return false }
@@ -175,13 +183,25 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
     }
 
-    /// Exports, calling `handler` on a background queue when done (see `status` and `error`).
+    /// Exports, calling `handler` when done (see ``export()``).
+    ///
+    /// - Parameter handler: Runs once on a background queue when the export has ended; check ``status``
+    ///   and ``error``.
     @available(*, deprecated, message: "Use export(to:as:) instead")
     public func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
         Task { await export(); DispatchQueue.global().async(execute: handler) }
     }
 
-    /// Exports to `url` as `fileType`, throwing the failure (`CancellationError` when cancelled).
+    /// Exports to `url` as `fileType`, returning when the file is written. Sets ``outputURL`` and
+    /// ``outputFileType``.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL with no file at it yet, in a directory that can be written.
+    ///   - fileType: One of ``supportedFileTypes``.
+    /// - Throws: `CancellationError` when the export was cancelled (by ``cancelExport()`` or the calling
+    ///   task); otherwise the ``AVError`` that ended it, such as
+    ///   ``AVError/Code-swift.enum/fileAlreadyExists``, ``AVError/Code-swift.enum/exportFailed`` or
+    ///   ``AVError/Code-swift.enum/operationNotSupportedForPreset``.
     public func export(to url: URL, as fileType: AVFileType) async throws {
         set { $0.outputURL = url; $0.outputFileType = fileType }
         await export()
@@ -192,8 +212,8 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Stops an export in progress (its file is removed; `status` becomes `.cancelled`), or one not
-    /// started yet, which then ends at once.
+    /// Stops an export in progress (its file is removed; ``status`` becomes
+    /// ``Status-swift.enum/cancelled``), or one not started yet, which then ends at once.
     public func cancelExport() {
         let work = update { run -> Task<Void, Never>? in
             run.cancelRequested = true
@@ -202,9 +222,13 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         work?.cancel()
     }
 
-    /// The export's states, every `updateInterval` seconds while exporting (only on changes, with the
-    /// default infinity): `.pending`, `.waiting`, then `.exporting` with a `Progress`. Ends when the
-    /// export does.
+    /// The export's states, as the export moves through them. Polls the session every 20 ms while
+    /// iterated; ends when the export does.
+    ///
+    /// - Parameter updateInterval: Seconds between repeated states while exporting, so that the
+    ///   progress can be read; with the default infinity, a state is yielded only when it changes.
+    /// - Returns: ``State/pending``, ``State/waiting``, then ``State/exporting(progress:)`` with a
+    ///   `Progress` whose fraction completed follows ``progress``.
     public func states(updateInterval: TimeInterval = .infinity) -> AsyncStream<State> {
         let progressObject = Progress(totalUnitCount: 1000)
         return AsyncStream { continuation in
@@ -319,9 +343,14 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     // MARK: - Presets
 
     /// Every preset name Avocet knows.
+    ///
+    /// - Returns: The names ``init(asset:presetName:)`` accepts.
     public class func allExportPresets() -> [String] { ExportPreset.all.map(\.name) }
 
     /// The presets that suit `asset`, loading its tracks if needed (waiting on the calling thread).
+    ///
+    /// - Parameter asset: The asset to export.
+    /// - Returns: The names of the presets that suit its tracks; empty when loading fails.
     @available(*, deprecated, message: "Use compatibility(ofExportPreset:with:outputFileType:) instead")
     public class func exportPresets(compatibleWith asset: AVAsset) -> [String] {
         guard let facts = try? asset.blockingFacts().get() else { return [] }
@@ -329,7 +358,15 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     }
 
     /// Whether the preset suits `asset` (and writes `outputFileType`, when given). Loads the asset's
-    /// tracks if needed.
+    /// tracks if needed, on the engine's threads.
+    ///
+    /// - Parameters:
+    ///   - presetName: A preset name, such as ``AVAssetExportPresetHighestQuality``.
+    ///   - asset: The asset to export.
+    ///   - outputFileType: The file type to write, or nil to ask about the preset only.
+    /// - Returns: True when the preset is known and the asset has the media it needs (audio for
+    ///   ``AVAssetExportPresetAppleM4A``, audio or video otherwise) and, when given, the preset writes
+    ///   `outputFileType` for it. False when loading the asset fails.
     public class func compatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?) async -> Bool {
         guard let preset = ExportPreset.named(presetName), let facts = try? await asset.facts(), suits(preset, facts) else { return false }
         guard let outputFileType else { return true }
@@ -348,6 +385,8 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// An estimate of the file's length: for stream copy, the share of the tracks' media bytes in the
     /// time range; for encoding, the preset's audio rate and about a tenth of a bit per pixel for video.
+    /// Loads the asset's header and duration if needed, and throws their loading error; 0 when the
+    /// duration is not a positive number.
     public var estimatedOutputFileLengthInBytes: Int64 {
         get async throws {
             let facts = try await asset.facts()
@@ -375,7 +414,8 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// How long the output will be: the time range within the asset.
+    /// How long the output will be: ``timeRange`` within the asset. Loads the asset's duration if
+    /// needed, and throws its loading error.
     public var estimatedMaximumDuration: CMTime {
         get async throws {
             let duration = try await asset.load(.duration)

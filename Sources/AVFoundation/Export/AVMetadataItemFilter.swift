@@ -1,6 +1,6 @@
 import Foundation
 
-/// Removes metadata that should not leave the device with a file: `forSharing()` keeps what describes
+/// Removes metadata that should not leave the device with a file: ``forSharing()`` keeps what describes
 /// the content (title, artist, album, description, dates, copyright, artwork...) and drops what
 /// identifies a person or place (location, author, user comments and the like), as Apple's does.
 public class AVMetadataItemFilter: NSObject, @unchecked Sendable {
@@ -12,7 +12,10 @@ public class AVMetadataItemFilter: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The filter for files shared with others.
+    /// The filter for files shared with others, for ``AVAssetExportSession/metadataItemFilter``.
+    ///
+    /// - Returns: A filter that drops items whose common key is location, author, contributor, source,
+    ///   identifier or relation, and keeps every other item.
     public class func forSharing() -> AVMetadataItemFilter {
         AVMetadataItemFilter(removing: [.commonKeyLocation, .commonKeyAuthor, .commonKeyContributor, .commonKeySource,
                                         .commonKeyIdentifier, .commonKeyRelation])

@@ -10,9 +10,11 @@ public let AVAssetExportPresetHighestQuality = "AVAssetExportPresetHighestQualit
 /// HEVC at the source's size (x265 constant rate factor 22) and AAC at 160 kbit/s.
 public let AVAssetExportPresetHEVCHighestQuality = "AVAssetExportPresetHEVCHighestQuality"
 /// HEVC with the picture's alpha channel: declared so that code naming it compiles, but not offered.
-/// Debian 12's libx265 (3.5) cannot write an alpha layer, so `AVAssetExportSession(asset:presetName:)`
-/// returns nil for it, it is not in `allExportPresets()`, and `compatibility(ofExportPreset:with:outputFileType:)`
-/// is false, rather than an export silently dropping the alpha.
+/// Debian 12's libx265 (3.5) cannot write an alpha layer, so
+/// ``AVAssetExportSession/init(asset:presetName:)`` returns nil for it, it is not in
+/// ``AVAssetExportSession/allExportPresets()``, and
+/// ``AVAssetExportSession/compatibility(ofExportPreset:with:outputFileType:)`` is false, rather than an
+/// export silently dropping the alpha.
 public let AVAssetExportPresetHEVCHighestQualityWithAlpha = "AVAssetExportPresetHEVCHighestQualityWithAlpha"
 /// H.264 fitting 640x480 (constant rate factor 23) and AAC at 128 kbit/s.
 public let AVAssetExportPreset640x480 = "AVAssetExportPreset640x480"

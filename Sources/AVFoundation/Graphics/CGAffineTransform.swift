@@ -3,7 +3,7 @@ import Foundation
 /// A 2-D affine transform: a point (x, y) maps to (a·x + c·y + tx, b·x + d·y + ty), as in CoreGraphics.
 ///
 /// Linux Foundation lacks it; Avocet supplies it in AVFoundation because the API needs it
-/// (`preferredTransform`). Code that imports CoreGraphics should guard that import with
+/// (``AVAssetTrack/preferredTransform``). Code that imports CoreGraphics should guard that import with
 /// `#if canImport(CoreGraphics)`. Pure value type; every operation is O(1).
 public struct CGAffineTransform: Hashable, Sendable, Codable {
     /// The x scale (and rotation) term: x' = a·x + c·y + tx.
@@ -19,7 +19,7 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
     /// The y translation.
     public var ty: CGFloat
 
-    /// All zero, as CoreGraphics' `CGAffineTransform()`; use `.identity` for "no transform".
+    /// All zero, as CoreGraphics' `CGAffineTransform()`; use ``identity`` for "no transform".
     public init() {
         self.init(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0)
     }
@@ -37,7 +37,10 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
     /// The transform that changes nothing.
     public static let identity = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-    /// Rotation by `angle` radians (clockwise on a screen whose y axis points down).
+    /// Rotation by `angle` about the origin.
+    ///
+    /// - Parameter angle: The angle in radians; positive turns clockwise on a screen whose y axis
+    ///   points down.
     public init(rotationAngle angle: CGFloat) {
         let cosine = CGFloat(cos(Double(angle))), sine = CGFloat(sin(Double(angle)))
         self.init(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
@@ -53,10 +56,13 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
         self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
 
-    /// Whether the transform equals `.identity`.
+    /// Whether the transform equals ``identity``.
     public var isIdentity: Bool { self == .identity }
 
     /// `self` followed by `t2`.
+    ///
+    /// - Parameter t2: The transform applied after this one.
+    /// - Returns: A transform that maps a point as this one then `t2` would.
     public func concatenating(_ t2: CGAffineTransform) -> CGAffineTransform {
         CGAffineTransform(
             a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
@@ -64,8 +70,10 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
             tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
     }
 
-    /// The inverse; a transform that cannot be inverted (determinant 0) is returned unchanged, as
-    /// CoreGraphics does.
+    /// The inverse.
+    ///
+    /// - Returns: The transform that undoes this one; this transform unchanged when it cannot be
+    ///   inverted (determinant 0), as CoreGraphics does.
     public func inverted() -> CGAffineTransform {
         let det = a * d - b * c
         guard det != 0 else { return self }
@@ -75,16 +83,29 @@ public struct CGAffineTransform: Hashable, Sendable, Codable {
     }
 
     /// A rotation by `angle` applied before this transform.
+    ///
+    /// - Parameter angle: The angle in radians (see ``init(rotationAngle:)``).
+    /// - Returns: The rotation concatenated with this transform.
     public func rotated(by angle: CGFloat) -> CGAffineTransform {
         CGAffineTransform(rotationAngle: angle).concatenating(self)
     }
 
     /// A scale applied before this transform.
+    ///
+    /// - Parameters:
+    ///   - sx: The horizontal factor.
+    ///   - sy: The vertical factor.
+    /// - Returns: The scale concatenated with this transform.
     public func scaledBy(x sx: CGFloat, y sy: CGFloat) -> CGAffineTransform {
         CGAffineTransform(scaleX: sx, y: sy).concatenating(self)
     }
 
     /// A translation applied before this transform.
+    ///
+    /// - Parameters:
+    ///   - tx: The horizontal distance.
+    ///   - ty: The vertical distance.
+    /// - Returns: The translation concatenated with this transform.
     public func translatedBy(x tx: CGFloat, y ty: CGFloat) -> CGAffineTransform {
         CGAffineTransform(translationX: tx, y: ty).concatenating(self)
     }
@@ -98,6 +119,9 @@ public func CGAffineTransformMake(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ d:
 /// Applying an affine transform to a point.
 extension CGPoint {
     /// The point moved by `t`.
+    ///
+    /// - Parameter t: The transform to apply.
+    /// - Returns: The point (a·x + c·y + tx, b·x + d·y + ty).
     public func applying(_ t: CGAffineTransform) -> CGPoint {
         CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
@@ -106,6 +130,9 @@ extension CGPoint {
 /// Applying an affine transform to a size.
 extension CGSize {
     /// The size transformed by `t`'s linear part (translation does not apply to a size).
+    ///
+    /// - Parameter t: The transform to apply.
+    /// - Returns: The transformed size; its width or height is negative when `t` flips that axis.
     public func applying(_ t: CGAffineTransform) -> CGSize {
         CGSize(width: t.a * width + t.c * height, height: t.b * width + t.d * height)
     }
@@ -113,7 +140,10 @@ extension CGSize {
 
 /// Applying an affine transform to a rectangle.
 extension CGRect {
-    /// The smallest rectangle holding the four transformed corners; a null rectangle stays null.
+    /// The smallest rectangle holding the four transformed corners.
+    ///
+    /// - Parameter t: The transform to apply.
+    /// - Returns: The bounding rectangle, with a positive width and height; a null rectangle stays null.
     public func applying(_ t: CGAffineTransform) -> CGRect {
         if isNull { return self }
         let corners = [CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY),

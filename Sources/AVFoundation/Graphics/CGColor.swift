@@ -10,12 +10,22 @@ public final class CGColor: Hashable, Sendable, CustomStringConvertible {
     public let colorSpace: CGColorSpace?
 
     /// An sRGB colour.
+    ///
+    /// - Parameters:
+    ///   - red: The red component, from 0 to 1.
+    ///   - green: The green component, from 0 to 1.
+    ///   - blue: The blue component, from 0 to 1.
+    ///   - alpha: The opacity, from 0 (transparent) to 1 (opaque).
     public init(red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
         components = [red, green, blue, alpha]
         colorSpace = CGColorSpace(name: CGColorSpace.sRGB)
     }
 
     /// A gray in the generic gray space.
+    ///
+    /// - Parameters:
+    ///   - gray: The level, from 0 (black) to 1 (white).
+    ///   - alpha: The opacity, from 0 (transparent) to 1 (opaque).
     public init(gray: CGFloat, alpha: CGFloat) {
         components = [gray, alpha]
         colorSpace = CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)

@@ -1,6 +1,6 @@
 /// A colour space, by name. Avocet's images are 8-bit RGB(A); the space is recorded, not converted.
 public final class CGColorSpace: Hashable, Sendable {
-    /// The space's name, such as `CGColorSpace.sRGB`.
+    /// The space's name, such as ``sRGB``.
     public let name: String?
     /// Colour components without alpha: 3 for the RGB spaces, 1 for gray.
     public let numberOfComponents: Int
@@ -14,7 +14,10 @@ public final class CGColorSpace: Hashable, Sendable {
     /// The name of the generic gray space with gamma 2.2.
     public static let genericGrayGamma2_2 = "kCGColorSpaceGenericGrayGamma2_2"
 
-    /// The named space; nil for a name Avocet does not know. (Apple's takes a `CFString`; Linux has none.)
+    /// The named space. (Apple's takes a `CFString`; Linux has none.)
+    ///
+    /// - Parameter name: ``sRGB``, ``genericRGBLinear``, ``deviceRGB`` or ``genericGrayGamma2_2``; nil
+    ///   for a name Avocet does not know.
     public init?(name: String) {
         switch name {
         case CGColorSpace.sRGB, CGColorSpace.genericRGBLinear, CGColorSpace.deviceRGB: numberOfComponents = 3

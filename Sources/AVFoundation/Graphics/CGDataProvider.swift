@@ -6,7 +6,9 @@ public final class CGDataProvider: Sendable {
     /// The provider's bytes.
     public let data: Data?
 
-    /// Failable as Apple's is, so `guard let` call sites compile; it fails only for empty data.
+    /// A provider of `data`'s bytes. Failable as Apple's is, so `guard let` call sites compile.
+    ///
+    /// - Parameter data: The bytes; nil for empty data.
     public init?(data: Data) {
         guard !data.isEmpty else { return nil }
         self.data = data

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Linux has no CoreGraphics; this class keeps CoreGraphics' names and shape for what AVFoundation
 /// code uses. Pixel layout: 8 bits per component, 32 bits per pixel, red first, alpha last
-/// (`.premultipliedLast`, `.last` or `.noneSkipLast`). Immutable, so Sendable.
+/// (``CGImageAlphaInfo/premultipliedLast``, ``CGImageAlphaInfo/last`` or
+/// ``CGImageAlphaInfo/noneSkipLast``). Immutable, so Sendable.
 public final class CGImage: Sendable {
     /// Width in pixels.
     public let width: Int
@@ -27,15 +28,31 @@ public final class CGImage: Sendable {
     /// How out-of-gamut colours would be mapped; recorded.
     public let renderingIntent: CGColorRenderingIntent
 
-    /// Where alpha sits, from `bitmapInfo`.
+    /// Where alpha sits, from ``bitmapInfo``.
     public var alphaInfo: CGImageAlphaInfo {
         CGImageAlphaInfo(rawValue: bitmapInfo.intersection(.alphaInfoMask).rawValue) ?? .none
     }
 
-    /// An image over `provider`'s bytes, as CoreGraphics' initializer. Returns nil for any layout other
-    /// than 8-bit RGBA (32 bits per pixel, alpha last, big-endian or default byte order), for a
-    /// `bytesPerRow` smaller than `width * 4`, or when the provider holds fewer than
-    /// `bytesPerRow * height` bytes. `decode` is ignored.
+    /// An image over `provider`'s bytes, as CoreGraphics' initializer. The bytes are not copied.
+    /// Returns nil for any layout other than 8-bit RGBA (32 bits per pixel, alpha last, big-endian or
+    /// default byte order, integer components), for a colour space that is not RGB, for a width or
+    /// height that is not positive, for a `bytesPerRow` smaller than `width * 4`, or when the provider
+    /// holds fewer than `bytesPerRow * height` bytes.
+    ///
+    /// - Parameters:
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
+    ///   - bitsPerComponent: 8.
+    ///   - bitsPerPixel: 32.
+    ///   - bytesPerRow: Bytes from one row to the next: at least `width * 4`.
+    ///   - space: An RGB space, such as `CGColorSpace(name: CGColorSpace.sRGB)`; recorded, not converted.
+    ///   - bitmapInfo: ``CGImageAlphaInfo/premultipliedLast``, ``CGImageAlphaInfo/last`` or
+    ///     ``CGImageAlphaInfo/noneSkipLast`` in the alpha bits, with the default or 32-bit big-endian
+    ///     byte order.
+    ///   - provider: The pixels, row by row from the top.
+    ///   - decode: Ignored.
+    ///   - shouldInterpolate: Recorded.
+    ///   - intent: Recorded.
     public init?(
         width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int, space: CGColorSpace,
         bitmapInfo: CGBitmapInfo, provider: CGDataProvider, decode: UnsafePointer<CGFloat>?, shouldInterpolate: Bool,
@@ -69,8 +86,12 @@ public final class CGImage: Sendable {
                   shouldInterpolate: true, intent: .defaultIntent)
     }
 
-    /// The part of the image inside `rect` (in pixels, origin top-left), or nil when they do not overlap.
-    /// Copies the pixels in that rectangle.
+    /// The part of the image inside `rect`. Copies the pixels in that rectangle.
+    ///
+    /// - Parameter rect: A rectangle in pixels, origin top-left; rounded out to whole pixels and clipped
+    ///   to the image.
+    /// - Returns: A new image of that part, in the same layout; nil when `rect` does not overlap the
+    ///   image.
     public func cropping(to rect: CGRect) -> CGImage? {
         let bounds = CGRect(x: 0, y: 0, width: width, height: height)
         let area = rect.integral.intersection(bounds)
@@ -87,7 +108,13 @@ public final class CGImage: Sendable {
                        intent: renderingIntent)
     }
 
-    /// The pixel at (`x`, `y`), origin top-left, as stored: red, green, blue, alpha (Avocet's helper).
+    /// The pixel at (`x`, `y`), as stored (Avocet's helper).
+    ///
+    /// - Parameters:
+    ///   - x: The column, from 0 at the left.
+    ///   - y: The row, from 0 at the top.
+    /// - Returns: Red, green, blue and alpha as stored (premultiplied when the layout is); nil outside
+    ///   the image.
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8)? {
         guard (0..<width).contains(x), (0..<height).contains(y), let data = dataProvider?.data else { return nil }
         let i = data.startIndex + y * bytesPerRow + x * 4

@@ -4,8 +4,8 @@ extension AVAssetImageGenerator {
     /// Which part of the encoded picture an image shows, and in what shape.
     ///
     /// FFmpeg reports no clean aperture, so Avocet's clean and production apertures are the same: the
-    /// whole picture at the track's display size (the pixel aspect ratio applied, as `naturalSize`
-    /// gives it). Encoded pixels: the picture as coded, one image pixel per coded pixel.
+    /// whole picture at the track's display size (the pixel aspect ratio applied, as the track's
+    /// natural size gives it). Encoded pixels: the picture as coded, one image pixel per coded pixel.
     public struct ApertureMode: RawRepresentable, Hashable, Sendable {
         /// The mode's name.
         public let rawValue: String

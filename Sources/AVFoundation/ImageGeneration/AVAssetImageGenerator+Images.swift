@@ -1,22 +1,24 @@
 import Foundation
 
 extension AVAssetImageGenerator {
-    /// The images of `images(for:)`, one element per requested time, in the order requested; iterated
-    /// with `for await`, without `try` (a failed time is a `.failure` element).
+    /// The images of ``AVAssetImageGenerator/images(for:)``, one element per requested time, in the order
+    /// requested; iterated with `for await`, without `try` (a failed time is a
+    /// ``Element/failure(requestedTime:error:)`` element).
     ///
     /// The sequence is its own iterator. It generates each image when `next()` asks for it: one picture
     /// reader (an open container and decoder) serves every time, seeking only where decoding forward
-    /// would cost more. When the iterating task is cancelled, the image in progress stops and `next()`
+    /// would cost more. When the iterating task is cancelled, the image in progress stops and ``next()``
     /// returns nil; the sequence also ends after its last time. Work runs on the engine's threads.
     public struct Images: AsyncSequence, AsyncIteratorProtocol, Sendable {
-        /// Iterating never throws: a failed time is a `.failure` element.
+        /// Iterating never throws: a failed time is a ``Element/failure(requestedTime:error:)`` element.
         public typealias Failure = Never
 
         /// One requested time's outcome.
         public enum Element: Sendable {
             /// The image for `requestedTime`, whose picture shows from `actualTime` in the asset.
             case success(requestedTime: CMTime, image: CGImage, actualTime: CMTime)
-            /// No image for `requestedTime`; `error` says why (an `AVError`, such as `.noImageAtTime`).
+            /// No image for `requestedTime`; `error` says why (an ``AVError``, such as
+            /// ``AVError/Code-swift.enum/noImageAtTime``).
             case failure(requestedTime: CMTime, error: any Error)
 
             /// The time asked for.
@@ -56,7 +58,10 @@ extension AVAssetImageGenerator {
         /// The sequence itself: it is its own iterator.
         public func makeAsyncIterator() -> Images { self }
 
-        /// The next time's outcome, or nil after the last one or once the iterating task is cancelled.
+        /// The next time's outcome, generated now on the engine's threads.
+        ///
+        /// - Returns: The outcome for the next requested time; nil after the last one, or once the
+        ///   iterating task is cancelled.
         public mutating func next() async -> Element? {
             await run.next()
         }

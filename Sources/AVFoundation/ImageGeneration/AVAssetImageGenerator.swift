@@ -9,16 +9,17 @@ import Synchronization
 /// Images come from the asset's first enabled video track (for a composition, through its segments:
 /// the picture of the file and time underneath, never one from beyond a cut), decoded with FFmpeg on the engine's own
 /// threads (never on Swift's cooperative pool or the caller's thread, except the synchronous
-/// `copyCGImage(at:actualTime:)`, which waits on its caller's as Apple's does). With the default
+/// ``copyCGImage(at:actualTime:)``, which waits on its caller's as Apple's does). With the default
 /// tolerances an image costs one seek and one decoded picture, the keyframe nearest the time asked;
 /// with zero tolerances it is the picture showing at that time exactly, which may cost decoding a
-/// group of pictures. `images(for:)` and the legacy batch call keep one decoder across their times.
+/// group of pictures. ``images(for:)`` and the legacy batch call
+/// (``generateCGImagesAsynchronously(forTimes:completionHandler:)``) keep one decoder across their times.
 ///
 /// What Avocet does where Apple does not say: a time past the end of the video, before its start, or
-/// not a number fails with `AVError.noImageAtTime` unless a picture lies within the tolerances (with
-/// the default, unbounded ones, the nearest keyframe always does); an asset without video fails with
-/// `AVError.operationNotSupportedForAsset`. The generator keeps up to two picture readers (open
-/// files) between requests, until it is deallocated.
+/// not a number fails with ``AVError/Code-swift.enum/noImageAtTime`` unless a picture lies within the
+/// tolerances (with the default, unbounded ones, the nearest keyframe always does); an asset without
+/// video fails with ``AVError/Code-swift.enum/operationNotSupportedForAsset``. The generator keeps up
+/// to four idle picture readers (open files) between requests, until it is deallocated.
 public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the settings sit behind a lock; the rest is immutable or guards itself.
     /// The asset the generator makes images of.
@@ -26,24 +27,28 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     private let source: PictureSource
     private let settingsState = Locked(ImageSettings())
     /// A video composition to render images through, copied when set. When one is set,
-    /// `appliesPreferredTrackTransform` is ignored and images are `renderSize` (shrunk to fit
-    /// `maximumSize`): a pass-through instruction shows its track's picture; an
-    /// `AVVideoCompositionInstruction` draws its layers (each track's picture showing at the time,
+    /// ``appliesPreferredTrackTransform`` is ignored and images are ``AVVideoComposition/renderSize``
+    /// (shrunk to fit ``maximumSize``): a pass-through instruction shows its track's picture; an
+    /// ``AVVideoCompositionInstruction`` draws its layers (each track's picture showing at the time,
     /// placed by its transform, cropped and faded as its ramps say, over the background colour), and
-    /// `actualTime` is the time asked. A composition Apple's generator would refuse with an exception
-    /// (`renderScale` other than 1, an empty `renderSize`, a `frameDuration` that is not positive, a
-    /// negative `sourceTrackIDForFrameTiming`), a time no instruction covers, and an app's own
-    /// instruction class that passes nothing through (custom compositors) fail the request with
-    /// `AVError.invalidVideoComposition`.
+    /// the actual time is the time asked. A composition Apple's generator would refuse with an exception
+    /// (``AVVideoComposition/renderScale`` other than 1, an empty ``AVVideoComposition/renderSize``, a
+    /// ``AVVideoComposition/frameDuration`` that is not positive, a negative
+    /// ``AVVideoComposition/sourceTrackIDForFrameTiming``), a time no instruction covers, and an app's
+    /// own instruction class that passes nothing through (custom compositors) fail the request with
+    /// ``AVError/Code-swift.enum/invalidVideoComposition``.
     public var videoComposition: AVVideoComposition? {
         get { setting(\.videoComposition) }
         set { set(\.videoComposition, newValue.flatMap { $0.copy() as? AVVideoComposition }) }
     }
 
-    /// The legacy batches still reporting, which `cancelAllCGImageGeneration()` ends.
+    /// The legacy batches still reporting, which ``cancelAllCGImageGeneration()`` ends.
     private let batches = Locked<[ObjectIdentifier: LegacyBatch]>([:])
 
     /// A generator for `asset`. Does no I/O; succeeds for assets without video (generation then fails).
+    ///
+    /// - Parameter asset: A file's asset or a composition; images come from its first enabled video
+    ///   track.
     public init(asset: AVAsset) {
         self.asset = asset
         source = PictureSource(asset: asset)
@@ -64,8 +69,8 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         set { set(\.maximumSize, newValue) }
     }
 
-    /// Which part of the picture, in what shape (see `ApertureMode`). Default `.cleanAperture`; nil counts
-    /// as the default.
+    /// Which part of the picture, in what shape (see ``ApertureMode``). Default
+    /// ``ApertureMode/cleanAperture``; nil counts as the default.
     public var apertureMode: ApertureMode? {
         get { setting(\.apertureMode) }
         set { set(\.apertureMode, newValue) }
@@ -97,8 +102,16 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     // MARK: - Swift concurrency
 
     /// The image for `time`, and the time of the picture it shows. Loads the asset's header if needed,
-    /// then seeks and decodes on the engine's threads. Cancelling the calling task stops the decode
-    /// and throws `CancellationError`; other failures throw an `AVError`.
+    /// then seeks and decodes on the engine's threads. Cancelling the calling task stops the decode.
+    ///
+    /// - Parameter time: A time of the asset's timeline; which picture answers it depends on
+    ///   ``requestedTimeToleranceBefore`` and ``requestedTimeToleranceAfter``.
+    /// - Returns: The image, and the time from which its picture shows in the asset (the time asked,
+    ///   through a ``videoComposition``).
+    /// - Throws: `CancellationError` when the calling task was cancelled; otherwise an ``AVError``:
+    ///   ``AVError/Code-swift.enum/noImageAtTime`` when no picture lies within the tolerances,
+    ///   ``AVError/Code-swift.enum/operationNotSupportedForAsset`` for an asset without video,
+    ///   ``AVError/Code-swift.enum/invalidVideoComposition``, or the header load's or decoder's error.
     public func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
         let (source, settings) = (self.source, self.settings)
         do {
@@ -115,25 +128,37 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     }
 
     /// The images for `times`, as an asynchronous sequence that yields one element per time, in order.
-    /// Nothing is generated until the sequence is iterated; see `Images`.
+    /// Nothing is generated until the sequence is iterated; see ``Images``.
+    ///
+    /// - Parameter times: Times of the asset's timeline, in any order; the settings in force now apply
+    ///   to every one.
+    /// - Returns: A sequence of ``Images/Element`` values, a failure element for a time without an image.
     public func images(for times: [CMTime]) -> Images {
         Images(ImageRun(source: source, times: times, settings: settings))
     }
 
     // MARK: - Callbacks
 
-    /// Generates an image for each of `requestedTimes` (`NSValue`s holding `CMTime`s) and calls
-    /// `handler` once per time, in order, on a serial background queue: with `.succeeded`, the image and
-    /// its actual time; with `.failed` and the error; or with `.cancelled` after
-    /// `cancelAllCGImageGeneration()`. Returns at once; one decoder serves every time.
+    /// Generates an image for each of `requestedTimes` and calls `handler` once per time, in order.
+    /// Returns at once; one decoder serves every time, on the engine's threads.
+    ///
+    /// - Parameters:
+    ///   - requestedTimes: `NSValue`s holding `CMTime`s (`NSValue(time:)`).
+    ///   - handler: Runs on a serial background queue: with ``Result/succeeded``, the image
+    ///     and its actual time; with ``Result/failed`` and the error; or with
+    ///     ``Result/cancelled`` after ``cancelAllCGImageGeneration()``.
     public func generateCGImagesAsynchronously(forTimes requestedTimes: [NSValue],
                                                completionHandler handler: @escaping AVAssetImageGeneratorCompletionHandler) {
         start(requestedTimes.map(\.timeValue), handler)
     }
 
-    /// Generates the image for `requestedTime` and calls `handler` once on a background queue with the
-    /// image and its actual time, or with nil, `.invalid` and the error (`AVError.operationCancelled`
-    /// after `cancelAllCGImageGeneration()`). Returns at once.
+    /// Generates the image for `requestedTime` and calls `handler` once. Returns at once.
+    ///
+    /// - Parameters:
+    ///   - requestedTime: A time of the asset's timeline.
+    ///   - handler: Runs on a background queue with the image and its actual time, or with nil,
+    ///     `.invalid` and the error (``AVError/Code-swift.enum/operationCancelled`` after
+    ///     ``cancelAllCGImageGeneration()``).
     public func generateCGImageAsynchronously(for requestedTime: CMTime,
                                               completionHandler handler: @escaping @Sendable (CGImage?, CMTime, (any Error)?) -> Void) {
         start([requestedTime]) { _, image, actualTime, result, error in
@@ -147,7 +172,8 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     }
 
     /// Ends every pending request of the two callback methods: each time not yet reported is reported
-    /// `.cancelled`, exactly once, and the decode in progress stops. Requests made later run normally.
+    /// ``Result/cancelled``, exactly once, and the decode in progress stops. Requests made
+    /// later run normally.
     public func cancelAllCGImageGeneration() {
         let pending = batches.withLock { b -> [LegacyBatch] in
             defer { b.removeAll() }
@@ -156,9 +182,15 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         for batch in pending { batch.cancel() }
     }
 
-    /// Returns the image for `requestedTime`, waiting on the calling thread while the engine decodes
-    /// (Apple's synchronous method; do not call it on Swift's cooperative pool). `actualTime`, when
-    /// given, receives the time of the picture shown.
+    /// Returns the image for `requestedTime`, waiting on the calling thread while the engine loads the
+    /// header and decodes (Apple's synchronous method; do not call it on Swift's cooperative pool).
+    ///
+    /// - Parameters:
+    ///   - requestedTime: A time of the asset's timeline.
+    ///   - actualTime: When given, receives the time from which the image's picture shows; left
+    ///     unchanged when the call throws.
+    /// - Returns: The image.
+    /// - Throws: An ``AVError``, as ``image(at:)`` throws it.
     public func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
         let (source, settings) = (self.source, self.settings)
         let tracks = try source.blockingTracks()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A metadata format, as listed by `availableMetadataFormats`.
+/// A metadata format, as listed by ``AVAsset/availableMetadataFormats``.
 public struct AVMetadataFormat: RawRepresentable, Hashable, Sendable {
     /// The format's identifier.
     public let rawValue: String

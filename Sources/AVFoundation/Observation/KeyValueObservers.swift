@@ -63,13 +63,26 @@ public protocol _AVKeyValueObserving: AnyObject {}
 
 extension _AVKeyValueObserving {
     /// Calls `changeHandler` whenever the property at `keyPath` changes, on the thread that changed it
-    /// (and once at once with `.initial`). The properties reported are those Apple's apps observe:
-    /// `AVPlayer`'s `status`, `rate`, `timeControlStatus`, `currentItem`, `reasonForWaitingToPlay`,
-    /// `volume`, `isMuted`, `error`, and `currentItem?.status` (and the item's other values below);
-    /// `AVPlayerItem`'s `status`, `duration`, `presentationSize`, `isPlaybackLikelyToKeepUp`,
-    /// `isPlaybackBufferEmpty`, `isPlaybackBufferFull`, `loadedTimeRanges`, `error`. Another key path
-    /// (or one through a subclass of your own: observe through the Avocet-typed reference) gets the
-    /// `.initial` call only. The observation lasts as long as the returned object.
+    /// (and once at once with ``NSKeyValueObservingOptions/initial``). The properties reported are
+    /// those Apple's apps observe: ``AVPlayer``'s ``AVPlayer/status``, ``AVPlayer/rate``,
+    /// ``AVPlayer/timeControlStatus``, ``AVPlayer/currentItem``, ``AVPlayer/reasonForWaitingToPlay``,
+    /// ``AVPlayer/volume``, ``AVPlayer/isMuted``, ``AVPlayer/error``, and `currentItem?.status` (and the
+    /// item's other values below); ``AVPlayerItem``'s ``AVPlayerItem/status``,
+    /// ``AVPlayerItem/duration``, ``AVPlayerItem/presentationSize``,
+    /// ``AVPlayerItem/isPlaybackLikelyToKeepUp``, ``AVPlayerItem/isPlaybackBufferEmpty``,
+    /// ``AVPlayerItem/isPlaybackBufferFull``, ``AVPlayerItem/loadedTimeRanges``,
+    /// ``AVPlayerItem/error``. Another key path (or one through a subclass of your own: observe through
+    /// the Avocet-typed reference) gets the initial call only.
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property to observe, such as `\.timeControlStatus`.
+    ///   - options: ``NSKeyValueObservingOptions/new`` and ``NSKeyValueObservingOptions/old`` put those
+    ///     values in the change; ``NSKeyValueObservingOptions/initial`` calls the handler once before
+    ///     this method returns.
+    ///   - changeHandler: Gets the object and the change; runs on the thread that made the change,
+    ///     after it was made.
+    /// - Returns: The observation: it lasts as long as this object, or until
+    ///   ``NSKeyValueObservation/invalidate()``.
     public func observe<Value>(_ keyPath: KeyPath<Self, Value>, options: NSKeyValueObservingOptions = [],
                                changeHandler: @escaping (Self, NSKeyValueObservedChange<Value>) -> Void) -> NSKeyValueObservation {
         guard let observable = self as? any KeyValueObservable else {

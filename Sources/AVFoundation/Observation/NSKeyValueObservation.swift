@@ -1,6 +1,6 @@
 import Foundation
 
-/// An observation made by `observe(_:options:changeHandler:)`: it lasts until `invalidate()` or until
+/// An observation made by `observe(_:options:changeHandler:)`: it lasts until ``invalidate()`` or until
 /// this object is deallocated, so keep it as long as the handler should be called.
 public final class NSKeyValueObservation: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the registry guards itself; the observer's number never changes.

@@ -12,7 +12,8 @@ public struct NSKeyValueObservingOptions: OptionSet, Sendable {
     public static let new = NSKeyValueObservingOptions(rawValue: 0x01)
     /// The change carries the old value.
     public static let old = NSKeyValueObservingOptions(rawValue: 0x02)
-    /// The handler is called once at once, with the current value as the new one.
+    /// The handler is called once at once; with ``new`` too, the change carries the current value as
+    /// the new one.
     public static let initial = NSKeyValueObservingOptions(rawValue: 0x04)
     /// Recorded; Avocet's objects report changes after they happen only.
     public static let prior = NSKeyValueObservingOptions(rawValue: 0x08)

@@ -2,7 +2,7 @@ import Foundation
 
 extension AVPlayer {
     /// Whether a player can play: `unknown` until an item of it is ready, then `readyToPlay`
-    /// (Avocet's players never become `failed`; an item's failure is the item's `status`).
+    /// (Avocet's players never become `failed`; an item's failure is the item's ``AVPlayerItem/status``).
     public enum Status: Int, Sendable {
         /// `unknown`: no item has been ready yet; `readyToPlay`: an item was ready; `failed`: the player cannot play.
         case unknown = 0, readyToPlay = 1, failed = 2
@@ -11,13 +11,13 @@ extension AVPlayer {
     /// Whether the player's time is moving.
     public enum TimeControlStatus: Int, Sendable {
         /// `paused`: the rate is 0; `waitingToPlayAtSpecifiedRate`: the rate is not 0 but the time stands
-        /// still (see `reasonForWaitingToPlay`); `playing`: the time moves at the rate.
+        /// still (see ``AVPlayer/reasonForWaitingToPlay``); `playing`: the time moves at the rate.
         case paused = 0, waitingToPlayAtSpecifiedRate = 1, playing = 2
     }
 
     /// What a player does when its item plays to its end.
     public enum ActionAtItemEnd: Int, Sendable {
-        /// `advance`: the next item plays (an `AVQueuePlayer`'s; a plain player lets its item go);
+        /// `advance`: the next item plays (an ``AVQueuePlayer``'s; a plain player lets its item go);
         /// `pause`: the player pauses at the end; `none`: nothing happens.
         case advance = 0, pause = 1, none = 2
     }

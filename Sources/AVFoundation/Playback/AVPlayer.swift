@@ -4,17 +4,18 @@ import Foundation
 internal import Locking
 import Synchronization
 
-/// Plays one item at a time against a clock: its time runs at `rate` on a timebase over the host clock
-/// (or `sourceClock`), time observers fire on their queues as the time passes marks, and
-/// `actionAtItemEnd` acts at the end.
+/// Plays one item at a time against a clock: its time runs at ``rate`` on a timebase over the host clock
+/// (or ``sourceClock``), time observers fire on their queues as the time passes marks, and
+/// ``actionAtItemEnd`` acts at the end.
 ///
-/// While it plays, the item's media is read ahead on the engine's threads (`loadedTimeRanges`); where
-/// nothing is read yet the player waits (`.waitingToPlayAtSpecifiedRate`, a stall) and goes on when it
-/// is. The sound of the item's first enabled audio track goes to the audio device from a thread of its
-/// own; pictures go to the item's `AVPlayerItemVideoOutput`s. Nothing here runs on Swift's cooperative
+/// While it plays, the item's media is read ahead on the engine's threads
+/// (``AVPlayerItem/loadedTimeRanges``); where nothing is read yet the player waits
+/// (``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``, a stall) and goes on when it is. The
+/// sound of the item's first enabled audio track goes to the audio device from a thread of its own;
+/// pictures go to the item's ``AVPlayerItemVideoOutput``s. Nothing here runs on Swift's cooperative
 /// pool or blocks the caller: time observers and seek handlers are called on their queues (seek
-/// handlers on a background queue). Observe `status`, `rate`, `timeControlStatus` and `currentItem`
-/// with `observe(_:options:changeHandler:)`.
+/// handlers on a background queue). Observe ``status``, ``rate``, ``timeControlStatus`` and
+/// ``currentItem`` with `observe(_:options:changeHandler:)`.
 public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock; observers are called outside it.
     struct State {
@@ -54,7 +55,8 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         var audioDevice: (name: String, configuration: String?)?
     }
 
-    /// A token `addPeriodicTimeObserver` and `addBoundaryTimeObserver` return.
+    /// A token ``addPeriodicTimeObserver(forInterval:queue:using:)`` and
+    /// ``addBoundaryTimeObserver(forTimes:queue:using:)`` return.
     final class TimeObserver: NSObject, @unchecked Sendable {}
 
     struct PeriodicObserver {
@@ -84,12 +86,17 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         tickQueue.setSpecific(key: AVPlayer.tickQueueKey, value: ObjectIdentifier(self))
     }
 
-    /// A player for an item of the asset at `URL`.
+    /// A player for an item of the asset at `URL`. The item starts loading at once, on the engine's
+    /// threads.
+    ///
+    /// - Parameter URL: A URL as ``AVURLAsset/init(url:options:)`` takes it.
     public convenience init(url URL: URL) {
         self.init(playerItem: AVPlayerItem(url: URL))
     }
 
     /// A player for `item` (which starts loading).
+    ///
+    /// - Parameter item: The item to play, or nil for a player with no item yet.
     public init(playerItem item: AVPlayerItem?) {
         super.init()
         tickQueue.setSpecific(key: AVPlayer.tickQueueKey, value: ObjectIdentifier(self))
@@ -130,25 +137,29 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Properties
 
-    /// `.readyToPlay` once an item of the player has been ready, `.unknown` before; observable.
+    /// ``Status-swift.enum/readyToPlay`` once an item of the player has been ready,
+    /// ``Status-swift.enum/unknown`` before; observable.
     public var status: Status { snapshot.status }
-    /// Always nil: Avocet's players do not fail (see the current item's `error`).
+    /// Always nil: Avocet's players do not fail (see the current item's ``AVPlayerItem/error``).
     public var error: (any Error)? { snapshot.error }
     /// The item playing, or nil; observable.
     public var currentItem: AVPlayerItem? { snapshot.item }
-    /// Whether the time is moving, paused, or waiting (see `reasonForWaitingToPlay`); observable.
+    /// Whether the time is moving, paused, or waiting (see ``reasonForWaitingToPlay``); observable.
     public var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
-    /// Why the player waits while `timeControlStatus` is `.waitingToPlayAtSpecifiedRate`; nil otherwise.
+    /// Why the player waits while ``timeControlStatus`` is
+    /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``; nil otherwise.
     public var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
 
     /// The rate asked for: 0 paused, 1 normal speed. Setting it plays or pauses; while the item is not
-    /// ready the player waits (`timeControlStatus` `.waitingToPlayAtSpecifiedRate`).
+    /// ready the player waits (``timeControlStatus``
+    /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``). A negative rate (reverse play)
+    /// counts as 0: Avocet's items cannot play in reverse.
     public var rate: Float {
         get { snapshot.rate }
         set { setRate(newValue) }
     }
 
-    /// The rate `play()` uses.
+    /// The rate ``play()`` uses.
     public var defaultRate: Float {
         get { snapshot.defaultRate }
         set {
@@ -164,7 +175,8 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         set { change { $0.automaticallyWaitsToMinimizeStalling = newValue } }
     }
 
-    /// What happens when the item plays to its end: `.pause` by default (`.advance` for `AVQueuePlayer`).
+    /// What happens when the item plays to its end: ``ActionAtItemEnd-swift.enum/pause`` by default
+    /// (``ActionAtItemEnd-swift.enum/advance`` for ``AVQueuePlayer``).
     public var actionAtItemEnd: ActionAtItemEnd {
         get { snapshot.actionAtItemEnd }
         set { change { $0.actionAtItemEnd = newValue } }
@@ -216,7 +228,11 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Items
 
-    /// Makes `item` the current item (it starts loading), at its own time, keeping the rate.
+    /// Makes `item` the current item (it starts loading), at its own time, keeping the rate. Seeks
+    /// still on their way for the old item report false; the old item keeps its time for when it is
+    /// played again.
+    ///
+    /// - Parameter item: The item to play, or nil to play nothing.
     public func replaceCurrentItem(with item: AVPlayerItem?) {
         let (old, oldTime, unfinished) = change { s -> (AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
             let old = s.item
@@ -263,21 +279,28 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Rate
 
-    /// Plays at `defaultRate`.
+    /// Plays at ``defaultRate``.
     public func play() { setRate(defaultRate) }
 
     /// Pauses (rate 0).
     public func pause() { setRate(0) }
 
     /// Plays at `rate` at once, without waiting for more to be read ahead (it still waits where nothing
-    /// is read yet).
+    /// is read yet), whatever ``automaticallyWaitsToMinimizeStalling`` says, until paused.
+    ///
+    /// - Parameter rate: The rate, 1 for normal speed; 0 or less pauses.
     public func playImmediately(atRate rate: Float) {
         change { $0.immediately = true }
         setRate(rate)
     }
 
-    /// Plays at `rate` with the item at `itemTime` when the clock reads `hostClockTime` (invalid times:
-    /// now and the current time).
+    /// Plays at `rate` with the item at `itemTime` when the clock reads `hostClockTime`.
+    ///
+    /// - Parameters:
+    ///   - rate: The rate, 1 for normal speed; 0 or less pauses.
+    ///   - itemTime: The item's time at `hostClockTime`; an invalid time keeps the current time.
+    ///   - hostClockTime: A time of the player's clock (the host clock, or ``sourceClock``); an invalid
+    ///     time means now.
     public func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
         change { s in
             let hostTime = hostClockTime.isNumeric ? hostClockTime : s.clock.time
@@ -416,7 +439,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     // MARK: - Time
 
-    /// The current item's time (zero without an item), never past its end.
+    /// The current item's time, never past its end.
+    ///
+    /// - Returns: The time on the item's timeline; zero without an item.
     public func currentTime() -> CMTime {
         let s = snapshot
         return clamp(s.timebase.time, s.item)
@@ -444,40 +469,72 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     // MARK: - Seeking
 
     /// Moves to `time` with the default (unbounded) tolerances: the nearest keyframe where the index knows one.
+    ///
+    /// - Parameter time: A time on the item's timeline; clamped to the item.
     public func seek(to time: CMTime) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: { _ in })
     }
 
-    /// Moves to `time` with the default tolerances; the handler gets whether the seek finished.
+    /// Moves to `time` with the default tolerances (see
+    /// ``seek(to:toleranceBefore:toleranceAfter:completionHandler:)``).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline; clamped to the item.
+    ///   - completionHandler: Gets true on a background queue once the seek has landed, false when a
+    ///     newer seek came first.
     public func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
-    /// Moves to `time` with the default tolerances; returns whether the seek finished.
+    /// Moves to `time` with the default tolerances, awaiting the landing without holding a thread.
+    ///
+    /// - Parameter time: A time on the item's timeline; clamped to the item.
+    /// - Returns: True once the seek has landed; false when a newer seek came first, or `time` is not
+    ///   numeric.
     public func seek(to time: CMTime) async -> Bool {
         await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
-    /// Moves to `time` within the tolerances (zero ones: exactly).
+    /// Moves to `time` within the tolerances (zero ones: exactly); see
+    /// ``seek(to:toleranceBefore:toleranceAfter:completionHandler:)``.
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline; clamped to the item.
+    ///   - toleranceBefore: How far before `time` the landing may be.
+    ///   - toleranceAfter: How far after `time` the landing may be.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
         seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: { _ in })
     }
 
-    /// Moves to `time` within the tolerances; returns whether the seek finished.
+    /// Moves to `time` within the tolerances, awaiting the landing without holding a thread.
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline; clamped to the item.
+    ///   - toleranceBefore: How far before `time` the landing may be.
+    ///   - toleranceAfter: How far after `time` the landing may be.
+    /// - Returns: True once the seek has landed; false when a newer seek came first, or `time` is not
+    ///   numeric.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
     }
 
-    /// Moves the current item to `time` (clamped to the item); the handler gets true on a background
-    /// queue once it has landed, or false when a newer seek or the item's `cancelPendingSeeks()` came first.
-    /// Periodic observers and `.AVPlayerItemTimeJumped` report the jump.
+    /// Moves the current item to `time` (clamped to the item). Periodic observers and
+    /// ``AVPlayerItem/timeJumpedNotification`` report the jump.
     ///
     /// Zero tolerances land on `time` exactly. Wider ones land on the keyframe nearest `time` within
     /// them when the item's video is a file's whose index knows its keyframes (MP4, MOV, Matroska, AVI):
     /// the picture there decodes alone, so showing it is quickest. Finding it opens the file's header
     /// on an engine thread (nothing is decoded); until then the time reads from the time asked for.
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline; a seek to the end or past it lands at the end.
+    ///   - toleranceBefore: How far before `time` the landing may be.
+    ///   - toleranceAfter: How far after `time` the landing may be.
+    ///   - completionHandler: Gets true on a background queue once the seek has landed, or false when a
+    ///     newer seek, a new current item or the item's ``AVPlayerItem/cancelPendingSeeks()`` came
+    ///     first, or when `time` is not numeric.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                      completionHandler: @escaping @Sendable (Bool) -> Void) {
         guard time.isNumeric else {
@@ -561,9 +618,15 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     }
 
     /// Does nothing: Avocet's items have no dates.
+    ///
+    /// - Parameter date: Ignored.
     public func seek(to date: Date) {}
 
     /// Calls `completionHandler` with false on a background queue: Avocet's items have no dates.
+    ///
+    /// - Parameters:
+    ///   - date: Ignored.
+    ///   - completionHandler: Gets false.
     public func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
         AVPlayer.unfinished([completionHandler])
     }
@@ -577,21 +640,31 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         AVPlayer.unfinished(pending)
     }
 
-    /// Calls `completionHandler` on a background queue at once, with whether the current item is ready
-    /// to play; nothing is loaded or waited for.
+    /// Calls `completionHandler` on a background queue at once; nothing is loaded or waited for.
+    ///
+    /// - Parameters:
+    ///   - rate: Ignored.
+    ///   - completionHandler: Gets whether the current item's status is
+    ///     ``AVPlayerItem/Status-swift.enum/readyToPlay``.
     public func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let ready = currentItem?.status == .readyToPlay
         if let completionHandler { DispatchQueue.global().async { completionHandler(ready) } }
     }
 
-    /// Does nothing: `preroll(atRate:completionHandler:)` has nothing pending.
+    /// Does nothing: ``preroll(atRate:completionHandler:)`` has nothing pending.
     public func cancelPendingPrerolls() {}
 
     // MARK: - Time observers
 
-    /// Calls `block` on `queue` (nil: the main queue) every `interval` of item time while playing,
-    /// and when playback starts, stops or jumps. Keep the returned token and pass it to
-    /// `removeTimeObserver(_:)`.
+    /// Calls `block` every `interval` of item time while playing, and when playback starts, stops or
+    /// jumps.
+    ///
+    /// - Parameters:
+    ///   - interval: The item time between calls; an interval that is not a positive time makes an
+    ///     observer that is never called.
+    ///   - queue: Where `block` runs; nil for the main queue.
+    ///   - block: Gets the item's current time.
+    /// - Returns: A token to keep and pass to ``removeTimeObserver(_:)``.
     public func addPeriodicTimeObserver(forInterval interval: CMTime, queue: DispatchQueue?,
                                        using block: @escaping @Sendable (CMTime) -> Void) -> Any {
         let token = TimeObserver()
@@ -603,8 +676,14 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
         return token
     }
 
-    /// Calls `block` on `queue` (nil: the main queue) whenever playback crosses one of `times`
-    /// (`NSValue`s of `CMTime`s); not for seeks that jump over them.
+    /// Calls `block` whenever playback crosses one of `times`; not for seeks that jump over them.
+    ///
+    /// - Parameters:
+    ///   - times: `NSValue`s of `CMTime`s (`NSValue(time:)`) on the item's timeline; times that are not
+    ///     numeric are ignored.
+    ///   - queue: Where `block` runs; nil for the main queue.
+    ///   - block: Runs once for each time crossed.
+    /// - Returns: A token to keep and pass to ``removeTimeObserver(_:)``.
     public func addBoundaryTimeObserver(forTimes times: [NSValue], queue: DispatchQueue?,
                                        using block: @escaping @Sendable () -> Void) -> Any {
         let token = TimeObserver()
@@ -615,6 +694,9 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     }
 
     /// Stops the observer: its block is not called again (a call already queued is dropped).
+    ///
+    /// - Parameter observer: A token ``addPeriodicTimeObserver(forInterval:queue:using:)`` or
+    ///   ``addBoundaryTimeObserver(forTimes:queue:using:)`` returned; anything else is ignored.
     public func removeTimeObserver(_ observer: Any) {
         guard let token = observer as? TimeObserver else { return }
         let removed = change { s -> ([PeriodicObserver], [BoundaryObserver]) in

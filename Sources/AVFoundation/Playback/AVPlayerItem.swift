@@ -5,17 +5,17 @@ import Synchronization
 
 /// The presentation state of an asset being played: its status, timing and the tracks presented.
 ///
-/// An item starts loading when a player takes it: the keys in `automaticallyLoadedAssetKeys` (and the
-/// tracks and duration the item needs) load on the engine's threads; then `status` becomes
-/// `.readyToPlay` (and `asset.status(of:)` of each key is `.loaded`), or `.failed` with the error.
-/// Observe `status` with `observe(\.status, options:changeHandler:)`; changes are reported on the
-/// thread that loaded them.
+/// An item starts loading when a player takes it: the keys in ``automaticallyLoadedAssetKeys`` (and the
+/// tracks and duration the item needs) load on the engine's threads; then ``status`` becomes
+/// ``Status-swift.enum/readyToPlay`` (and ``AVAsynchronousKeyValueLoading/status(of:)`` of each key on
+/// the asset is loaded), or ``Status-swift.enum/failed`` with the ``error``. Observe ``status`` with
+/// `observe(\.status, options:changeHandler:)`; changes are reported on the thread that loaded them.
 public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock.
     /// Whether an item can be played.
     public enum Status: Int, Sendable {
         /// `unknown`: not yet loaded; `readyToPlay`: its keys are loaded and, for a file, its first second
-        /// of media read; `failed`: see `error`.
+        /// of media read; `failed`: see ``AVPlayerItem/error``.
         case unknown = 0, readyToPlay = 1, failed = 2
     }
 
@@ -69,18 +69,27 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     /// The player running the item, if any.
     private let owner = Locked<WeakBox<AVPlayer>?>(nil)
 
-    /// An item for the asset at `URL`.
+    /// An item for the asset at `URL`. Does no I/O until a player takes it.
+    ///
+    /// - Parameter URL: A URL as ``AVURLAsset/init(url:options:)`` takes it.
     public convenience init(url URL: URL) {
         self.init(asset: AVURLAsset(url: URL), automaticallyLoadedAssetKeys: nil)
     }
 
     /// An item for `asset`, loading only what playback needs.
+    ///
+    /// - Parameter asset: A file's asset or a composition.
     public convenience init(asset: AVAsset) {
         self.init(asset: asset, automaticallyLoadedAssetKeys: nil)
     }
 
-    /// An item for `asset` that loads the properties with these legacy keys ("playable",
-    /// "hasProtectedContent", ...) before it is ready. Unknown keys are ignored.
+    /// An item for `asset` that loads the properties with these legacy keys before it is ready.
+    ///
+    /// - Parameters:
+    ///   - asset: A file's asset or a composition.
+    ///   - automaticallyLoadedAssetKeys: Legacy keys of asset properties ("playable",
+    ///     "hasProtectedContent", ...); unknown keys are ignored, and nil loads only what playback needs.
+    ///     A failure to load one fails the item.
     public init(asset: AVAsset, automaticallyLoadedAssetKeys: [String]?) {
         self.asset = asset
         self.automaticallyLoadedAssetKeys = automaticallyLoadedAssetKeys ?? []
@@ -94,6 +103,11 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// An item for `asset` that loads these properties before it is ready.
+    ///
+    /// - Parameters:
+    ///   - asset: A file's asset or a composition.
+    ///   - automaticallyLoadedAssetKeys: Asset properties, such as `.isPlayable` and `.metadata`; a
+    ///     failure to load one fails the item.
     public convenience init(asset: AVAsset, automaticallyLoadedAssetKeys: [AVPartialAsyncProperty<AVAsset>] = []) {
         self.init(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys.map(\.description))
     }
@@ -123,7 +137,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
 
     /// Whether the item is loading, ready or failed; observable.
     public var status: Status { snapshot.status }
-    /// Why the item failed; nil unless `status` is `.failed`.
+    /// Why the item failed (an ``AVError``); nil unless ``status`` is ``Status-swift.enum/failed``.
     public var error: (any Error)? { snapshot.error }
     /// The asset's duration once the item is ready; `.indefinite` before.
     public var duration: CMTime { snapshot.duration }
@@ -143,7 +157,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     public var loadedTimeRanges: [NSValue] { bufferFlags(at: currentTime()).loaded.map { NSValue(timeRange: $0) } }
     /// Whether enough is read ahead (a second, or the rest of the item) for playing not to stall.
     public var isPlaybackLikelyToKeepUp: Bool { bufferFlags(at: currentTime()).likelyToKeepUp }
-    /// Whether the read-ahead reached its target (`preferredForwardBufferDuration`, or 10 seconds) or
+    /// Whether the read-ahead reached its target (``preferredForwardBufferDuration``, or 10 seconds) or
     /// the end.
     public var isPlaybackBufferFull: Bool { bufferFlags(at: currentTime()).full }
     /// Whether nothing is read at the item's time (playing there would wait).
@@ -248,7 +262,10 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     /// The outputs the item hands media to.
     public var outputs: [AVPlayerItemOutput] { snapshot.outputs }
 
-    /// Adds `output` (a video output starts decoding ahead once the item is ready and asked).
+    /// Adds `output` (a video output starts decoding ahead once the item is ready and asked). Adding
+    /// an output twice does nothing.
+    ///
+    /// - Parameter output: An output such as an ``AVPlayerItemVideoOutput``.
     public func add(_ output: AVPlayerItemOutput) {
         guard !snapshot.outputs.contains(where: { $0 === output }) else { return }
         change { $0.outputs.append(output) }
@@ -256,6 +273,8 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// Removes `output`; it hands out no more media.
+    ///
+    /// - Parameter output: An output added with ``add(_:)``; another is ignored.
     public func remove(_ output: AVPlayerItemOutput) {
         change { $0.outputs.removeAll { $0 === output } }
         output.attach(to: nil)
@@ -371,22 +390,42 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     // MARK: - Time
 
     /// The item's time: the player's while one runs it.
+    ///
+    /// - Returns: The time on the item's timeline; while no player runs the item, the time it was left
+    ///   at (zero at first).
     public func currentTime() -> CMTime {
         player?.itemTime(of: self) ?? snapshot.time
     }
 
-    /// Seeks to `time` (see `AVPlayer.seek`); `completionHandler` gets whether it finished.
+    /// Seeks to `time` with the default (unbounded) tolerances (see
+    /// ``seek(to:toleranceBefore:toleranceAfter:completionHandler:)``).
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline.
+    ///   - completionHandler: Gets whether the seek finished, on a background queue.
     public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
-    /// Seeks to `time` with the default tolerances; returns whether the seek finished.
+    /// Seeks to `time` with the default tolerances, awaiting the landing without holding a thread.
+    ///
+    /// - Parameter time: A time on the item's timeline.
+    /// - Returns: True once the seek has landed; false when a newer seek came first.
     public func seek(to time: CMTime) async -> Bool {
         await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
-    /// Seeks to `time` within the tolerances, through the player when one plays the item; else it only
-    /// sets the item's time, and the handler gets true on a background queue.
+    /// Seeks to `time` within the tolerances, through the player when one plays the item (see
+    /// ``AVPlayer/seek(to:toleranceBefore:toleranceAfter:completionHandler:)``); else it only sets the
+    /// item's time.
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline; without a player, a time that is not numeric leaves the
+    ///     time unchanged, and one before zero sets zero.
+    ///   - toleranceBefore: How far before `time` the landing may be.
+    ///   - toleranceAfter: How far after `time` the landing may be.
+    ///   - completionHandler: Gets whether the seek finished, on a background queue; true at once
+    ///     without a player.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         if let player, player.currentItem === self {
             player.seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { completionHandler?($0) }
@@ -396,19 +435,29 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
         }
     }
 
-    /// Seeks to `time` within the tolerances; returns whether the seek finished.
+    /// Seeks to `time` within the tolerances, awaiting the landing without holding a thread.
+    ///
+    /// - Parameters:
+    ///   - time: A time on the item's timeline.
+    ///   - toleranceBefore: How far before `time` the landing may be.
+    ///   - toleranceAfter: How far after `time` the landing may be.
+    /// - Returns: True once the seek has landed; false when a newer seek came first.
     public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
     }
 
-    /// Ends pending seeks: their handlers get false.
+    /// Ends pending seeks of the player running the item: their handlers get false.
     public func cancelPendingSeeks() {
         player?.cancelPendingSeeks()
     }
 
-    /// Moves `stepCount` frames on (back when negative), at the video's frame duration.
+    /// Moves `stepCount` frames on (back when negative), at the video's frame duration: an exact seek
+    /// from the current time.
+    ///
+    /// - Parameter stepCount: Frames to move; negative moves back. A count whose distance overflows
+    ///   does nothing.
     public func step(byCount stepCount: Int) {
         let frame = snapshot.frameDuration
         let (steps, overflow) = frame.value.multipliedReportingOverflow(by: Int64(stepCount))

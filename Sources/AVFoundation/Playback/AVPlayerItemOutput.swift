@@ -5,7 +5,7 @@ import Synchronization
 /// Seconds of the host clock (CoreFoundation's type on Apple's platforms).
 public typealias CFTimeInterval = Double
 
-/// The base of the outputs a player item hands media to (`AVPlayerItemVideoOutput`): it converts the
+/// The base of the outputs a player item hands media to (``AVPlayerItemVideoOutput``): it converts the
 /// host clock's times to the item's.
 public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the item reference sits behind a lock.
@@ -22,14 +22,20 @@ public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
         owner.withLock { $0 = item.map { WeakBox($0) } }
     }
 
-    /// The item's time when the host clock reads `hostTimeInSeconds` (`.invalid` without an item
-    /// being played).
+    /// The item's time when the host clock reads `hostTimeInSeconds`, as the player's timebase maps it.
+    ///
+    /// - Parameter hostTimeInSeconds: A time of the host clock, in seconds (`CMClock.hostTimeClock`).
+    /// - Returns: The item's time then; `.invalid` when the output's item is not the current item of a
+    ///   player.
     public func itemTime(forHostTime hostTimeInSeconds: CFTimeInterval) -> CMTime {
         itemTime(atHost: CMTime(seconds: hostTimeInSeconds, preferredTimescale: 1_000_000_000))
     }
 
-    /// The same for a host time in nanoseconds (Apple's mach absolute time; on Linux, the host clock's
-    /// nanoseconds).
+    /// The same as ``itemTime(forHostTime:)`` for a host time in nanoseconds.
+    ///
+    /// - Parameter machAbsoluteTime: Apple's mach absolute time; on Linux, the host clock's nanoseconds.
+    /// - Returns: The item's time then; `.invalid` when the output's item is not the current item of a
+    ///   player.
     public func itemTime(forMachAbsoluteTime machAbsoluteTime: Int64) -> CMTime {
         itemTime(atHost: CMTime(value: machAbsoluteTime, timescale: 1_000_000_000))
     }

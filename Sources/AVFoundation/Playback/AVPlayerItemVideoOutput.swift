@@ -8,10 +8,11 @@ import Synchronization
 /// `...FullRange`), as `kCVPixelBufferPixelFormatTypeKey` asks.
 ///
 /// A pipeline decodes ahead of the item's time on the engine's threads (never on Swift's cooperative
-/// pool or the caller's), keeping at most `capacity` pictures; taking pictures makes room and decoding
-/// goes on. Asking for a time outside what is buffered (a seek) drops the buffer and decodes from
-/// there; the pull delegate hears `outputSequenceWasFlushed`. Pictures are the item's video as stored
-/// (apply the track's preferred transform to show it upright), or its video composition's output.
+/// pool or the caller's), keeping at most six pictures; taking pictures makes room and decoding goes
+/// on. Asking for a time outside what is buffered (a seek) drops the buffer and decodes from there; the
+/// pull delegate hears ``AVPlayerItemOutputPullDelegate/outputSequenceWasFlushed(_:)``. Pictures are
+/// the item's video as stored (apply the track's preferred transform to show it upright), or its video
+/// composition's output.
 public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     // @unchecked Sendable: the pipeline and delegate sit behind locks.
     let pixelFormat: OSType
@@ -20,14 +21,19 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// Whether the delegate asked to hear when media arrives (kept across pipelines).
     private let wantsMediaNotice = Atomic<Bool>(false)
 
-    /// An output in the pixel format `pixelBufferAttributes[kCVPixelBufferPixelFormatTypeKey]` names
-    /// (BGRA when absent or not one Avocet makes).
+    /// An output in the pixel format `pixelBufferAttributes` names.
+    ///
+    /// - Parameter pixelBufferAttributes: Its `kCVPixelBufferPixelFormatTypeKey` names the pixel format:
+    ///   32BGRA, 420v or 420f; BGRA when absent or not one Avocet makes. Other keys are ignored.
     public init(pixelBufferAttributes: [String: Any]? = nil) {
         pixelFormat = AVPlayerItemVideoOutput.format(pixelBufferAttributes)
         super.init()
     }
 
-    /// The same from output settings (the pixel-format key is read the same way).
+    /// The same as ``init(pixelBufferAttributes:)``, from output settings.
+    ///
+    /// - Parameter outputSettings: Its `kCVPixelBufferPixelFormatTypeKey` is read as
+    ///   ``init(pixelBufferAttributes:)`` reads it.
     public init(outputSettings: [String: Any]?) {
         pixelFormat = AVPlayerItemVideoOutput.format(outputSettings)
         super.init()
@@ -56,26 +62,43 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     private var current: VideoOutputPipeline? { pipeline.withLock { $0 } }
 
     /// Whether a picture other than the last one handed out shows at `itemTime`. Starts decoding there
-    /// when nothing is buffered for it.
+    /// when nothing is buffered for it. Never blocks.
+    ///
+    /// - Parameter itemTime: A time on the item's timeline, such as
+    ///   ``AVPlayerItemOutput/itemTime(forHostTime:)`` gives for the next display refresh.
+    /// - Returns: True when ``copyPixelBuffer(forItemTime:itemTimeForDisplay:)`` would give a new
+    ///   picture; false when it is the one handed out last, not decoded yet, or the output is on no item.
     public func hasNewPixelBuffer(forItemTime itemTime: CMTime) -> Bool {
         current?.hasNew(at: itemTime) ?? false
     }
 
-    /// The picture showing at `itemTime`, and its time through `outItemTimeForDisplay`; nil when it is
-    /// not decoded yet (decoding starts there) or the item has no picture then.
+    /// The picture showing at `itemTime`. Never blocks: buffered pictures before it are dropped.
+    ///
+    /// - Parameters:
+    ///   - itemTime: A time on the item's timeline.
+    ///   - outItemTimeForDisplay: When given, receives the time from which the picture shows.
+    /// - Returns: The picture, in the output's pixel format; nil when it is not decoded yet (decoding
+    ///   starts there) or the item has no picture then.
     public func copyPixelBuffer(forItemTime itemTime: CMTime, itemTimeForDisplay outItemTimeForDisplay: UnsafeMutablePointer<CMTime>?) -> CVPixelBuffer? {
         guard let (buffer, time) = current?.take(at: itemTime) else { return nil }
         outItemTimeForDisplay?.pointee = time
         return buffer
     }
 
-    /// Sets the pull delegate and the queue it is called on (nil: the main queue).
+    /// Sets the pull delegate and the queue it is called on.
+    ///
+    /// - Parameters:
+    ///   - delegate: The delegate, held weakly; nil for none.
+    ///   - delegateQueue: Where the delegate is called; nil for the main queue.
     public func setDelegate(_ delegate: (any AVPlayerItemOutputPullDelegate)?, queue delegateQueue: DispatchQueue?) {
         delegateState.withLock { $0 = (delegate.map { WeakBox($0 as AnyObject) }, delegateQueue) }
     }
 
-    /// Asks the delegate to be told once pictures are buffered (`outputMediaDataWillChange`), even when
-    /// asked before the output is added to an item or the item is ready.
+    /// Asks the delegate to be told once pictures are buffered
+    /// (``AVPlayerItemOutputPullDelegate/outputMediaDataWillChange(_:)``), even when asked before the
+    /// output is added to an item or the item is ready.
+    ///
+    /// - Parameter interval: Ignored: the delegate is told as soon as a picture is buffered.
     public func requestNotificationOfMediaDataChange(withAdvanceInterval interval: TimeInterval) {
         wantsMediaNotice.store(true, ordering: .relaxed)
         current?.whenBuffered { [weak self] in

@@ -1,24 +1,31 @@
 import Foundation
 
 /// A player of a queue of items, one after another: at an item's end it advances to the next
-/// (`actionAtItemEnd` is `.advance` by default), or when told with `advanceToNextItem()`.
+/// (``AVPlayer/actionAtItemEnd`` is ``AVPlayer/ActionAtItemEnd-swift.enum/advance`` by default), or when
+/// told with ``advanceToNextItem()``.
 public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     // @unchecked Sendable: the queue sits behind a lock.
     /// The items after the current one.
     private let upcoming = LockedState([AVPlayerItem]())
 
     /// A player of `items`, the first current (and loading).
+    ///
+    /// - Parameter items: The queue, in playing order; may be empty.
     public init(items: [AVPlayerItem]) {
         super.init(playerItem: items.first)
         upcoming.change { $0 = Array(items.dropFirst()) }
         actionAtItemEnd = .advance
     }
 
+    /// A player with an empty queue.
     public override init() {
         super.init()
         actionAtItemEnd = .advance
     }
 
+    /// A player of one item, current (and loading).
+    ///
+    /// - Parameter item: The item to play, or nil for an empty queue.
     public override init(playerItem item: AVPlayerItem?) {
         super.init(playerItem: item)
         actionAtItemEnd = .advance
@@ -35,6 +42,8 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     }
 
     /// The queue: the current item, then those after it.
+    ///
+    /// - Returns: The items in playing order; empty when there is no current item and none after it.
     public func items() -> [AVPlayerItem] {
         (currentItem.map { [$0] } ?? []) + upcoming.value
     }
@@ -45,12 +54,21 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
         replaceCurrentItem(with: next)
     }
 
-    /// Whether `item` can go after `afterItem` (nil: at the end): not when it is queued already.
+    /// Whether `item` can go after `afterItem`: not when it is queued already.
+    ///
+    /// - Parameters:
+    ///   - item: The item to queue.
+    ///   - afterItem: The item to follow; nil for the end of the queue.
+    /// - Returns: False when `item` is the current item or already queued; true otherwise.
     public func canInsert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) -> Bool {
         !items().contains { $0 === item }
     }
 
-    /// Queues `item` after `afterItem` (nil or not queued: at the end).
+    /// Queues `item` after `afterItem`. Does nothing when ``canInsert(_:after:)`` is false.
+    ///
+    /// - Parameters:
+    ///   - item: The item to queue; with no current item it becomes current (and starts loading).
+    ///   - afterItem: The item to follow; nil, or an item not queued, for the end of the queue.
     public func insert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) {
         guard canInsert(item, after: afterItem) else { return }
         if currentItem == nil {
@@ -68,7 +86,10 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
         }
     }
 
-    /// Takes `item` out of the queue (the current one: the next becomes current).
+    /// Takes `item` out of the queue.
+    ///
+    /// - Parameter item: A queued item; when it is the current one, the next becomes current (see
+    ///   ``advanceToNextItem()``). An item not queued is ignored.
     public func remove(_ item: AVPlayerItem) {
         if item === currentItem {
             advanceToNextItem()

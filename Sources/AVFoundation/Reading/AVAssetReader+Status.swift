@@ -7,9 +7,9 @@ extension AVAssetReader {
         case reading = 1
         /// Every output handed out its last buffer.
         case completed = 2
-        /// Reading failed; `error` says why.
+        /// Reading failed; ``AVAssetReader/error`` says why.
         case failed = 3
-        /// `cancelReading()` stopped it.
+        /// ``AVAssetReader/cancelReading()`` stopped it.
         case cancelled = 4
     }
 }

@@ -3,17 +3,19 @@ internal import Locking
 
 /// Reads the media data of an asset's tracks as sample buffers, through the outputs added to it.
 ///
-/// Configure it (add outputs, set `timeRange`), call `startReading()`, then drain each output with
-/// `copyNextSampleBuffer()` (on a thread or dispatch queue of your own: it blocks) or, Avocet's
-/// addition, `for try await buffer in output.sampleBuffers` (never blocks the cooperative pool), and
-/// look at `status` when an output gives nil. Each output opens the asset's bytes for itself when
+/// Configure it (add outputs with ``add(_:)``, set ``timeRange``), call ``startReading()``, then drain
+/// each output with ``AVAssetReaderOutput/copyNextSampleBuffer()`` (on a thread or dispatch queue of your
+/// own: it blocks) or, Avocet's addition, `for try await buffer in output.sampleBuffers`
+/// (``AVAssetReaderOutput/sampleBuffers``, never blocks the cooperative pool), and look at ``status``
+/// when an output gives nil. Each output opens the asset's bytes for itself when
 /// reading starts and reads ahead a few buffers on the engine's threads; a reader is used once.
 ///
 /// Misuse that Apple answers with an exception (adding an output or setting the time range after
 /// reading started, starting twice, reading before starting) never traps here: the call does nothing
-/// (or returns false), and the reader moves to `.failed` with an `AVError.operationNotAllowed` that
-/// says what was wrong. A read or decode failure moves it to `.failed` with the engine's `AVError`;
-/// every output then gives nil.
+/// (or returns false), and the reader moves to ``Status-swift.enum/failed`` with an
+/// ``AVError/Code-swift.enum/operationNotAllowed`` error that says what was wrong. A read or decode
+/// failure moves it to ``Status-swift.enum/failed`` with the engine's ``AVError``; every output then
+/// gives nil.
 open class AVAssetReader: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is behind `state`.
 
@@ -30,7 +32,9 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     private let state = Locked(State())
 
     /// A reader of `asset`. Opens nothing: each output opens the asset's bytes when reading starts.
-    /// Throws nothing on Linux (Apple's throws for protected content, which FFmpeg does not read).
+    ///
+    /// - Parameter asset: The asset whose tracks the outputs read; outputs may only read its tracks.
+    /// - Throws: Nothing on Linux (Apple's throws for protected content, which FFmpeg does not read).
     public init(asset: AVAsset) throws {
         self.asset = asset
         super.init()
@@ -39,13 +43,14 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     /// Where the reader stands. Safe from any thread.
     open var status: Status { state.withLock { $0.status } }
 
-    /// Why the reader failed; nil unless `status` is `.failed`. Safe from any thread.
+    /// Why the reader failed; nil unless ``status`` is ``Status-swift.enum/failed``. Safe from any
+    /// thread.
     open var error: (any Error)? { state.withLock { $0.error } }
 
     /// The outputs added.
     open var outputs: [AVAssetReaderOutput] { state.withLock { $0.outputs } }
 
-    /// The part of the asset read; default from zero with no end. Set it before `startReading()`:
+    /// The part of the asset read; default from zero with no end. Set it before ``startReading()``:
     /// set afterwards it is ignored and the reader fails.
     open var timeRange: CMTimeRange {
         get { state.withLock { $0.timeRange } }
@@ -61,11 +66,18 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
 
     /// Whether `output` can be added: reading has not started, the output belongs to no reader, it reads
     /// tracks of this reader's asset, and its settings can be produced.
+    ///
+    /// - Parameter output: The output to check; nothing is opened.
+    /// - Returns: True when ``add(_:)`` would add it; false when it would fail the reader instead.
     open func canAdd(_ output: AVAssetReaderOutput) -> Bool {
         addProblem(output) == nil
     }
 
-    /// Adds `output`. One that `canAdd` refuses is not added, and the reader fails with the reason.
+    /// Adds `output`. One that ``canAdd(_:)`` refuses is not added, and the reader fails with the
+    /// reason (``AVError/Code-swift.enum/operationNotAllowed`` for misuse, or the output's settings
+    /// error such as ``AVError/Code-swift.enum/unsupportedOutputSettings``).
+    ///
+    /// - Parameter output: An output of this reader's asset's tracks that belongs to no reader yet.
     open func add(_ output: AVAssetReaderOutput) {
         if let problem = addProblem(output) {
             fail(problem)
@@ -82,8 +94,12 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
     }
 
     /// Starts reading: checks every output (its settings, its tracks) and starts each reading ahead on
-    /// the engine's threads. True when reading started; false, with `status` `.failed` and `error` set,
-    /// when an output cannot be read, no output was added, or reading had already started (or ended).
+    /// the engine's threads. Returns at once: the outputs open the asset's bytes on those threads.
+    ///
+    /// - Returns: True when reading started. False, with ``status`` ``Status-swift.enum/failed`` and
+    ///   ``error`` set, when an output cannot be read, no output was added, or ``timeRange`` is not
+    ///   numeric. False when reading had already started or ended (a second call while reading also
+    ///   fails the reader).
     @discardableResult
     open func startReading() -> Bool {
         let (status, outputs, range) = state.withLock { ($0.status, $0.outputs, $0.timeRange) }
@@ -114,8 +130,8 @@ open class AVAssetReader: NSObject, @unchecked Sendable {
         return true
     }
 
-    /// Stops reading: every output's engine work ends promptly, waiting callers get nil, and `status`
-    /// becomes `.cancelled` (unless reading had already completed or failed).
+    /// Stops reading: every output's engine work ends promptly, waiting callers get nil, and ``status``
+    /// becomes ``Status-swift.enum/cancelled`` (unless reading had already completed or failed).
     open func cancelReading() {
         let outputs = state.withLock { s -> [AVAssetReaderOutput] in
             if s.status == .unknown || s.status == .reading { s.status = .cancelled }

@@ -2,18 +2,19 @@ internal import MediaEngine
 import Foundation
 internal import Locking
 
-/// Reads several audio tracks mixed into one sound, at the volumes of an optional `AVAudioMix`, as
+/// Reads several audio tracks mixed into one sound, at the volumes of an optional ``AVAudioMix``, as
 /// linear PCM: the mix an export encodes and a player plays (tracks of a file or of a composition,
 /// each composition segment's file read in turn, resampled by libswresample, summed and clipped).
 ///
-/// `audioSettings` takes the linear PCM keys of `AVAssetReaderTrackOutput`; nil gives "a convenient
+/// `audioSettings` takes the linear PCM keys of ``AVAssetReaderTrackOutput``; nil gives "a convenient
 /// uncompressed format" as Apple's does: here 32-bit float, interleaved, at the first track's sample
 /// rate, stereo unless every track is mono. Buffers of up to 8192 frames from the reader's time range
 /// (ended at the asset's duration). The mix counts time as the tracks' own timelines do (a file's
 /// zero), as the player does.
 ///
 /// Tracks that are not audio tracks of the reader's asset, or settings it cannot produce, make
-/// `canAdd` false and `startReading()` fail, where Apple's raises an exception.
+/// ``AVAssetReader/canAdd(_:)`` false and ``AVAssetReader/startReading()`` fail, where Apple's raises an
+/// exception.
 open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The tracks mixed.
     public let audioTracks: [AVAssetTrack]
@@ -23,6 +24,11 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
     private let mix = Locked<(audioMix: AVAudioMix?, pitch: AVAudioTimePitchAlgorithm)>((nil, .spectral))
 
     /// An output mixing `audioTracks` as `audioSettings` say. Parses the settings only.
+    ///
+    /// - Parameters:
+    ///   - audioTracks: One or more audio tracks of the reader's asset.
+    ///   - audioSettings: Linear PCM settings; nil for 32-bit float, interleaved, at the first track's
+    ///     sample rate, stereo unless every track is mono.
     public init(audioTracks: [AVAssetTrack], audioSettings: [String: Any]?) {
         self.audioTracks = audioTracks
         self.audioSettings = audioSettings
@@ -49,7 +55,7 @@ open class AVAssetReaderAudioMixOutput: AVAssetReaderOutput, @unchecked Sendable
         }
     }
 
-    /// The algorithm for sound in scaled edits; stored. Default `.spectral`.
+    /// The algorithm for sound in scaled edits; stored. Default ``AVAudioTimePitchAlgorithm/spectral``.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { mix.withLock { $0.pitch } }
         set { mix.withLock { $0.pitch = newValue } }

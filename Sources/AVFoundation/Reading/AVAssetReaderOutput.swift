@@ -7,8 +7,8 @@ internal import Locking
 ///
 /// Once its reader starts, an output makes its sample buffers ahead of the caller on the engine's
 /// threads (a few at a time: three pictures, eight sound buffers, 256 stored samples or 4 MiB of them) and hands
-/// them out in order. `copyNextSampleBuffer()` blocks its caller's thread while the next is made, as
-/// Apple's does; `sampleBuffers` (Avocet's addition) awaits them without holding a thread.
+/// them out in order. ``copyNextSampleBuffer()`` blocks its caller's thread while the next is made, as
+/// Apple's does; ``sampleBuffers`` (Avocet's addition) awaits them without holding a thread.
 open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is behind `state`; the producer is entered only by its
     // queue's one job.
@@ -44,10 +44,10 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         set { state.withLock { $0.alwaysCopiesSampleData = newValue } }
     }
 
-    /// Whether `reset(forReadingTimeRanges:)` may be used; default false. Set it before reading
+    /// Whether ``reset(forReadingTimeRanges:)`` may be used; default false. Set it before reading
     /// starts: set afterwards it is ignored and the reader fails, where Apple's raises an exception.
     /// An output that supports random access keeps its reader from completing until
-    /// `markConfigurationAsFinal()`.
+    /// ``markConfigurationAsFinal()``.
     open var supportsRandomAccess: Bool {
         get { state.withLock { $0.supportsRandomAccess } }
         set {
@@ -61,10 +61,14 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     }
 
     /// The next sample buffer, blocking the calling thread while it is made (at most one engine read
-    /// or decode away when the output is being drained); nil at the end of the time range, or when the
-    /// reader failed or was cancelled (check the reader's `status`). Call it from a thread of your own
-    /// or a dispatch queue, never from Swift's cooperative pool: async code uses `sampleBuffers`.
-    /// Called before `startReading()` it returns nil and fails the reader (Apple's raises an exception).
+    /// or decode away when the output is being drained). Call it from a thread of your own or a
+    /// dispatch queue, never from Swift's cooperative pool: async code uses ``sampleBuffers``.
+    /// Called before ``AVAssetReader/startReading()`` it returns nil and fails the reader (Apple's
+    /// raises an exception).
+    ///
+    /// - Returns: The next buffer; nil at the end of the time range (or of the last range given to
+    ///   ``reset(forReadingTimeRanges:)``), or when the reader failed or was cancelled: check the
+    ///   reader's ``AVAssetReader/status``.
     open func copyNextSampleBuffer() -> CMSampleBuffer? {
         guard let queue = activeQueue() else { return nil }
         let buffer = queue.take()
@@ -92,12 +96,15 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         reader?.outputDelivered()
     }
 
-    /// Restarts reading at `timeRanges` (`NSValue(timeRange:)`, starts strictly increasing, not
-    /// overlapping) once the previous pass has been read to its end; the buffers of each range follow in
-    /// turn, then nil. Needs `supportsRandomAccess` and a started reader; misuse (ranges out of order, a
-    /// pass not yet drained, after `markConfigurationAsFinal()`) fails the reader, where Apple's raises.
-    /// After the reader failed or was cancelled it does nothing. Opens nothing again: the next read
-    /// seeks the output's container.
+    /// Restarts reading at `timeRanges` once the previous pass has been read to its end; the buffers of
+    /// each range follow in turn, then nil. Needs ``supportsRandomAccess`` and a started reader; misuse
+    /// (ranges out of order, a pass not yet drained, after ``markConfigurationAsFinal()``) fails the
+    /// reader with ``AVError/Code-swift.enum/operationNotAllowed``, where Apple's raises. Before reading
+    /// started, and after the reader failed or was cancelled, it does nothing. Opens nothing again: the
+    /// next read seeks the output's container.
+    ///
+    /// - Parameter timeRanges: One or more time ranges, each as `NSValue(timeRange:)`, with numeric
+    ///   starts strictly increasing and not overlapping (a duration may be positive infinity).
     open func reset(forReadingTimeRanges timeRanges: [NSValue]) {
         let ranges = timeRanges.map(\.timeRangeValue)
         let problem: String? = state.withLock { s in
@@ -121,7 +128,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Says no more `reset(forReadingTimeRanges:)` will come: the reader may complete once this pass
+    /// Says no more ``reset(forReadingTimeRanges:)`` will come: the reader may complete once this pass
     /// is read.
     open func markConfigurationAsFinal() {
         let reader = state.withLock { s -> AVAssetReader? in

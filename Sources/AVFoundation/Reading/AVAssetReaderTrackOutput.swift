@@ -22,16 +22,17 @@ internal import Locking
 ///   sample lies where the track's timestamps put it (silence fills a gap in them); an MP4 or MOV
 ///   track's sound ends where the track does, without the encoder's padding.
 ///
-/// Settings it cannot produce (compressed output, `AVVideoScalingModeKey`, `AVVideoCleanApertureKey`,
-/// `AVVideoPixelAspectRatioKey`, `AVSampleRateConverterAudioQualityKey`, settings of the other media
-/// type, a pixel format it does not convert to) make `canAdd` false and `startReading()` fail with
-/// `AVError.unsupportedOutputSettings`, where Apple's initializer raises an exception.
+/// Settings it cannot produce (compressed output, ``AVVideoScalingModeKey``, ``AVVideoCleanApertureKey``,
+/// ``AVVideoPixelAspectRatioKey``, `AVSampleRateConverterAudioQualityKey`, settings of the other media
+/// type, a pixel format it does not convert to) make ``AVAssetReader/canAdd(_:)`` false and
+/// ``AVAssetReader/startReading()`` fail with ``AVError/Code-swift.enum/unsupportedOutputSettings``,
+/// where Apple's initializer raises an exception.
 ///
 /// Reads a file's track (a file, a resource loader's, HTTP or HLS asset), and a composition's track
-/// decoded: its audio through the mix `AVAssetReaderAudioMixOutput` uses, its video rendered at the
-/// track's nominal frame rate as `AVAssetReaderVideoCompositionOutput` renders (each segment's file in
-/// turn). A composition track's stored samples are not read yet: `startReading()` fails with
-/// `AVError.operationNotSupportedForAsset`.
+/// decoded: its audio through the mix ``AVAssetReaderAudioMixOutput`` uses, its video rendered at the
+/// track's nominal frame rate as ``AVAssetReaderVideoCompositionOutput`` renders (each segment's file in
+/// turn). A composition track's stored samples are not read yet: ``AVAssetReader/startReading()`` fails
+/// with ``AVError/Code-swift.enum/operationNotSupportedForAsset``.
 open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The track read.
     public let track: AVAssetTrack
@@ -40,8 +41,16 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     private let format: Result<ReaderOutputFormat, AVError>
     private let pitch = Locked(AVAudioTimePitchAlgorithm.spectral)
 
-    /// An output reading `track` as `outputSettings` say (nil: stored samples). Parses the settings
-    /// only; nothing is opened until reading starts.
+    /// An output reading `track` as `outputSettings` say. Parses the settings only; nothing is opened
+    /// until reading starts.
+    ///
+    /// Settings it cannot produce do not trap (Apple's raises an exception): the output is made, and
+    /// ``AVAssetReader/canAdd(_:)`` refuses it.
+    ///
+    /// - Parameters:
+    ///   - track: A track of the asset of the reader this output will be added to.
+    ///   - outputSettings: Video or audio settings of the track's media type, as listed above; nil
+    ///     for the stored samples.
     public init(track: AVAssetTrack, outputSettings: [String: Any]?) {
         self.track = track
         self.outputSettings = outputSettings
@@ -50,7 +59,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
     }
 
     /// The algorithm for sound in scaled edits; stored (a file's track has no scaled edits). Default
-    /// `.spectral`.
+    /// ``AVAudioTimePitchAlgorithm/spectral``.
     open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
         get { pitch.withLock { $0 } }
         set { pitch.withLock { $0 = newValue } }

@@ -2,19 +2,20 @@ internal import MediaEngine
 import Foundation
 internal import Locking
 
-/// Reads video tracks composed through an `AVVideoComposition` (its instructions, layer transforms,
+/// Reads video tracks composed through an ``AVVideoComposition`` (its instructions, layer transforms,
 /// opacity and crop ramps, background colour), or a single track's pictures (a composition track's
-/// segments in turn), rendered at a fixed rate: the composition's `frameDuration`, else the first
-/// track's nominal frame rate. Each frame is composed as RGBA at the render size by the image pipeline
-/// (the one thumbnails and exports use), then converted once into a pooled pixel buffer of the asked
-/// format and size; black where nothing plays. Frames run over the reader's time range, ended at the
-/// asset's duration.
+/// segments in turn), rendered at a fixed rate: the composition's ``AVVideoComposition/frameDuration``,
+/// else the first track's nominal frame rate. Each frame is composed as RGBA at the render size by the
+/// image pipeline (the one thumbnails and exports use), then converted once into a pooled pixel buffer
+/// of the asked format and size; black where nothing plays. Frames run over the reader's time range,
+/// ended at the asset's duration.
 ///
-/// `videoSettings` takes the pixel-buffer keys of `AVAssetReaderTrackOutput`; nil gives "a convenient
+/// `videoSettings` takes the pixel-buffer keys of ``AVAssetReaderTrackOutput``; nil gives "a convenient
 /// uncompressed format" as Apple's does: here 32BGRA at the render size. Tracks that are not video
 /// tracks of the reader's asset, several tracks without a video composition, or settings it cannot
-/// produce make `canAdd` false and `startReading()` fail, where Apple's raises an exception. Custom
-/// compositors are not supported (`customVideoCompositor` is always nil).
+/// produce make ``AVAssetReader/canAdd(_:)`` false and ``AVAssetReader/startReading()`` fail, where
+/// Apple's raises an exception. Custom compositors are not supported: the output has no
+/// `customVideoCompositor` property.
 open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked Sendable {
     /// The tracks composed.
     public let videoTracks: [AVAssetTrack]
@@ -24,6 +25,12 @@ open class AVAssetReaderVideoCompositionOutput: AVAssetReaderOutput, @unchecked 
     private let composition = Locked<AVVideoComposition?>(nil)
 
     /// An output composing `videoTracks` as `videoSettings` say. Parses the settings only.
+    ///
+    /// - Parameters:
+    ///   - videoTracks: One or more video tracks of the reader's asset; more than one needs a
+    ///     ``videoComposition``.
+    ///   - videoSettings: Pixel-buffer settings (pixel format, width, height); nil for 32BGRA at the
+    ///     render size.
     public init(videoTracks: [AVAssetTrack], videoSettings: [String: Any]?) {
         self.videoTracks = videoTracks
         self.videoSettings = videoSettings

@@ -5,8 +5,9 @@ import Synchronization
 /// What the delegate tells about the whole resource, on the first request of an asset: its type, its
 /// length, whether ranges can be asked for, and whether all of it is at hand.
 ///
-/// Set the properties before the first `respond(with:)` or `finishLoading()` of the request that
-/// carries this one; they are read then, once.
+/// Set the properties before the first ``AVAssetResourceLoadingDataRequest/respond(with:)`` or
+/// ``AVAssetResourceLoadingRequest/finishLoading()`` of the request that carries this one; they are
+/// read then, once.
 public class AVAssetResourceLoadingContentInformationRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the settable fields sit behind `state`'s lock.
     private struct State {
@@ -19,7 +20,7 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
 
     private let state = Locked(State())
 
-    /// The content types Avocet reads (`AVFileType` raw values, which are UTIs).
+    /// The content types Avocet reads (``AVFileType`` raw values, which are UTIs).
     public let allowedContentTypes: [String]?
 
     init(allowedContentTypes: [String]?) {
@@ -27,7 +28,7 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
         super.init()
     }
 
-    /// The resource's type as a UTI (`AVFileType.mp4.rawValue`, ...). Informative: Avocet recognises
+    /// The resource's type as a UTI (``AVFileType/mp4``'s raw value, ...). Informative: Avocet recognises
     /// the container from its bytes.
     public var contentType: String? {
         get { state.withLock { $0.contentType } }

@@ -9,11 +9,11 @@ import Synchronization
 /// One request from an asset to its resource loader's delegate: content information about the
 /// resource, a range of its bytes, or both.
 ///
-/// The delegate answers through `contentInformationRequest` (fill in its properties) and `dataRequest`
-/// (`respond(with:)`), then ends the request exactly once with `finishLoading()` or
-/// `finishLoading(with:)`; or the asset ends it first by cancelling it (`isCancelled`, and the
-/// delegate's `resourceLoader(_:didCancel:)`). Anything after the end is ignored. Safe to use from any
-/// thread.
+/// The delegate answers through ``contentInformationRequest`` (fill in its properties) and
+/// ``dataRequest`` (``AVAssetResourceLoadingDataRequest/respond(with:)``), then ends the request exactly
+/// once with ``finishLoading()`` or ``finishLoading(with:)``; or the asset ends it first by cancelling
+/// it (``isCancelled``, and the delegate's `resourceLoader(_:didCancel:)`). Anything after the end is
+/// ignored. Safe to use from any thread.
 public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `response` and `redirect` sit behind a lock; the rest is immutable or the
     // channel's (behind its own locks).
@@ -37,7 +37,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Whether the request was finished (by either `finishLoading` call).
+    /// Whether the request was finished (by ``finishLoading()`` or ``finishLoading(with:)``).
     public var isFinished: Bool { channel.phase == .finished }
 
     /// Whether the asset cancelled the request before it was finished.
@@ -59,13 +59,17 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     }
 
     /// Ends the request successfully. If the data request got fewer bytes than it asked for, the
-    /// resource is taken to end at `currentOffset`. Ignored after the request ended.
+    /// resource is taken to end at its ``AVAssetResourceLoadingDataRequest/currentOffset``. Ignored after
+    /// the request ended. A ``redirect`` set before is followed.
     public func finishLoading() {
         channel.finish(error: nil, redirect: redirect?.url)
     }
 
-    /// Ends the request with a failure: the asset's loads fail with `AVError.failedToLoadMediaData`
-    /// whose underlying error is `error`. Ignored after the request ended.
+    /// Ends the request with a failure. Ignored after the request ended.
+    ///
+    /// - Parameter error: Why the request failed: the asset's loads fail with
+    ///   ``AVError/Code-swift.enum/failedToLoadMediaData`` whose underlying error is this one. Nil
+    ///   fails them too, with a reason that says no error was given.
     public func finishLoading(with error: (any Error)?) {
         let cause = error.map { $0 as NSError }
         let reason = cause.map { "the resource loader's delegate failed the request: \($0.localizedDescription)" }
@@ -73,7 +77,13 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
         channel.finish(error: MediaEngineError(.readFailed, source: channel.name, operation: "load", reason: reason, underlying: cause))
     }
 
-    /// Ends the request with a response, bytes and a redirect at once.
+    /// Ends the request with a response, bytes and a redirect at once, then as ``finishLoading()`` does.
+    ///
+    /// - Parameters:
+    ///   - response: Set as ``response`` when not nil.
+    ///   - data: Handed to the data request's ``AVAssetResourceLoadingDataRequest/respond(with:)`` when
+    ///     not nil.
+    ///   - redirect: Set as ``redirect`` when not nil.
     @available(*, deprecated, message: "Use finishLoading() or finishLoading(with:)")
     public func finishLoading(with response: URLResponse?, data: Data?, redirect: URLRequest?) {
         if let response { self.response = response }

@@ -37,15 +37,19 @@ public struct AvocetIPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address in network order: 4 bytes for IPv4, 16 for IPv6.
     public let bytes: [UInt8]
 
-    /// An address from its bytes in network order; nil unless there are 4 or 16.
+    /// An address from its bytes in network order.
+    ///
+    /// - Parameter bytes: 4 bytes for IPv4, 16 for IPv6; nil for any other count.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
-    /// An address from its numeric text in the strict forms: dotted quad (`203.0.113.7`) or IPv6
-    /// (`2001:db8::1`, brackets allowed). Nil for a host name or a loose form such as `127.1`: a URL's
-    /// host is resolved by the system instead (``AvocetURLPolicy`` does), which reads those forms too.
+    /// An address from its numeric text in the strict forms. Parses only; nothing is looked up.
+    ///
+    /// - Parameter text: A dotted quad (`203.0.113.7`) or IPv6 (`2001:db8::1`, brackets allowed). Nil
+    ///   for a host name or a loose form such as `127.1`: a URL's host is resolved by the system
+    ///   instead (``AvocetURLPolicy`` does), which reads those forms too.
     public init?(_ text: String) {
         guard let bytes = HostResolver.numeric(text) else { return nil }
         self.bytes = bytes

@@ -2,7 +2,7 @@ import Foundation
 
 /// Which servers an `http`/`https` asset may reach, and whether it follows redirects (Avocet's addition,
 /// for servers that open URLs strangers give them; Apple's AVFoundation has no such option). Given as
-/// `AvocetURLAssetURLPolicyKey` in `AVURLAsset`'s options; without it an asset connects wherever its
+/// ``AvocetURLAssetURLPolicyKey`` in ``AVURLAsset``'s options; without it an asset connects wherever its
 /// URL and every redirect lead, as on Apple's platforms.
 ///
 /// The policy is asked about **every connection** the asset makes: the first request, each redirect
@@ -36,8 +36,8 @@ import Foundation
 ///
 /// With a policy, Avocet follows redirects itself, one hop at a time (at most ``maximumRedirects``,
 /// `http` and `https` only), checking each target before connecting. A refused connection fails the
-/// load with `AVError.referenceForbiddenByReferencePolicy`, whose message names the rule that refused
-/// it, never the address a host resolved to nor the target of a redirect.
+/// load with ``AVError/Code-swift.enum/referenceForbiddenByReferencePolicy``, whose message names the
+/// rule that refused it, never the address a host resolved to nor the target of a redirect.
 public struct AvocetURLPolicy: Sendable {
     /// A connection about to be made, as the policy sees it.
     public struct Connection: Sendable {
@@ -52,6 +52,12 @@ public struct AvocetURLPolicy: Sendable {
         public let redirectCount: Int
 
         /// A connection as Avocet asks about it (public so that policies can be tested on their own).
+        ///
+        /// - Parameters:
+        ///   - url: The URL of the request.
+        ///   - host: The URL's host, percent-decoded, without IPv6 brackets.
+        ///   - addresses: The addresses the host resolved to, in the resolver's order.
+        ///   - redirectCount: How many redirects led here; 0 for a first request.
         public init(url: URL, host: String, addresses: [AvocetIPAddress], redirectCount: Int) {
             self.url = url
             self.host = host
@@ -65,6 +71,7 @@ public struct AvocetURLPolicy: Sendable {
 
     /// What a policy says of a connection.
     public enum Verdict: Hashable, Sendable {
+        /// Allow the connection.
         case allow
         /// Refuse, naming the rule in words for the error message (for example "the host resolves to a
         /// loopback address"). Say what the rule is, not the address: the message may reach the person
@@ -78,8 +85,14 @@ public struct AvocetURLPolicy: Sendable {
     public var maximumRedirects: Int
     private let decide: @Sendable (Connection) -> Verdict
 
-    /// A policy that asks `decide` about each connection. `decide` runs on a resolver thread, once per
-    /// connection; it must not block for long.
+    /// A policy that asks `decide` about each connection.
+    ///
+    /// - Parameters:
+    ///   - followsRedirects: Whether redirects are followed, each hop asked about again; with false, a
+    ///     redirect fails the load.
+    ///   - maximumRedirects: The most redirects followed for one request (a negative count counts as 0).
+    ///   - decide: The verdict on a connection. Runs on a resolver thread, once per connection; it must
+    ///     not block for long.
     public init(followsRedirects: Bool = true, maximumRedirects: Int = 16,
                 decide: @escaping @Sendable (Connection) -> Verdict) {
         self.followsRedirects = followsRedirects
@@ -89,6 +102,9 @@ public struct AvocetURLPolicy: Sendable {
 
     /// This policy's verdict on `connection`: what the policy's closure says (the built-in policies do
     /// no I/O).
+    ///
+    /// - Parameter connection: The connection about to be made.
+    /// - Returns: ``Verdict/allow``, or ``Verdict/refuse(rule:)`` with the rule in words.
     public func evaluate(_ connection: Connection) -> Verdict {
         decide(connection)
     }
@@ -96,6 +112,13 @@ public struct AvocetURLPolicy: Sendable {
     /// Allows a connection only when every address its host resolves to is of one of `categories`.
     /// The refusal names the category found, as "the host resolves to a loopback address" (or "a
     /// redirect leads to ..." on a redirect hop).
+    ///
+    /// - Parameters:
+    ///   - categories: The kinds of network the asset may reach, such as
+    ///     ``AvocetIPAddress/Category/publicInternet``.
+    ///   - followsRedirects: Whether redirects are followed, each hop checked.
+    ///   - maximumRedirects: The most redirects followed for one request.
+    /// - Returns: A policy that checks every address of every connection.
     public static func reaching(_ categories: Set<AvocetIPAddress.Category>, followsRedirects: Bool = true,
                                 maximumRedirects: Int = 16) -> AvocetURLPolicy {
         AvocetURLPolicy(followsRedirects: followsRedirects, maximumRedirects: maximumRedirects) { connection in

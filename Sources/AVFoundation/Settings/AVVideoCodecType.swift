@@ -1,4 +1,4 @@
-/// A video codec, the value of `AVVideoCodecKey` (its four-character code as a string), as Apple's.
+/// A video codec, the value of ``AVVideoCodecKey`` (its four-character code as a string), as Apple's.
 public struct AVVideoCodecType: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -2,16 +2,18 @@
 // that writer inputs take (compressed output) and that reader outputs take beside the
 // `kCVPixelBuffer...` keys (uncompressed output). Raw values are Apple's.
 
-/// The codec: an `AVVideoCodecType` raw value such as `AVVideoCodecType.h264.rawValue`.
+/// The codec: an ``AVVideoCodecType`` such as ``AVVideoCodecType/h264``, or its raw value (`"avc1"`).
 public let AVVideoCodecKey = "AVVideoCodecKey"
-/// The encoded width in pixels (a positive integer, given with `AVVideoHeightKey`).
+/// The encoded width in pixels (a positive integer, given with ``AVVideoHeightKey``).
 public let AVVideoWidthKey = "AVVideoWidthKey"
-/// The encoded height in pixels (a positive integer, given with `AVVideoWidthKey`).
+/// The encoded height in pixels (a positive integer, given with ``AVVideoWidthKey``).
 public let AVVideoHeightKey = "AVVideoHeightKey"
-/// How pictures are fitted to the width and height: one of the `AVVideoScalingMode` values.
+/// How pictures are fitted to the width and height: ``AVVideoScalingModeFit``,
+/// ``AVVideoScalingModeResize``, ``AVVideoScalingModeResizeAspect`` or
+/// ``AVVideoScalingModeResizeAspectFill``.
 public let AVVideoScalingModeKey = "AVVideoScalingModeKey"
-/// Colour properties: a dictionary of `AVVideoColorPrimariesKey`, `AVVideoTransferFunctionKey` and
-/// `AVVideoYCbCrMatrixKey`.
+/// Colour properties: a dictionary of ``AVVideoColorPrimariesKey``, ``AVVideoTransferFunctionKey`` and
+/// ``AVVideoYCbCrMatrixKey``.
 public let AVVideoColorPropertiesKey = "AVVideoColorPropertiesKey"
 /// Whether wide colour is allowed (a Boolean).
 public let AVVideoAllowWideColorKey = "AVVideoAllowWideColorKey"
@@ -53,9 +55,10 @@ public let AVVideoMaxKeyFrameIntervalKey = "MaxKeyFrameInterval"
 public let AVVideoMaxKeyFrameIntervalDurationKey = "MaxKeyFrameIntervalDuration"
 /// Whether frames may be reordered (B-frames); true by default.
 public let AVVideoAllowFrameReorderingKey = "AllowFrameReordering"
-/// The profile and level: one of the `AVVideoProfileLevel` values.
+/// The profile and level: one of the `AVVideoProfileLevel...` values, such as
+/// ``AVVideoProfileLevelH264HighAutoLevel``.
 public let AVVideoProfileLevelKey = "ProfileLevel"
-/// The H.264 entropy coding: `AVVideoH264EntropyModeCAVLC` or `AVVideoH264EntropyModeCABAC`.
+/// The H.264 entropy coding: ``AVVideoH264EntropyModeCAVLC`` or ``AVVideoH264EntropyModeCABAC``.
 public let AVVideoH264EntropyModeKey = "H264EntropyMode"
 /// CAVLC entropy coding.
 public let AVVideoH264EntropyModeCAVLC = "CAVLC"
@@ -91,11 +94,11 @@ public let AVVideoProfileLevelH264High41 = "H264_High_4_1"
 /// H.264 High, level chosen by the encoder.
 public let AVVideoProfileLevelH264HighAutoLevel = "H264_High_AutoLevel"
 
-/// The colour primaries inside `AVVideoColorPropertiesKey`.
+/// The colour primaries inside ``AVVideoColorPropertiesKey``.
 public let AVVideoColorPrimariesKey = "ColorPrimaries"
-/// The transfer function inside `AVVideoColorPropertiesKey`.
+/// The transfer function inside ``AVVideoColorPropertiesKey``.
 public let AVVideoTransferFunctionKey = "TransferFunction"
-/// The YCbCr matrix inside `AVVideoColorPropertiesKey`.
+/// The YCbCr matrix inside ``AVVideoColorPropertiesKey``.
 public let AVVideoYCbCrMatrixKey = "YCbCrMatrix"
 /// ITU-R BT.709 primaries.
 public let AVVideoColorPrimaries_ITU_R_709_2 = "ITU_R_709_2"
@@ -120,12 +123,12 @@ public let AVVideoYCbCrMatrix_ITU_R_601_4 = "ITU_R_601_4"
 /// ITU-R BT.2020 YCbCr matrix.
 public let AVVideoYCbCrMatrix_ITU_R_2020 = "ITU_R_2020"
 
-/// The H.264 codec's four-character code (deprecated by Apple for `AVVideoCodecType.h264`).
+/// The H.264 codec's four-character code (deprecated by Apple for ``AVVideoCodecType/h264``).
 @available(*, deprecated, renamed: "AVVideoCodecType.h264")
 public let AVVideoCodecH264 = "avc1"
-/// The JPEG codec's four-character code (deprecated by Apple for `AVVideoCodecType.jpeg`).
+/// The JPEG codec's four-character code (deprecated by Apple for ``AVVideoCodecType/jpeg``).
 @available(*, deprecated, renamed: "AVVideoCodecType.jpeg")
 public let AVVideoCodecJPEG = "jpeg"
-/// The HEVC codec's four-character code (deprecated by Apple for `AVVideoCodecType.hevc`).
+/// The HEVC codec's four-character code (deprecated by Apple for ``AVVideoCodecType/hevc``).
 @available(*, deprecated, renamed: "AVVideoCodecType.hevc")
 public let AVVideoCodecHEVC = "hvc1"

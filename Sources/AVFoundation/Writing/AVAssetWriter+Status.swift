@@ -7,9 +7,9 @@ extension AVAssetWriter {
         case writing = 1
         /// The file is complete.
         case completed = 2
-        /// Writing failed; `error` says why, and the file was removed.
+        /// Writing failed; ``AVAssetWriter/error`` says why, and the file was removed.
         case failed = 3
-        /// `cancelWriting()` stopped it, and the file was removed.
+        /// ``AVAssetWriter/cancelWriting()`` stopped it, and the file was removed.
         case cancelled = 4
     }
 }

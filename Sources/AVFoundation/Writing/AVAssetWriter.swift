@@ -7,16 +7,17 @@ import UniformTypeIdentifiers
 /// buffers appended to its inputs: pictures and sound encoded by FFmpeg's encoders, or compressed
 /// samples written as they are.
 ///
-/// Configure it (add inputs, set `metadata`, `shouldOptimizeForNetworkUse`, `movieFragmentInterval`),
-/// call `startWriting()` and `startSession(atSourceTime:)`, append, then `finishWriting` (callback or
-/// async). `startWriting()` creates the file and opens the encoders on the calling thread
-/// (milliseconds); appends return at once and are encoded and written in order on the engine's threads.
+/// Configure it (add inputs with ``add(_:)``, set ``metadata``, ``shouldOptimizeForNetworkUse``,
+/// ``movieFragmentInterval``), call ``startWriting()`` and ``startSession(atSourceTime:)``, append, then
+/// finish (``finishWriting(completionHandler:)`` or `await finishWriting()`). ``startWriting()``
+/// creates the file and opens the encoders on the calling thread (milliseconds); appends return at once
+/// and are encoded and written in order on the engine's threads.
 ///
 /// Misuse that Apple answers with an exception (adding an input or setting a property after writing
 /// started, starting twice, appending before a session, settings an input cannot use) never traps
-/// here: the call does nothing or returns false, and the writer moves to `.failed` with an `AVError`
-/// that says what was wrong. A write that fails (a full disk, an encoder's error) or a cancellation
-/// closes the file and removes it: no half-written file is left at `outputURL`.
+/// here: the call does nothing or returns false, and the writer moves to ``Status-swift.enum/failed``
+/// with an ``AVError`` that says what was wrong. A write that fails (a full disk, an encoder's error)
+/// or a cancellation closes the file and removes it: no half-written file is left at ``outputURL``.
 open class AVAssetWriter: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is behind `state`.
 
@@ -59,9 +60,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     private let state = Locked(State())
 
-    /// A writer of a file of `outputFileType` at `outputURL` (a file URL). Creates nothing yet. Throws
-    /// `AVError.invalidOutputURLPathExtension` for a URL that is not a file, and
-    /// `AVError.formatUnsupported` for a file type Avocet does not write (Apple's raises an exception).
+    /// A writer of a file of `outputFileType` at `outputURL`. Creates nothing yet: ``startWriting()``
+    /// creates the file.
+    ///
+    /// - Parameters:
+    ///   - outputURL: A file URL where no file exists yet (``startWriting()`` fails otherwise).
+    ///   - outputFileType: ``AVFileType/mp4``, ``AVFileType/mov``, ``AVFileType/m4v``,
+    ///     ``AVFileType/m4a``, and, Avocet's additions, ``AVFileType/mkv`` and ``AVFileType/webm``.
+    /// - Throws: ``AVError/Code-swift.enum/invalidOutputURLPathExtension`` for a URL that is not a file
+    ///   URL, and ``AVError/Code-swift.enum/formatUnsupported`` for a file type Avocet does not write
+    ///   (Apple's raises an exception).
     public init(outputURL: URL, fileType outputFileType: AVFileType) throws {
         guard outputURL.isFileURL else {
             throw AVError(.invalidOutputURLPathExtension, userInfo: [NSLocalizedDescriptionKey: "An asset writer writes to a file URL, not \(outputURL)."])
@@ -79,10 +87,13 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// A writer of segments (fragmented MPEG-4) handed to `delegate` rather than a file: for HLS and
-    /// CMAF packaging. `contentType` must be MPEG-4 (`UTType(AVFileType.mp4.rawValue)`); another type
-    /// makes `startWriting()` fail (Apple's raises an exception). Set `delegate`, then
-    /// `outputFileTypeProfile`, `preferredOutputSegmentInterval` and `initialSegmentStartTime`.
+    /// A writer of segments (fragmented MPEG-4) handed to ``delegate`` rather than a file: for HLS and
+    /// CMAF packaging. Set ``delegate``, then ``outputFileTypeProfile``,
+    /// ``preferredOutputSegmentInterval`` and ``initialSegmentStartTime``.
+    ///
+    /// - Parameter outputContentType: MPEG-4 (`UTType(AVFileType.mp4.rawValue)`, or a type that
+    ///   conforms to `.mpeg4Movie`); another type makes ``startWriting()`` fail with
+    ///   ``AVError/Code-swift.enum/formatUnsupported`` (Apple's raises an exception).
     public init(contentType outputContentType: UTType) {
         outputURL = URL(fileURLWithPath: "/dev/null")
         outputFileType = .mp4
@@ -93,14 +104,19 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The same as `init(outputURL:fileType:)`.
+    /// The same as ``init(outputURL:fileType:)``.
+    ///
+    /// - Parameters:
+    ///   - outputURL: A file URL where no file exists yet.
+    ///   - outputFileType: The type of file to write.
+    /// - Throws: As ``init(outputURL:fileType:)`` does.
     public convenience init(url outputURL: URL, fileType outputFileType: AVFileType) throws {
         try self.init(outputURL: outputURL, fileType: outputFileType)
     }
 
     /// Where the writer stands. Safe from any thread.
     open var status: Status { state.withLock { $0.status } }
-    /// Why writing failed; nil unless `status` is `.failed`. Safe from any thread.
+    /// Why writing failed; nil unless ``status`` is ``Status-swift.enum/failed``. Safe from any thread.
     open var error: (any Error)? { state.withLock { $0.error } }
     /// The inputs added.
     open var inputs: [AVAssetWriterInput] { state.withLock { $0.inputs } }
@@ -130,7 +146,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         set { configure("shouldOptimizeForNetworkUse") { $0.shouldOptimizeForNetworkUse = newValue } }
     }
 
-    /// Stored; Avocet writes straight to `outputURL` (the faststart pass uses the file itself).
+    /// Stored; Avocet writes straight to ``outputURL`` (the faststart pass uses the file itself).
     open var directoryForTemporaryFiles: URL? {
         get { state.withLock { $0.directoryForTemporaryFiles } }
         set { configure("directoryForTemporaryFiles") { $0.directoryForTemporaryFiles = newValue } }
@@ -164,15 +180,16 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     // MARK: Segments
 
-    /// The segment format: `.mpeg4AppleHLS` or `.mpeg4CMAFCompliant` (the CMAF brand).
+    /// The segment format: ``AVFileTypeProfile/mpeg4AppleHLS`` or
+    /// ``AVFileTypeProfile/mpeg4CMAFCompliant`` (the CMAF brand).
     open var outputFileTypeProfile: AVFileTypeProfile? {
         get { state.withLock { $0.outputFileTypeProfile } }
         set { configure("outputFileTypeProfile") { $0.outputFileTypeProfile = newValue } }
     }
 
     /// How long segments are: a positive time cuts one at the first keyframe at or after each
-    /// `initialSegmentStartTime + n * interval` (encoded pictures there are made keyframes);
-    /// `.indefinite` cuts only at `flushSegment()`; `.invalid` (the default) lets the writer choose six
+    /// ``initialSegmentStartTime`` `+ n * interval` (encoded pictures there are made keyframes);
+    /// `.indefinite` cuts only at ``flushSegment()``; `.invalid` (the default) lets the writer choose six
     /// seconds.
     open var preferredOutputSegmentInterval: CMTime {
         get { state.withLock { $0.preferredOutputSegmentInterval } }
@@ -194,8 +211,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Ends the segment being written and hands it to the delegate now. Only with an `.indefinite`
-    /// interval; otherwise the writer fails (Apple's raises an exception).
+    /// Ends the segment being written and hands it to the ``delegate`` now. Only for a writer made with
+    /// ``init(contentType:)`` and an `.indefinite` ``preferredOutputSegmentInterval``; otherwise the
+    /// writer fails with ``AVError/Code-swift.enum/operationNotAllowed`` (Apple's raises an exception).
     open func flushSegment() {
         guard segmentsOnly, preferredOutputSegmentInterval.isIndefinite else {
             fail(misuse: "flushSegment() needs segment output with an indefinite preferredOutputSegmentInterval")
@@ -227,7 +245,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     // MARK: Inputs
 
     /// Whether inputs with `outputSettings` for `mediaType` can be added: the settings parse, the
-    /// encoder exists, and the file type takes the codec.
+    /// encoder exists, and the file type takes the codec. Parses only; opens no encoder.
+    ///
+    /// - Parameters:
+    ///   - outputSettings: The settings an ``AVAssetWriterInput`` would be made with.
+    ///   - mediaType: ``AVMediaType/video`` or ``AVMediaType/audio``.
+    /// - Returns: True when an input with these settings can be added. False for a media type the file
+    ///   type does not take, and for nil settings (passthrough, which needs the source format hint
+    ///   that ``canAdd(_:)`` sees).
     open func canApply(outputSettings: [String: Any]?, forMediaType mediaType: AVMediaType) -> Bool {
         guard availableMediaTypes.contains(mediaType), outputSettings != nil else { return false }
         guard case .success(let format) = WriterInputFormat.parse(outputSettings, mediaType: mediaType, hint: nil, timeScale: 0) else { return false }
@@ -236,11 +261,18 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Whether `input` can be added: writing has not started, the input belongs to no writer, the file
     /// type takes its media and its settings.
+    ///
+    /// - Parameter input: The input to check; nothing is opened.
+    /// - Returns: True when ``add(_:)`` would add it; false when it would fail the writer instead.
     open func canAdd(_ input: AVAssetWriterInput) -> Bool {
         addProblem(input) == nil
     }
 
-    /// Adds `input`. One `canAdd` refuses is not added, and the writer fails with the reason.
+    /// Adds `input`. One ``canAdd(_:)`` refuses is not added, and the writer fails with the reason
+    /// (``AVError/Code-swift.enum/operationNotAllowed`` for misuse, or
+    /// ``AVError/Code-swift.enum/unsupportedOutputSettings`` for settings it cannot use).
+    ///
+    /// - Parameter input: An input that belongs to no writer yet, added before ``startWriting()``.
     open func add(_ input: AVAssetWriterInput) {
         if let problem = addProblem(input) {
             fail(problem)
@@ -288,10 +320,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Creates the file, opens every input's encoder and writes the header, on the calling thread.
-    /// False, with `status` `.failed` and `error` set, when a file already exists at `outputURL`
-    /// (`AVError.fileAlreadyExists`), an input cannot be written, no input was added, or writing had
-    /// already started.
+    /// Creates the file, opens every input's encoder and writes the header, on the calling thread
+    /// (milliseconds).
+    ///
+    /// - Returns: True when writing started. False, with ``status`` ``Status-swift.enum/failed`` and
+    ///   ``error`` set, when a file already exists at ``outputURL``
+    ///   (``AVError/Code-swift.enum/fileAlreadyExists``), an input cannot be written, no input was
+    ///   added, or a segment writer lacks its ``delegate``. False when writing had already started or
+    ///   ended (a second call while writing also fails the writer).
     @discardableResult
     open func startWriting() -> Bool {
         let (status, inputs, settings) = state.withLock { ($0.status, $0.inputs, $0) }
@@ -400,6 +436,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// Starts the session: sample times are written from `startTime` on (a sample at `startTime` is at
     /// zero in the file). Pictures that start earlier are dropped and earlier sound is cut off, where
     /// Apple's keeps them in the file but edits them out. One session per writer.
+    ///
+    /// - Parameter startTime: A numeric source time. Called before ``startWriting()``, a second time,
+    ///   or with a time that is not numeric, it fails the writer with
+    ///   ``AVError/Code-swift.enum/operationNotAllowed``.
     open func startSession(atSourceTime startTime: CMTime) {
         let problem = state.withLock { s -> String? in
             guard s.status == .writing else { return "startSession(atSourceTime:) needs startWriting() first: the status is \(s.status.rawValue)" }
@@ -421,6 +461,10 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Ends the session at `endTime`: pictures from `endTime` on are dropped, sound cut there.
     /// Optional: without it the file ends with the last sample.
+    ///
+    /// - Parameter endTime: A numeric source time at or after the session's start. Called without a
+    ///   session, or with a time that is not numeric or comes before the start, it fails the writer
+    ///   with ``AVError/Code-swift.enum/operationNotAllowed``.
     open func endSession(atSourceTime endTime: CMTime) {
         let problem = state.withLock { s -> String? in
             guard let start = s.sessionStart else { return "endSession(atSourceTime:) needs a session started" }
@@ -431,8 +475,11 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         if let problem { fail(misuse: problem) }
     }
 
-    /// Marks every input finished and finishes the file after the samples waiting; `handler` runs (on
-    /// a global queue) when the file is complete, or writing failed or was cancelled: check `status`.
+    /// Marks every input finished and finishes the file after the samples waiting.
+    ///
+    /// - Parameter handler: Runs on a global dispatch queue when the file is complete, or writing
+    ///   failed or was cancelled: check ``status``. When the writer is not writing it runs without
+    ///   waiting (and, called before ``startWriting()``, the writer fails).
     open func finishWriting(completionHandler handler: @escaping @Sendable () -> Void) {
         let (session, inputs) = state.withLock { ($0.session, $0.inputs) }
         guard let session, status == .writing else {
@@ -455,14 +502,18 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Finishes the file (see `finishWriting(completionHandler:)`), awaiting it without holding a thread.
+    /// Finishes the file (see ``finishWriting(completionHandler:)``), awaiting it without holding a
+    /// thread. Check ``status`` when it returns.
     open func finishWriting() async {
         await withHandOffContinuation { (continuation: CheckedContinuation<Void, Never>) in
             finishWriting { continuation.resume() }
         }
     }
 
-    /// Finishes the file, blocking the calling thread until it is done; true when it completed.
+    /// Finishes the file, blocking the calling thread until it is done.
+    ///
+    /// - Returns: True when ``status`` is ``Status-swift.enum/completed``; false when writing failed or
+    ///   was cancelled (see ``error``).
     @available(*, deprecated, message: "Use finishWriting(completionHandler:) or await finishWriting()")
     open func finishWriting() -> Bool {
         let done = DispatchSemaphore(value: 0)
@@ -471,8 +522,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         return status == .completed
     }
 
-    /// Stops writing at once: work waiting is dropped, the file closed and removed, and `status`
-    /// becomes `.cancelled` (unless writing had completed or failed).
+    /// Stops writing at once: work waiting is dropped, the file closed and removed, and ``status``
+    /// becomes ``Status-swift.enum/cancelled`` (unless writing had completed or failed).
     open func cancelWriting() {
         let session = state.withLock { s -> WriterSession? in
             guard s.status == .unknown || s.status == .writing else { return nil }

@@ -4,18 +4,19 @@ internal import Locking
 
 /// One track of an asset writer's file: samples appended to it are encoded as its output settings say
 /// (H.264, HEVC, JPEG or ProRes video; AAC, FLAC, Opus, ALAC or linear PCM audio), or written as they
-/// come (`outputSettings: nil`, with a `sourceFormatHint`).
+/// come (`outputSettings: nil`, with a ``sourceFormatHint``).
 ///
-/// `append(_:)` returns at once: the sample is encoded and written in order on the engine's threads.
-/// `isReadyForMoreMediaData` stays true while fewer than a few samples wait (two pictures, sixteen
+/// ``append(_:)`` returns at once: the sample is encoded and written in order on the engine's threads.
+/// ``isReadyForMoreMediaData`` stays true while fewer than a few samples wait (two pictures, sixteen
 /// sound buffers, sixty-four stored samples), so memory stays bounded whatever the caller's pace;
-/// `requestMediaDataWhenReady(on:using:)` calls its block on the given queue whenever the input is
+/// ``requestMediaDataWhenReady(on:using:)`` calls its block on the given queue whenever the input is
 /// ready again.
 ///
-/// Misuse that Apple answers with an exception (appending before `startSession(atSourceTime:)` or
-/// after `markAsFinished()`, settings a writer cannot use, setting a property after writing started)
-/// never traps: the call returns false or does nothing, and the writer moves to `.failed` with an
-/// `AVError` that says what was wrong.
+/// Misuse that Apple answers with an exception (appending before
+/// ``AVAssetWriter/startSession(atSourceTime:)`` or after ``markAsFinished()``, settings a writer cannot
+/// use, setting a property after writing started) never traps: the call returns false or does nothing,
+/// and the writer moves to ``AVAssetWriter/Status-swift.enum/failed`` with an ``AVError`` that says what
+/// was wrong.
 open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the mutable state is behind `state`.
 
@@ -51,13 +52,26 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
 
     let state: Locked<State>
 
-    /// An input writing `mediaType` as `outputSettings` say (nil: samples as they come).
+    /// An input writing `mediaType` as `outputSettings` say (nil: samples as they come). Parses the
+    /// settings only.
+    ///
+    /// - Parameters:
+    ///   - mediaType: ``AVMediaType/video`` or ``AVMediaType/audio``.
+    ///   - outputSettings: Video settings (``AVVideoCodecKey``, width, height, compression properties) or
+    ///     audio settings (`AVFormatIDKey`, sample rate, channels, bit rate); nil to write compressed
+    ///     samples as they come, which needs ``init(mediaType:outputSettings:sourceFormatHint:)``.
     public convenience init(mediaType: AVMediaType, outputSettings: [String: Any]?) {
         self.init(mediaType: mediaType, outputSettings: outputSettings, sourceFormatHint: nil)
     }
 
     /// An input writing `mediaType` as `outputSettings` say, for samples described by `sourceFormatHint`.
-    /// Parses the settings only.
+    /// Parses the settings only: settings it cannot use do not trap (Apple's raises an exception), and
+    /// ``AVAssetWriter/canAdd(_:)`` refuses the input.
+    ///
+    /// - Parameters:
+    ///   - mediaType: ``AVMediaType/video`` or ``AVMediaType/audio``.
+    ///   - outputSettings: The settings to encode with; nil to write the samples as they come.
+    ///   - sourceFormatHint: The format of the samples to come; needed when `outputSettings` is nil.
     public init(mediaType: AVMediaType, outputSettings: [String: Any]?, sourceFormatHint: CMFormatDescription?) {
         self.mediaType = mediaType
         self.outputSettings = outputSettings
@@ -148,8 +162,13 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     }
 
     /// Calls `block` on `queue` whenever the input is ready for more: the block appends while
-    /// `isReadyForMoreMediaData` is true, then returns; it runs again once the input is ready again,
-    /// until `markAsFinished()`. One block at a time, never after the input is finished.
+    /// ``isReadyForMoreMediaData`` is true, then returns; it runs again once the input is ready again,
+    /// until ``markAsFinished()``. One block at a time, never after the input is finished.
+    ///
+    /// - Parameters:
+    ///   - queue: The dispatch queue the block runs on.
+    ///   - block: Appends samples until the input is not ready or the source is done (then it calls
+    ///     ``markAsFinished()``). Replaces a block given before.
     open func requestMediaDataWhenReady(on queue: DispatchQueue, using block: @escaping @Sendable () -> Void) {
         state.withLock { $0.request = (queue, block) }
         pump()
@@ -178,10 +197,16 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// Appends a sample buffer: pictures (its image buffer) or linear PCM sound to encode, or a
     /// compressed sample to write as it is. Sound at another sample rate or channel count than the
     /// output settings' is converted into theirs on the engine's thread (mono is copied to both
-    /// channels of stereo, stereo becomes mono as the mean of the two). False when the writer is not writing, no session started,
-    /// the input is finished, or the sample cannot be taken (the writer then fails, saying why); the
-    /// sample is not copied (do not change it afterwards). Returns at once; the work runs on the
-    /// engine's threads.
+    /// channels of stereo, stereo becomes mono as the mean of the two). The sample is not copied (do
+    /// not change it afterwards). Returns at once; the work runs on the engine's threads.
+    ///
+    /// - Parameter sampleBuffer: A picture (with an image buffer) or linear PCM sound for an input with
+    ///   output settings, pictures in presentation order; a compressed sample with its data and timing
+    ///   for an input without.
+    /// - Returns: True when the sample was queued, or dropped because it lies outside the session.
+    ///   False when the input belongs to no writer, the writer is not writing, no session started, the
+    ///   input is finished, or the sample cannot be taken; the writer then fails, saying why (unless
+    ///   it had already ended).
     @discardableResult
     open func append(_ sampleBuffer: CMSampleBuffer) -> Bool {
         guard let (writer, index, format) = appendable() else { return false }

@@ -1,10 +1,10 @@
 import Foundation
 internal import Locking
 
-/// Suggests output settings for an `AVAssetWriter` and its inputs from a preset: a QuickTime movie,
+/// Suggests output settings for an ``AVAssetWriter`` and its inputs from a preset: a QuickTime movie,
 /// H.264 or HEVC video no larger than the preset's box, and AAC sound; the suggestions follow what is
-/// known of the source (`sourceVideoFormat` keeps pictures from being enlarged, the frame durations set
-/// the frame rate, `sourceAudioFormat` the rate and channels). Every suggestion is one Avocet's
+/// known of the source (``sourceVideoFormat`` keeps pictures from being enlarged, the frame durations set
+/// the frame rate, ``sourceAudioFormat`` the rate and channels). Every suggestion is one Avocet's
 /// writer accepts. Plain value computations: no file is touched.
 ///
 /// Apple does not publish the values its assistant suggests; Avocet's are its own, chosen to be
@@ -12,11 +12,13 @@ internal import Locking
 /// 60% of that for HEVC, a keyframe at least every two seconds, the High (H.264) or Main (HEVC) profile
 /// at an automatic level; AAC at 64 kb/s a channel, at 48 kHz when the source is, else 44.1 kHz, mono
 /// for a mono source, else stereo. The presets with alpha and the multiview presets are not available
-/// (their `init` returns nil), as on a platform without those encoders.
+/// (``init(preset:)`` returns nil), as on a platform without those encoders.
 open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the source properties are plain values behind a lock.
 
     /// The presets this platform can use: the H.264 presets and the HEVC ones without alpha or views.
+    ///
+    /// - Returns: The presets ``init(preset:)`` accepts, H.264 first, smallest first.
     open class func availableOutputSettingsPresets() -> [AVOutputSettingsPreset] {
         [.preset640x480, .preset960x540, .preset1280x720, .preset1920x1080, .preset3840x2160,
          .hevc1920x1080, .hevc3840x2160, .hevc7680x4320]
@@ -34,8 +36,10 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
 
     private let source = Locked(Source())
 
-    /// An assistant for `presetIdentifier`; nil for a preset this platform cannot use (see
-    /// `availableOutputSettingsPresets()`).
+    /// An assistant for `presetIdentifier`.
+    ///
+    /// - Parameter presetIdentifier: One of ``availableOutputSettingsPresets()``; nil for another,
+    ///   such as ``AVOutputSettingsPreset/hevc1920x1080WithAlpha`` or a multiview preset.
     public init?(preset presetIdentifier: AVOutputSettingsPreset) {
         let boxes: [AVOutputSettingsPreset: (Int, Int, AVVideoCodecType)] = [
             .preset640x480: (640, 480, .h264), .preset960x540: (960, 540, .h264), .preset1280x720: (1280, 720, .h264),
@@ -77,7 +81,7 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
         set { source.withLock { $0.minFrameDuration = newValue } }
     }
 
-    /// Settings for a video `AVAssetWriterInput`: codec, size and compression properties.
+    /// Settings for a video ``AVAssetWriterInput``: codec, size and compression properties.
     open var videoSettings: [String: Any]? {
         let current = source.withLock { $0 }
         var (width, height) = box
@@ -106,7 +110,7 @@ open class AVOutputSettingsAssistant: NSObject, @unchecked Sendable {
         ]
     }
 
-    /// Settings for an audio `AVAssetWriterInput`: AAC at the source's rate and channels where AAC
+    /// Settings for an audio ``AVAssetWriterInput``: AAC at the source's rate and channels where AAC
     /// takes them (see the type's comment).
     open var audioSettings: [String: Any]? {
         let basic = source.withLock { $0.audio }?.audioStreamBasicDescription

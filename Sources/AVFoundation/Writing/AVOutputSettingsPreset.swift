@@ -1,4 +1,4 @@
-/// A preset an `AVOutputSettingsAssistant` is made with: the largest picture it suggests and the codec.
+/// A preset an ``AVOutputSettingsAssistant`` is made with: the largest picture it suggests and the codec.
 public struct AVOutputSettingsPreset: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
