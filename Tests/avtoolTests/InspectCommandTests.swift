@@ -141,6 +141,23 @@ struct InspectCommandTests {
         #expect(mkv.stdout.split(separator: "\n").contains("  tag        title: Two Tongues"), "\(mkv.stdout)")
     }
 
+    /// The README's example output, line for line (the first line is the path as given).
+    @Test func readmeExample() async throws {
+        let result = try await AVToolProcess.run(["inspect", Fixtures.path("multi.mkv")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").dropFirst().map(String.init) == [
+            "  size       134584 bytes",
+            "  duration   2.021 s",
+            "  track 1    video  avc1  H.264  320x240  25 fps",
+            "  track 2    audio  aac  AAC  48000 Hz  stereo  [eng]  “English”",
+            "  track 3    audio  aac  AAC  48000 Hz  mono  [fra]  “Français”",
+            "  track 4    subtitle  srt  [eng]",
+            "  tag        title: Two Tongues",
+            "  chapter    0.000–1.000  Low Tide",
+            "  chapter    1.000–2.000  High Tide",
+        ])
+    }
+
     /// Files whose header gives no duration still get a report that encodes: the duration is null
     /// when Avocet does not know it, or the media's length when it scanned for it; never a failed encode.
     @Test func filesWithoutAHeaderDurationEncode() async throws {

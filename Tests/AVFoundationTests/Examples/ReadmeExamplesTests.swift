@@ -2,8 +2,10 @@ import AVFoundation
 import FixtureSupport
 import Testing
 
-/// The README's Swift sample, with what it says it prints.
-@Suite("README examples")
+/// The samples of the README and the DocC articles (Inspecting assets, Making thumbnails, Composing
+/// and exporting, Reading samples, Writing samples, Playing), with what they say they print. The
+/// first test keeps the CoreMedia lines an earlier README showed.
+@Suite("README and article examples")
 struct ReadmeExamplesTests {
     @Test func sample() {
         let a = CMTime(value: 1, timescale: 2)

@@ -3,8 +3,9 @@ import FixtureSupport
 import Foundation
 import Testing
 
-// The README's resource loader example, as written there: an MP4 kept inside a project file of the
-// app's own (seed 002's case for AVAssetResourceLoader), served from disk on demand.
+// The resource loader example of the DocC article "Loading from your own storage, HTTP and HLS", as
+// written there: an MP4 kept inside a project file of the app's own (seed 002's case for
+// AVAssetResourceLoader), served from disk on demand.
 
 /// Serves the movie stored in a project file, `length` bytes from `offset`.
 final class ProjectFileLoader: NSObject, AVAssetResourceLoaderDelegate, @unchecked Sendable {
@@ -45,7 +46,7 @@ final class ProjectFileLoader: NSObject, AVAssetResourceLoaderDelegate, @uncheck
     }
 }
 
-@Suite("README: serving an MP4 from a project file")
+@Suite("Article example: serving an MP4 from a project file")
 struct ResourceLoaderExampleTests {
     @Test func theExampleRunsAsWritten() async throws {
         // A project file: a header of the app's own, the movie, then more of the app's data.
@@ -54,7 +55,7 @@ struct ResourceLoaderExampleTests {
         let project = try Fixtures.temporaryDirectory().appendingPathComponent("trip.project")
         try (header + movie + Data("thumbnails...".utf8)).write(to: project)
 
-        // The README's lines.
+        // The article's lines.
         let loader = try ProjectFileLoader(project: project, offset: UInt64(header.count), length: Int64(movie.count))
         let asset = AVURLAsset(url: URL(string: "project://trip/clip.mp4")!)
         asset.resourceLoader.setDelegate(loader, queue: loader.queue)
