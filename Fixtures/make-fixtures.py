@@ -2,7 +2,8 @@
 """Builds every fixture in this folder from facts.json with the ffmpeg command.
 
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
-`--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*).
+`--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
+`--only selection` just the media selection movies (selection.*).
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -258,6 +259,34 @@ def make_hls(hls):
     hls_stream(hls, hls["variants"][0], os.path.join(root, hls["single_file"]), "stream.ts", ["-hls_flags", "single_file"])
 
 
+def make_selection(selection):
+    """The media selection movies: a short video, an audio track per language and a subtitle track
+    per entry, each with its language, title and disposition."""
+    d = selection["duration"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for fx in selection["files"]:
+            inputs = ["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate=25:duration={d}"]
+            maps = ["-map", "0:v"]
+            args = VIDEO_ENCODERS["h264"] + ["-threads", "1"]
+            for i, audio in enumerate(fx["audio"]):
+                inputs += ["-f", "lavfi", "-i", f"sine=frequency={440 * (i + 1)}:sample_rate=48000:duration={d}"]
+                maps += ["-map", f"{i + 1}:a"]
+                args += [f"-c:a:{i}", "aac", f"-b:a:{i}", "32k", f"-ac:a:{i}", "1",
+                         f"-metadata:s:a:{i}", f"language={audio['language']}", f"-disposition:a:{i}", audio["disposition"]]
+                if "title" in audio:
+                    args += [f"-metadata:s:a:{i}", f"title={audio['title']}"]
+            for i, subtitle in enumerate(fx["subtitles"]):
+                path = os.path.join(tmp, f"{fx['name']}-{i}.srt")
+                os.replace(srt_file(subtitle, tmp), path)
+                inputs += ["-i", path]
+                maps += ["-map", f"{1 + len(fx['audio']) + i}:s"]
+                args += [f"-c:s:{i}", fx["subtitle_codec"], f"-metadata:s:s:{i}", f"language={subtitle['language']}",
+                         f"-disposition:s:{i}", subtitle["disposition"]]
+                if "title" in subtitle:
+                    args += [f"-metadata:s:s:{i}", f"title={subtitle['title']}"]
+            ffmpeg(inputs + maps + args + BITEXACT + ["-t", str(d), "-f", fx["container"], os.path.join(HERE, fx["name"])])
+
+
 FRAME_ENCODERS = {
     # One thread each: the outputs do not depend on the machine's core count.
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "26", "-threads", "1"],
@@ -327,9 +356,13 @@ def main():
     if sys.argv[1:] == ["--only", "frames"]:
         make_frames(facts["frames"])
         return
+    if sys.argv[1:] == ["--only", "selection"]:
+        make_selection(facts["selection"])
+        return
     make_cover(facts["cover"])
     make_hls(facts["hls"])
     make_frames(facts["frames"])
+    make_selection(facts["selection"])
     with tempfile.TemporaryDirectory() as tmp:
         for fx in facts["fixtures"] + facts["timing"]:
             recipe = fx["recipe"]

@@ -154,6 +154,15 @@ struct DemuxerFixtureTests {
         #expect(plain.trackSizes[2] == MP4Boxes.TrackSize(width: 0, height: 0), "audio tracks state no size")
         let matroska = try await Demuxer.open(path: Fixtures.path("multi.mkv")).info
         #expect(matroska.mp4Boxes == nil)
+        #expect(matroska.streams.allSatisfy { $0.alternateGroup == nil }, "Matroska has no alternate groups")
+    }
+
+    /// The track headers' alternate groups, as FFmpeg's muxer writes them: one per media type (video 0,
+    /// audio 1, subtitles 3), in version 0 headers.
+    @Test func mp4AlternateGroups() async throws {
+        let info = try await Demuxer.open(path: Fixtures.path("selection.mp4")).info
+        #expect(info.mp4Boxes?.alternateGroups == [1: 0, 2: 1, 3: 1, 4: 3, 5: 3])
+        #expect(info.streams.map(\.alternateGroup) == [0, 1, 1, 3, 3])
     }
 
     @Test func decodeDelayAndDecoders() async throws {

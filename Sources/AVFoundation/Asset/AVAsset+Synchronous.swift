@@ -25,7 +25,8 @@ extension _AVAssetAccessors where Self: AVAsset {
     @available(*, deprecated, message: "Use load(.tracks) instead")
     public var tracks: [AVAssetTrack] { blockingValue(.tracks, fallback: []) }
 
-    /// The track groups (always empty in Avocet), loaded while the calling thread waits.
+    /// The track groups (MP4 and QuickTime alternate groups), loaded while the calling thread waits;
+    /// empty when loading fails.
     @available(*, deprecated, message: "Use load(.trackGroups) instead")
     public var trackGroups: [AVAssetTrackGroup] { blockingValue(.trackGroups, fallback: []) }
 

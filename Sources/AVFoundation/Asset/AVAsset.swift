@@ -80,6 +80,8 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
         AVPartialAsyncProperty<AVAsset>.canContainFragments, AVPartialAsyncProperty<AVAsset>.containsFragments,
         AVPartialAsyncProperty<AVAsset>.overallDurationHint, AVPartialAsyncProperty<AVAsset>.availableChapterLocales,
         AVPartialAsyncProperty<AVAsset>.trackGroups,
+        AVPartialAsyncProperty<AVAsset>.availableMediaCharacteristicsWithMediaSelectionOptions,
+        AVPartialAsyncProperty<AVAsset>.preferredMediaSelection, AVPartialAsyncProperty<AVAsset>.allMediaSelections,
     ]
 
     /// A failure known before any I/O worth doing (a missing local file); the legacy API reports it at once.

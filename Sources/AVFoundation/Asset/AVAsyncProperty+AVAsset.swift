@@ -15,6 +15,15 @@ extension AVPartialAsyncProperty where Root: AVAsset {
             status: { asset in asset.factsStatus().map(read) })
     }
 
+    /// A property the header parse gives, made with the asset itself (objects that refer back to it).
+    static func fact<V>(_ key: String, _ read: @escaping @Sendable (AssetFacts, AVAsset) -> V) -> AVAsyncProperty<Root, V> {
+        AVAsyncProperty(
+            key: key,
+            loader: { asset in read(try await asset.facts(), asset) },
+            blocking: { asset in asset.blockingFacts().map { read($0, asset) } },
+            status: { asset in asset.factsStatus().map { read($0, asset) } })
+    }
+
     /// A timing property: from the header, or from the packet scan where the header only estimates.
     static func timing<V>(_ key: String, _ read: @escaping @Sendable (AssetFacts.Timing) -> V) -> AVAsyncProperty<Root, V> {
         AVAsyncProperty(
@@ -47,7 +56,23 @@ extension AVPartialAsyncProperty where Root: AVAsset {
     public static var providesPreciseDurationAndTiming: AVAsyncProperty<Root, Bool> { timing("providesPreciseDurationAndTiming", \.providesPreciseDurationAndTiming) }
     /// Every track but cover art and attachments.
     public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> { fact("tracks", \.tracks) }
-    /// Groups of alternative tracks: always empty (FFmpeg does not read them).
+    /// The characteristics for which the asset has a media selection group: `.audible`, `.legible`
+    /// and `.visual`, in that order, as far as it has them (see ``AVMediaSelectionGroup``).
+    public static var availableMediaCharacteristicsWithMediaSelectionOptions: AVAsyncProperty<Root, [AVMediaCharacteristic]> {
+        fact("availableMediaCharacteristicsWithMediaSelectionOptions", \.availableMediaCharacteristicsWithMediaSelectionOptions)
+    }
+    /// The selection of each media selection group's default option, made when asked.
+    public static var preferredMediaSelection: AVAsyncProperty<Root, AVMediaSelection> {
+        fact("preferredMediaSelection") { facts, asset in AVMediaSelection(asset: asset, defaultsOf: facts.mediaSelectionGroups) }
+    }
+    /// Every combination of one option per media selection group (or none, in a group that allows
+    /// it), the preferred selection first; empty for an asset without groups. At most 4,096: an asset
+    /// with more combinations gives the first 4,096 in that order. Made when asked.
+    public static var allMediaSelections: AVAsyncProperty<Root, [AVMediaSelection]> {
+        fact("allMediaSelections") { facts, asset in MediaSelectionRules.allSelections(of: facts.mediaSelectionGroups, asset: asset) }
+    }
+    /// Groups of alternative tracks: the alternate groups of MP4 and QuickTime track headers (a group
+    /// per nonzero number, in its order); empty for containers that have none.
     public static var trackGroups: AVAsyncProperty<Root, [AVAssetTrackGroup]> { fact("trackGroups", \.trackGroups) }
     /// The container's metadata in its own key space (iTunes, QuickTime, ID3, Vorbis comments, Matroska
     /// tags), cover art included.

@@ -41,6 +41,20 @@ struct AssetFacts: Sendable {
     var streams: [StreamInfo]
     /// An HTTP Live Streaming playlist (read as one movie; not exportable).
     var isStreamingPlaylist = false
+    /// The media selection groups, audible, legible and visual (see `MediaSelectionRules.groups`).
+    var mediaSelectionGroups: [AVMediaSelectionGroup] = []
+
+    /// The characteristics that have a media selection group, in the groups' order.
+    var availableMediaCharacteristicsWithMediaSelectionOptions: [AVMediaCharacteristic] {
+        mediaSelectionGroups.map(\.characteristic)
+    }
+
+    /// The group of `characteristic`: `.audible`, `.legible` or `.visual`; nil for any other, or when the
+    /// asset has no such group.
+    func mediaSelectionGroup(for characteristic: AVMediaCharacteristic) -> AVMediaSelectionGroup? {
+        mediaSelectionGroups.first { $0.characteristic == characteristic }
+    }
+
 
     /// Builds the facts, tracks and metadata items from what the demuxer read. Pure computation: the
     /// tracks keep `source` (to scan) and `asset` (weakly), not the open container.
@@ -64,6 +78,12 @@ struct AssetFacts: Sendable {
             tracks.append(AVAssetTrack(asset: asset, source: source, trackID: id, mediaType: type, stream: stream, facts: facts))
         }
         self.tracks = tracks
+        // Alternate groups (MP4 and QuickTime track headers): the track groups, and the media selection
+        // groups with the containers' default flags.
+        var alternates: [Int: [CMPersistentTrackID]] = [:]
+        for track in tracks { if let group = track.facts.alternateGroup, group != 0 { alternates[group, default: []].append(track.trackID) } }
+        trackGroups = alternates.keys.sorted().compactMap { alternates[$0].map { AVAssetTrackGroup(trackIDs: $0) } }
+        mediaSelectionGroups = MediaSelectionRules.groups(of: tracks) { $0.file?.stream.disposition.contains(.default) ?? false }
 
         // Metadata: the container's tags in its key space, then cover art.
         var items = MetadataMapping.items(info.metadata, space: space, skippingEncoder: info.format == .matroska)

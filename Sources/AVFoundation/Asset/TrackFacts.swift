@@ -27,6 +27,9 @@ struct TrackFacts: Sendable {
     var nominalFrameRate: Float?
     var totalSampleDataLength: Int64?
     var estimatedDataRate: Float?
+    /// The alternate group the container's track header states (MP4 and QuickTime; 0: none); nil
+    /// where the container has none (then media selection groups tracks by media type).
+    var alternateGroup: Int?
 }
 
 /// The track values that come from one pass over the file's packets.
@@ -74,6 +77,7 @@ extension TrackFacts {
         }
         nominalFrameRate = TrackFacts.nominalFrameRate(stream, seconds: timeRange?.duration.seconds)
         totalSampleDataLength = stream.totalSampleBytes
+        alternateGroup = stream.alternateGroup
         if let bitRate = stream.bitRate {
             estimatedDataRate = Float(bitRate)
         } else if let total = stream.totalSampleBytes, let seconds = timeRange?.duration.seconds, seconds > 0, seconds.isFinite {

@@ -202,6 +202,7 @@ extension AssetFacts {
     /// A composition's values: its tracks, lasting until the longest ends; no metadata, no chapters.
     init(composition tracks: [AVCompositionTrack]) {
         self.tracks = tracks
+        mediaSelectionGroups = MediaSelectionRules.groups(of: tracks) { $0.facts.isEnabled }
         metadata = []
         commonMetadata = []
         availableMetadataFormats = []

@@ -93,7 +93,9 @@ package final class Demuxer: @unchecked Sendable {
         if described.isQuickTimeFamily {
             let boxes = try MP4Boxes.scan(source, cancellation: cancellation)
             described.mp4Boxes = boxes
-            for i in described.streams.indices where described.streams[i].kind == .video {
+            for i in described.streams.indices {
+                described.streams[i].alternateGroup = boxes.alternateGroups[described.streams[i].id]
+                guard described.streams[i].kind == .video else { continue }
                 if let size = boxes.trackSizes[described.streams[i].id], size.width > 0, size.height > 0 {
                     described.streams[i].trackHeaderSize = size
                 }

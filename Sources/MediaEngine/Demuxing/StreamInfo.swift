@@ -58,6 +58,9 @@ package struct StreamInfo: Sendable, Equatable {
     package var pixelFormat: String?
     /// The display size the container's track header states (MP4's `tkhd`), when it states one.
     package var trackHeaderSize: MP4Boxes.TrackSize?
+    /// The alternate group the container's track header states (MP4's `tkhd`; 0: none); nil where the
+    /// container has no such thing.
+    package var alternateGroup: Int?
     /// Full-range (JPEG) luma and chroma, as the container or codec declares it.
     package var isFullRange = false
     /// Frames the decoder holds back before output; above zero means decode order differs from

@@ -1,7 +1,8 @@
 /// A walk over the top-level boxes of an MP4/MOV file, reading box headers and track headers only.
 ///
 /// FFmpeg does not say whether a movie can take fragments (`mvex` inside `moov`) or has some (`moof`),
-/// nor the display size each track header (`tkhd`) states; this reads the few bytes that tell.
+/// nor the display size and alternate group each track header (`tkhd`) states; this reads the few
+/// bytes that tell.
 /// Blocking: call on an engine thread.
 package struct MP4Boxes: Sendable, Equatable {
     /// The movie header declares fragments may follow (`moov/mvex`).
@@ -10,6 +11,9 @@ package struct MP4Boxes: Sendable, Equatable {
     package var containsFragments = false
     /// Each track header's display size (before its matrix), by track ID: Apple's `naturalSize`.
     package var trackSizes: [Int32: TrackSize] = [:]
+    /// Each track header's alternate group, by track ID: tracks of one nonzero group are alternatives
+    /// to one another (Apple's track groups and media selection groups); 0 is none.
+    package var alternateGroups: [Int32: Int] = [:]
 
     /// A track header's width and height, 16.16 fixed point turned into points.
     package struct TrackSize: Sendable, Equatable {
@@ -41,9 +45,10 @@ package struct MP4Boxes: Sendable, Equatable {
                     if childType == "mvex" { result.canContainFragments = true }
                     if childType == "trak" {
                         let trakEnd = min(child.addingSaturating(childSize), end)
-                        if let (id, size) = try trackHeader(source, inTrakAt: child.addingSaturating(childHeader), end: trakEnd,
-                                                            cancellation: cancellation) {
+                        if let (id, size, group) = try trackHeader(source, inTrakAt: child.addingSaturating(childHeader), end: trakEnd,
+                                                                   cancellation: cancellation) {
                             result.trackSizes[id] = size
+                            result.alternateGroups[id] = group
                         }
                     }
                     child = child.addingSaturating(childSize)
@@ -58,10 +63,11 @@ package struct MP4Boxes: Sendable, Equatable {
         return result
     }
 
-    /// The track ID and display size of the `tkhd` among a `trak`'s first children; nil when there is
-    /// none or it is malformed. The size is the header's last eight bytes (width, height, 16.16).
+    /// The track ID, display size and alternate group of the `tkhd` among a `trak`'s first children;
+    /// nil when there is none or it is malformed. The size is the header's last eight bytes (width,
+    /// height, 16.16); the alternate group a 16-bit number after the layer.
     private static func trackHeader(_ source: any ByteSource, inTrakAt start: Int64, end: Int64,
-                                    cancellation: CancellationToken) throws -> (Int32, TrackSize)? {
+                                    cancellation: CancellationToken) throws -> (Int32, TrackSize, Int)? {
         var child = start
         for _ in 0..<8 {
             guard child.addingSaturating(8) <= end,
@@ -74,12 +80,15 @@ package struct MP4Boxes: Sendable, Equatable {
                     try source.readFully(at: child.addingSaturating(headerSize), into: $0, cancellation: cancellation)
                 }
                 guard count == bytes.count, let version = bytes.first else { return nil }
+                // After the ID: reserved (4), duration (4 or 8), reserved (8), layer (2), alternate group (2).
                 let idOffset = version == 1 ? 20 : 12
-                guard idOffset + 4 <= bytes.count, bytes.count >= 8 else { return nil }
+                let groupOffset = version == 1 ? 46 : 34
+                guard idOffset + 4 <= bytes.count, groupOffset + 2 <= bytes.count, bytes.count >= 8 else { return nil }
                 let id = bytes[idOffset..<(idOffset + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                let group = Int(Int16(bitPattern: UInt16(bytes[groupOffset]) << 8 | UInt16(bytes[groupOffset + 1])))
                 let fixed = { (at: Int) in Double(bytes[at..<(at + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) / 65536 }
                 let size = TrackSize(width: fixed(bytes.count - 8), height: fixed(bytes.count - 4))
-                return (Int32(bitPattern: id), size)
+                return (Int32(bitPattern: id), size, group)
             }
             child = child.addingSaturating(size)
         }

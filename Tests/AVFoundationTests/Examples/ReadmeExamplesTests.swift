@@ -2,8 +2,9 @@ import AVFoundation
 import FixtureSupport
 import Testing
 
-/// The samples of the README and the DocC articles (Inspecting assets, Making thumbnails, Composing
-/// and exporting, Reading samples, Writing samples, Playing), with what they say they print. The
+/// The samples of the README and the DocC articles (Inspecting assets, Making thumbnails, Selecting
+/// media, Composing and exporting, Reading samples, Writing samples, Playing), with what they say they
+/// print. The
 /// first test keeps the CoreMedia lines an earlier README showed.
 @Suite("README and article examples")
 struct ReadmeExamplesTests {
@@ -35,6 +36,26 @@ struct ReadmeExamplesTests {
         #expect(try await titles.first?.load(.stringValue) ?? "" == "Two Tongues")
         let chapters = try await asset.loadChapterMetadataGroups(bestMatchingPreferredLanguages: ["en"])
         #expect(chapters.count == 2)
+    }
+
+    /// The "Selecting media" article's example, with what it prints.
+    @Test func selectingMediaSample() async throws {
+        let movie = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
+        guard let audible = try await movie.loadMediaSelectionGroup(for: .audible),
+              let choice = try await movie.load(.preferredMediaSelection).mutableCopy() as? AVMutableMediaSelection else {
+            Issue.record("no audible group or no mutable copy")
+            return
+        }
+        #expect(audible.options.map { $0.displayName(with: Locale(identifier: "en")) } == ["English", "Français", "German"])
+        let wanted = AVMediaSelectionGroup.mediaSelectionOptions(from: audible.options,
+                                                                 filteredAndSortedAccordingToPreferredLanguages: ["fr-CA", "en"])
+        choice.select(wanted.first, in: audible)
+        #expect(choice.selectedMediaOption(in: audible)?.extendedLanguageTag ?? "und" == "fr")
+
+        let subtitles = try await movie.loadMediaSelectionGroup(for: .legible)
+        let forced = AVMediaSelectionGroup.mediaSelectionOptions(from: subtitles?.options ?? [],
+                                                                 withMediaCharacteristics: [.containsOnlyForcedSubtitles])
+        #expect(forced.map(\.displayName) == ["English (forced)"])
     }
 
     /// The "Reading samples" article's example, with what it prints.
