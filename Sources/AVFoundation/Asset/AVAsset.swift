@@ -23,7 +23,7 @@ extension _AVAssetURLInitializable {
 /// metadata, playable, ...) parses the container once, on the engine's threads, and fills every
 /// header-level property at once; later loads return at once. Loads never block the calling thread.
 /// Once loaded, an asset keeps its facts, not the file: it holds no file descriptor while nothing loads.
-public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAssetURLInitializable, _AVAssetAccessors, @unchecked Sendable {
+open class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAssetURLInitializable, _AVAssetAccessors, @unchecked Sendable {
     // @unchecked Sendable: state lives in the shared loads (behind their locks) and in atomics.
     /// Where the bytes come from, and the packet scan the asset and its tracks share.
     let source: AssetSource
@@ -62,7 +62,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     }
 
     /// The asset itself: assets are immutable.
-    public func copy(with zone: NSZone? = nil) -> Any { self }
+    open func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// Whether `duration` and timing must be exact even where the header only estimates them.
     var prefersPreciseDurationAndTiming: Bool { false }
@@ -128,7 +128,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     ///   - outError: Receives the reason when the status is failed or cancelled; may be nil.
     /// - Returns: The key's status; ``AVKeyValueStatus/unknown`` for a key never asked for or unknown.
     @available(*, deprecated, message: "Use status(of:) instead")
-    public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+    open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         KeyValueLoading.status(of: key, in: self, knownKeys: AVAsset.keys, error: outError)
     }
 
@@ -141,7 +141,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     ///   - handler: Runs on the calling thread when every key is already settled, otherwise on a
     ///     background queue once every key has loaded, failed or been cancelled.
     @available(*, deprecated, message: "Use load(_:) instead")
-    public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
+    open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         if let failure = immediateFailure(), case .notYetLoaded = headerLoad.status() {
             headerLoad.fail(failure)
         }
@@ -151,7 +151,7 @@ public class AVAsset: NSObject, NSCopying, AVAsynchronousKeyValueLoading, _AVAss
     /// Cancels every load of this asset and its tracks in flight. Waiting loads throw
     /// ``AVError/Code-swift.enum/operationCancelled``; their keys report cancelled and may be loaded
     /// again.
-    public func cancelLoading() {
+    open func cancelLoading() {
         headerLoad.cancelAll(with: AVAsset.cancelledError)
         source.scan.cancelAll(with: AVAsset.cancelledError)
     }

@@ -8,7 +8,7 @@ import Foundation
 /// `estimatedDataRate` need a pass over the file's packets for containers without a complete sample
 /// index (everything but MP4/MOV); that pass runs on the engine's threads, once per asset, only when
 /// one of them is asked for.
-public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAccessors, @unchecked Sendable {
+open class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAccessors, @unchecked Sendable {
     // @unchecked Sendable: immutable after init; the shared scan guards itself (a composition's track
     // keeps its state behind a lock of its own).
     /// The track's ID: the container's, or its position from 1 where the container has none or repeats them.
@@ -73,7 +73,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
     }
 
     /// The track's ID and media type.
-    public override var description: String {
+    open override var description: String {
         "<AVAssetTrack trackID=\(trackID) mediaType=\(mediaType.rawValue)>"
     }
 
@@ -109,7 +109,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
     ///   - outError: Receives the reason when the status is failed or cancelled; may be nil.
     /// - Returns: The key's status; ``AVKeyValueStatus/unknown`` for a key never asked for or unknown.
     @available(*, deprecated, message: "Use status(of:) instead")
-    public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+    open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         KeyValueLoading.status(of: key, in: self, knownKeys: AVAssetTrack.keys, error: outError)
     }
 
@@ -121,7 +121,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
     ///   - handler: Runs on the calling thread when every key is already settled, otherwise on a
     ///     background queue once every key has loaded, failed or been cancelled.
     @available(*, deprecated, message: "Use load(_:) instead")
-    public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
+    open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         KeyValueLoading.load(self, keys: keys, knownKeys: AVAssetTrack.keys, handler: handler)
     }
 
@@ -133,7 +133,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
     /// - Parameter trackTime: A time on the track's timeline.
     /// - Returns: The segment whose target time range contains `trackTime`, or nil when none does.
     /// - Throws: The load's error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
-    public func loadSegment(forTrackTime trackTime: CMTime) async throws -> AVAssetTrackSegment? {
+    open func loadSegment(forTrackTime trackTime: CMTime) async throws -> AVAssetTrackSegment? {
         try await load(.segments).first { $0.timeMapping.target.containsTime(trackTime) }
     }
 
@@ -143,7 +143,7 @@ public class AVAssetTrack: NSObject, AVAsynchronousKeyValueLoading, _AVAssetAcce
     /// - Returns: The items of the track's metadata whose key space belongs to that format; empty when
     ///   there are none.
     /// - Throws: The load's error, as ``AVAsynchronousKeyValueLoading/load(_:)`` throws it.
-    public func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
+    open func loadMetadata(for format: AVMetadataFormat) async throws -> [AVMetadataItem] {
         try await load(.metadata).filter { $0.keySpace?.format == format }
     }
 }

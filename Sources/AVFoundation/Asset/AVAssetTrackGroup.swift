@@ -1,7 +1,7 @@
 import Foundation
 
 /// Tracks that are alternatives to one another (only one of them plays at a time).
-public class AVAssetTrackGroup: NSObject, @unchecked Sendable {
+open class AVAssetTrackGroup: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     /// The IDs of the tracks in the group.
     public let trackIDs: [NSNumber]

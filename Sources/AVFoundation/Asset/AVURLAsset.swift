@@ -55,7 +55,7 @@ public let AvocetURLAssetHTTPMaximumBytesKey = "AvocetURLAssetHTTPMaximumBytesKe
 /// Avocet's two timeout keys, its URL policy (``AvocetURLAssetURLPolicyKey``) and its byte cap
 /// (``AvocetURLAssetHTTPMaximumBytesKey``). URLs of any other scheme (a custom one such as
 /// `archive://clip.mp4`) are served by the delegate of ``resourceLoader``: set it before loading.
-public class AVURLAsset: AVAsset, @unchecked Sendable {
+open class AVURLAsset: AVAsset, @unchecked Sendable {
     /// The URL the asset reads.
     public let url: URL
     /// Serves the asset's bytes for URLs Avocet does not load itself. Set its delegate before loading.
@@ -177,7 +177,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     override var prefersPreciseDurationAndTiming: Bool { preciseTiming }
 
     /// The asset's URL.
-    public override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
+    open override var description: String { "<AVURLAsset url=\(url.absoluteString)>" }
 
     override func immediateFailure() -> AVError? {
         guard isLocalFile, !FileManager.default.fileExists(atPath: url.path) else { return nil }
@@ -188,13 +188,13 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     ///
     /// - Returns: Apple's types Avocet reads, then Avocet's additions (``AVFileType/mkv``,
     ///   ``AVFileType/webm``, ``AVFileType/flac``, ``AVFileType/ogg``).
-    public class func audiovisualTypes() -> [AVFileType] {
+    open class func audiovisualTypes() -> [AVFileType] {
         [.mov, .mp4, .m4v, .m4a, .mp3, .wav, .aiff, .aifc, .caf, .ac3, .eac3, .amr, .mobile3GPP, .mobile3GPP2, .au,
          .mkv, .webm, .flac, .ogg]
     }
 
     /// The MIME types Avocet reads.
-    public class func audiovisualMIMETypes() -> [String] {
+    open class func audiovisualMIMETypes() -> [String] {
         ["video/quicktime", "video/mp4", "video/x-m4v", "audio/mp4", "audio/x-m4a", "audio/mpeg", "audio/mp3", "audio/wav",
          "audio/x-wav", "audio/aiff", "audio/x-aiff", "audio/x-caf", "audio/ac3", "audio/eac3", "audio/amr", "video/3gpp",
          "video/3gpp2", "audio/basic", "video/x-matroska", "audio/x-matroska", "video/webm", "audio/webm", "audio/flac",
@@ -206,7 +206,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
     /// - Parameter extendedMIMEType: A MIME type such as `video/mp4; codecs="avc1.64001f"`.
     /// - Returns: True when the type before any parameter is one of ``audiovisualMIMETypes()``, in any
     ///   case; the codecs parameter is not checked.
-    public class func isPlayableExtendedMIMEType(_ extendedMIMEType: String) -> Bool {
+    open class func isPlayableExtendedMIMEType(_ extendedMIMEType: String) -> Bool {
         let base = extendedMIMEType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return audiovisualMIMETypes().contains(base)
     }

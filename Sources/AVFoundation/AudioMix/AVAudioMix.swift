@@ -4,7 +4,7 @@ import Synchronization
 
 /// How the audio tracks of an asset are mixed: input parameters per track (tracks without any play
 /// at their own volume). Immutable; ``AVMutableAudioMix`` is the form an app builds.
-public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+open class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the array sits behind a lock; parameters guard themselves.
     let parameters: Locked<[AVAudioMixInputParameters]>
 
@@ -20,7 +20,7 @@ public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Senda
     }
 
     /// The parameters, one per track mixed.
-    public var inputParameters: [AVAudioMixInputParameters] { parameters.withLock { $0 } }
+    open var inputParameters: [AVAudioMixInputParameters] { parameters.withLock { $0 } }
 
     /// The parameters for `trackID`, if any.
     func parameters(for trackID: CMPersistentTrackID) -> AVAudioMixInputParameters? {
@@ -28,12 +28,12 @@ public class AVAudioMix: NSObject, NSCopying, NSMutableCopying, @unchecked Senda
     }
 
     /// An immutable mix with the same input parameters (shared, not copied).
-    public func copy(with zone: NSZone? = nil) -> Any {
+    open func copy(with zone: NSZone? = nil) -> Any {
         AVAudioMix(inputParameters)
     }
 
     /// A mutable mix with the same input parameters (shared, not copied).
-    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableAudioMix(inputParameters)
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// before the first value set; the getter reports the ramp in effect at a time, or else the first one
 /// after it, as Apple's does (a fixed volume counts as a ramp from the value to itself lasting until
 /// the next one).
-public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+open class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the values sit behind a lock.
     struct Values: Sendable, Equatable {
         var trackID = kCMPersistentTrackID_Invalid
@@ -28,9 +28,9 @@ public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @
     }
 
     /// The audio track these parameters mix.
-    public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
+    open var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
     /// Recorded; Avocet's rate changes resample (pitch follows the rate).
-    public var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { values.withLock { $0.audioTimePitchAlgorithm } }
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? { values.withLock { $0.audioTimePitchAlgorithm } }
 
     /// The volume ramp in effect at `time`, or else the first one after it, written through the
     /// pointers given (a fixed volume is a ramp from the value to itself until the next one).
@@ -43,7 +43,7 @@ public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @
     ///     set, or on without end).
     /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
     ///   written then), or `time` is not numeric.
-    public func getVolumeRamp(for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
+    open func getVolumeRamp(for time: CMTime, startVolume: UnsafeMutablePointer<Float>?, endVolume: UnsafeMutablePointer<Float>?,
                               timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.volumes.ramp(at: time) }, startVolume, endVolume, timeRange)
     }
@@ -54,12 +54,12 @@ public class AVAudioMixInputParameters: NSObject, NSCopying, NSMutableCopying, @
     }
 
     /// An immutable copy of the parameters.
-    public func copy(with zone: NSZone? = nil) -> Any {
+    open func copy(with zone: NSZone? = nil) -> Any {
         AVAudioMixInputParameters(values.withLock { $0 })
     }
 
     /// A mutable copy of the parameters.
-    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableAudioMixInputParameters(values.withLock { $0 })
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An audio mix an app builds: its input parameters settable. The array is copied when set, its
 /// parameters are not (as Apple's `copy` property): mutable parameters changed later change the mix.
-public class AVMutableAudioMix: AVAudioMix, @unchecked Sendable {
+open class AVMutableAudioMix: AVAudioMix, @unchecked Sendable {
     /// A mix with no input parameters.
     public override init() {
         super.init()
@@ -12,7 +12,7 @@ public class AVMutableAudioMix: AVAudioMix, @unchecked Sendable {
         super.init(inputParameters)
     }
 
-    public override var inputParameters: [AVAudioMixInputParameters] {
+    open override var inputParameters: [AVAudioMixInputParameters] {
         get { parameters.withLock { $0 } }
         set { parameters.withLock { $0 = newValue } }
     }

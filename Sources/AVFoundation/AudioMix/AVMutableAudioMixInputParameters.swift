@@ -2,7 +2,7 @@ import Foundation
 
 /// Mixing parameters an app builds for one audio track: its ID and volumes over time. Setting a
 /// volume or ramp at a start time that already has one replaces it.
-public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unchecked Sendable {
+open class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unchecked Sendable {
     /// Parameters for no track (`kCMPersistentTrackID_Invalid`) with no volumes set (volume 1).
     public override init() {
         super.init()
@@ -21,12 +21,12 @@ public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unche
         trackID = track?.trackID ?? kCMPersistentTrackID_Invalid
     }
 
-    public override var trackID: CMPersistentTrackID {
+    open override var trackID: CMPersistentTrackID {
         get { values.withLock { $0.trackID } }
         set { values.withLock { $0.trackID = newValue } }
     }
 
-    public override var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? {
+    open override var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm? {
         get { values.withLock { $0.audioTimePitchAlgorithm } }
         set { values.withLock { $0.audioTimePitchAlgorithm = newValue } }
     }
@@ -36,7 +36,7 @@ public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unche
     /// - Parameters:
     ///   - volume: 0 silent, 1 as recorded.
     ///   - time: When it starts, on the track's timeline; a time that is not numeric is ignored.
-    public func setVolume(_ volume: Float, at time: CMTime) {
+    open func setVolume(_ volume: Float, at time: CMTime) {
         values.withLock { $0.volumes.set(volume, at: time) }
     }
 
@@ -47,7 +47,7 @@ public class AVMutableAudioMixInputParameters: AVAudioMixInputParameters, @unche
     ///   - startVolume: The volume at the start of `timeRange` (0 silent, 1 as recorded).
     ///   - endVolume: The volume at its end.
     ///   - timeRange: A numeric range that lasts a positive time; another is ignored.
-    public func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {
+    open func setVolumeRamp(fromStartVolume startVolume: Float, toEndVolume endVolume: Float, timeRange: CMTimeRange) {
         values.withLock { $0.volumes.setRamp(from: startVolume, to: endVolume, range: timeRange) }
     }
 }

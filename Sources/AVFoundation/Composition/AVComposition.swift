@@ -8,7 +8,7 @@ import Synchronization
 /// property is known at once, so the synchronous getters are not deprecated (as on Apple's platforms)
 /// and ``AVAsynchronousKeyValueLoading/load(_:)`` returns without I/O; both read the same values.
 /// Immutable; ``AVMutableComposition`` is the form an app builds, and its `copy()` is one of these.
-public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
+open class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock; the options are never changed.
     struct State {
         var tracks: [AVCompositionTrack] = []
@@ -52,75 +52,75 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     }
 
     /// The composition's class, track count and duration.
-    public override var description: String {
+    open override var description: String {
         "<\(type(of: self)) tracks=\(currentTracks.count) duration=\(duration.seconds)>"
     }
 
     // MARK: - The values, synchronously (in memory)
 
     /// Where the longest track ends.
-    public var duration: CMTime { AVComposition.duration(of: currentTracks) }
+    open var duration: CMTime { AVComposition.duration(of: currentTracks) }
 
     /// Where the longest of `tracks` ends (zero without tracks).
     static func duration(of tracks: [AVCompositionTrack]) -> CMTime {
         tracks.map { $0.snapshot.table.duration }.max() ?? .zero
     }
     /// The size of the first video track unless set (mutable compositions).
-    public var naturalSize: CGSize {
+    open var naturalSize: CGSize {
         let (set, tracks) = state.withLock { ($0.naturalSize, $0.tracks) }
         if set != .zero { return set }
         return tracks.first { $0.mediaType == .video }?.naturalSize ?? .zero
     }
     /// True: a composition's timing is its segment tables'.
-    public var providesPreciseDurationAndTiming: Bool { true }
+    open var providesPreciseDurationAndTiming: Bool { true }
     /// Always 1.
-    public var preferredRate: Float { 1 }
+    open var preferredRate: Float { 1 }
     /// Always 1.
-    public var preferredVolume: Float { 1 }
+    open var preferredVolume: Float { 1 }
     /// Identity.
-    public var preferredTransform: CGAffineTransform { .identity }
+    open var preferredTransform: CGAffineTransform { .identity }
     /// Empty.
-    public var trackGroups: [AVAssetTrackGroup] { [] }
+    open var trackGroups: [AVAssetTrackGroup] { [] }
     /// Empty: insertion does not copy metadata.
-    public var metadata: [AVMetadataItem] { [] }
+    open var metadata: [AVMetadataItem] { [] }
     /// Empty: insertion does not copy metadata.
-    public var commonMetadata: [AVMetadataItem] { [] }
+    open var commonMetadata: [AVMetadataItem] { [] }
     /// Empty.
-    public var availableMetadataFormats: [AVMetadataFormat] { [] }
+    open var availableMetadataFormats: [AVMetadataFormat] { [] }
     /// Nil.
-    public var creationDate: AVMetadataItem? { nil }
+    open var creationDate: AVMetadataItem? { nil }
     /// Nil.
-    public var lyrics: String? { nil }
+    open var lyrics: String? { nil }
     /// Whether every track can be played.
-    public var isPlayable: Bool { compositionFacts().isPlayable }
+    open var isPlayable: Bool { compositionFacts().isPlayable }
     /// True.
-    public var isExportable: Bool { true }
+    open var isExportable: Bool { true }
     /// True.
-    public var isReadable: Bool { true }
+    open var isReadable: Bool { true }
     /// True.
-    public var isComposable: Bool { true }
+    open var isComposable: Bool { true }
     /// False.
-    public var hasProtectedContent: Bool { false }
+    open var hasProtectedContent: Bool { false }
     /// False.
-    public var canContainFragments: Bool { false }
+    open var canContainFragments: Bool { false }
     /// False.
-    public var containsFragments: Bool { false }
+    open var containsFragments: Bool { false }
     /// `.invalid`: a composition has no fragments.
-    public var overallDurationHint: CMTime { .invalid }
+    open var overallDurationHint: CMTime { .invalid }
     /// Empty: a composition has no chapters.
-    public var availableChapterLocales: [Locale] { [] }
+    open var availableChapterLocales: [Locale] { [] }
 
     /// Empty: a composition has no metadata.
     ///
     /// - Parameter format: Ignored.
     /// - Returns: An empty array.
-    public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
+    open func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// An ID no track of the composition has had.
     ///
     /// - Returns: One more than the highest ID used, or the lowest free ID once the largest possible ID
     ///   has been used; `kCMPersistentTrackID_Invalid` when every ID is taken.
-    public func unusedTrackID() -> CMPersistentTrackID {
+    open func unusedTrackID() -> CMPersistentTrackID {
         state.withLock { AVComposition.unusedTrackID(in: $0) }
     }
 
@@ -133,10 +133,10 @@ public class AVComposition: AVAsset, NSMutableCopying, @unchecked Sendable {
     // MARK: - Copying
 
     /// The composition itself: it is immutable.
-    public override func copy(with zone: NSZone? = nil) -> Any { self }
+    open override func copy(with zone: NSZone? = nil) -> Any { self }
 
     /// A mutable composition with copies of this one's tracks (same IDs, segments and settings).
-    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableComposition(copying: self, mutable: true)
     }
 }

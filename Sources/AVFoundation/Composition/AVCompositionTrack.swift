@@ -9,7 +9,7 @@ import Synchronization
 /// values. Values that describe the media (format descriptions, natural size, frame rate, data length)
 /// come from the source tracks the segments were inserted from; a segment made from a URL alone adds
 /// nothing to them. ``AVMutableCompositionTrack`` is the form an app edits.
-public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
+open class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock.
     let state: Locked<CompositionTrackState>
 
@@ -24,76 +24,76 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     var snapshot: CompositionTrackState { state.withLock { $0 } }
 
     /// The track's class, ID, media type and segment count.
-    public override var description: String {
+    open override var description: String {
         "<\(type(of: self)) trackID=\(trackID) mediaType=\(mediaType.rawValue) segments=\(snapshot.table.segments.count)>"
     }
 
     /// The segments, end to end from time zero; empty segments are spans where nothing plays.
-    public var segments: [AVCompositionTrackSegment] { snapshot.table.segments.map(AVCompositionTrackSegment.init) }
+    open var segments: [AVCompositionTrackSegment] { snapshot.table.segments.map(AVCompositionTrackSegment.init) }
 
     /// The segment whose target time range holds `trackTime`; in memory.
     ///
     /// - Parameter trackTime: A time on the track's timeline.
     /// - Returns: The segment, empty or not; nil when `trackTime` lies outside every segment.
-    public func segment(forTrackTime trackTime: CMTime) -> AVCompositionTrackSegment? {
+    open func segment(forTrackTime trackTime: CMTime) -> AVCompositionTrackSegment? {
         snapshot.table.segment(at: trackTime).map(AVCompositionTrackSegment.init)
     }
 
     // MARK: - The values, synchronously (in memory)
 
     /// The format descriptions of the source tracks, typed `[Any]` as Apple's (each a `CMFormatDescription`).
-    public var formatDescriptions: [Any] { facts.formatDescriptions }
+    open var formatDescriptions: [Any] { facts.formatDescriptions }
     /// Whether every source track can be played.
-    public var isPlayable: Bool { facts.isPlayable }
+    open var isPlayable: Bool { facts.isPlayable }
     /// Whether a decoder exists for every source track's codec.
-    public var isDecodable: Bool { facts.isDecodable }
+    open var isDecodable: Bool { facts.isDecodable }
     /// Default true.
-    public var isEnabled: Bool { snapshot.isEnabled }
+    open var isEnabled: Bool { snapshot.isEnabled }
     /// False: a composition's media lives in other files.
-    public var isSelfContained: Bool { false }
+    open var isSelfContained: Bool { false }
     /// An estimate: each source track's bytes in proportion to the part of it the segments play.
-    public var totalSampleDataLength: Int64 { facts.totalSampleDataLength ?? 0 }
+    open var totalSampleDataLength: Int64 { facts.totalSampleDataLength ?? 0 }
     /// The characteristics every track of its media type has: visual and frame-based for video, audible
     /// for audio, legible for text.
-    public var mediaCharacteristics: [AVMediaCharacteristic] { facts.mediaCharacteristics }
+    open var mediaCharacteristics: [AVMediaCharacteristic] { facts.mediaCharacteristics }
     /// From zero to the end of the last segment.
-    public var timeRange: CMTimeRange { CMTimeRange(start: .zero, duration: snapshot.table.duration) }
+    open var timeRange: CMTimeRange { CMTimeRange(start: .zero, duration: snapshot.table.duration) }
     /// The value set, else the first source track's, else 600.
-    public var naturalTimeScale: CMTimeScale { facts.naturalTimeScale }
+    open var naturalTimeScale: CMTimeScale { facts.naturalTimeScale }
     /// Bits per second of composition time, from the source tracks' bytes in proportion to what the
     /// segments play; 0 when unknown.
-    public var estimatedDataRate: Float { facts.estimatedDataRate ?? 0 }
+    open var estimatedDataRate: Float { facts.estimatedDataRate ?? 0 }
     /// Nil unless set.
-    public var languageCode: String? { snapshot.languageCode }
+    open var languageCode: String? { snapshot.languageCode }
     /// Nil unless set.
-    public var extendedLanguageTag: String? { snapshot.extendedLanguageTag }
+    open var extendedLanguageTag: String? { snapshot.extendedLanguageTag }
     /// The first source track's natural size.
-    public var naturalSize: CGSize { facts.naturalSize }
+    open var naturalSize: CGSize { facts.naturalSize }
     /// Identity unless set (`AVMutableComposition.insertTimeRange(_:of:at:)` sets it from the source
     /// track when it adds the track).
-    public var preferredTransform: CGAffineTransform { snapshot.preferredTransform }
+    open var preferredTransform: CGAffineTransform { snapshot.preferredTransform }
     /// 1 for audio, 0 for other tracks, unless set.
-    public var preferredVolume: Float { snapshot.preferredVolume }
+    open var preferredVolume: Float { snapshot.preferredVolume }
     /// Frames a second of composition time (scaled segments count at the rate they play).
-    public var nominalFrameRate: Float { facts.nominalFrameRate ?? 0 }
+    open var nominalFrameRate: Float { facts.nominalFrameRate ?? 0 }
     /// The shortest frame duration among the source tracks; `.invalid` when none is known.
-    public var minFrameDuration: CMTime { facts.minFrameDuration }
+    open var minFrameDuration: CMTime { facts.minFrameDuration }
     /// Whether a source track's decoder reorders frames (B-frames).
-    public var requiresFrameReordering: Bool { facts.requiresFrameReordering }
+    open var requiresFrameReordering: Bool { facts.requiresFrameReordering }
     /// Whether a source track's audio samples depend on others.
-    public var hasAudioSampleDependencies: Bool { facts.hasAudioSampleDependencies }
+    open var hasAudioSampleDependencies: Bool { facts.hasAudioSampleDependencies }
     /// Empty: insertion does not copy metadata.
-    public var metadata: [AVMetadataItem] { [] }
+    open var metadata: [AVMetadataItem] { [] }
     /// Empty: insertion does not copy metadata.
-    public var commonMetadata: [AVMetadataItem] { [] }
+    open var commonMetadata: [AVMetadataItem] { [] }
     /// Empty.
-    public var availableMetadataFormats: [AVMetadataFormat] { [] }
+    open var availableMetadataFormats: [AVMetadataFormat] { [] }
 
     /// Whether the track has `mediaCharacteristic`; in memory.
     ///
     /// - Parameter mediaCharacteristic: The characteristic, such as ``AVMediaCharacteristic/visual``.
     /// - Returns: True when the track's media characteristics contain it.
-    public func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
+    open func hasMediaCharacteristic(_ mediaCharacteristic: AVMediaCharacteristic) -> Bool {
         mediaCharacteristics.contains(mediaCharacteristic)
     }
 
@@ -101,7 +101,7 @@ public class AVCompositionTrack: AVAssetTrack, @unchecked Sendable {
     ///
     /// - Parameter format: Ignored.
     /// - Returns: An empty array.
-    public func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
+    open func metadata(forFormat format: AVMetadataFormat) -> [AVMetadataItem] { [] }
 
     /// A copy of this track (same ID, same segments and settings) belonging to `composition`, as an
     /// immutable or a mutable track.

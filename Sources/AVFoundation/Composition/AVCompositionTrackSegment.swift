@@ -3,7 +3,7 @@ import Foundation
 /// One segment of a composition track: a span of a source file's track mapped onto the composition
 /// track's timeline, or an empty span. Immutable; a mutable composition track's
 /// ``AVMutableCompositionTrack/segments`` take new ones wholesale.
-public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable {
+open class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     /// The file the media comes from; nil for an empty segment (or media that lives in memory).
     public let sourceURL: URL?
@@ -56,7 +56,7 @@ public class AVCompositionTrackSegment: AVAssetTrackSegment, @unchecked Sendable
     }
 
     /// The source file, track and range, and the target range; or that the segment is empty.
-    public override var description: String {
+    open override var description: String {
         isEmpty ? "<AVCompositionTrackSegment empty \(timeMapping.target)>"
             : "<AVCompositionTrackSegment \(sourceURL?.lastPathComponent ?? "?")#\(sourceTrackID) \(timeMapping.source) -> \(timeMapping.target)>"
     }

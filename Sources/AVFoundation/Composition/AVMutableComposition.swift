@@ -6,7 +6,7 @@ import Foundation
 /// the inserted asset's tracks first if they are not loaded (waiting on the calling thread, as
 /// Apple's does), and the async one loads them without blocking. Edit from one thread at a time, as
 /// on Apple's platforms.
-public class AVMutableComposition: AVComposition, @unchecked Sendable {
+open class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// An empty composition.
     public init() {
         super.init(options: [:])
@@ -26,13 +26,13 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     }
 
     /// The natural size: the first video track's unless set; set `.zero` to go back to that.
-    public override var naturalSize: CGSize {
+    open override var naturalSize: CGSize {
         get { super.naturalSize }
         set { state.withLock { $0.naturalSize = newValue } }
     }
 
     /// An immutable snapshot: the tracks as they are now, later edits not included.
-    public override func copy(with zone: NSZone? = nil) -> Any {
+    open override func copy(with zone: NSZone? = nil) -> Any {
         AVComposition(copying: self, mutable: false)
     }
 
@@ -45,7 +45,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     ///   - preferredTrackID: The ID wanted. When it is `kCMPersistentTrackID_Invalid`, not positive, or
     ///     has been used by a track of this composition, the track gets one no track has had.
     /// - Returns: The new track; nil only when every ID is taken.
-    public func addMutableTrack(withMediaType mediaType: AVMediaType, preferredTrackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
+    open func addMutableTrack(withMediaType mediaType: AVMediaType, preferredTrackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
         state.withLock { state in addTrack(mediaType, preferredTrackID: preferredTrackID, to: &state) }
     }
 
@@ -64,7 +64,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// Removes `track` from the composition (its ID is not given to a later track).
     ///
     /// - Parameter track: A track of this composition; another is ignored.
-    public func removeTrack(_ track: AVCompositionTrack) {
+    open func removeTrack(_ track: AVCompositionTrack) {
         state.withLock { $0.tracks.removeAll { $0 === track } }
     }
 
@@ -73,7 +73,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// - Parameter track: A track of another asset.
     /// - Returns: The first track of the same media type (composition tracks take segments of any
     ///   format of their type), or nil when there is none.
-    public func mutableTrack(compatibleWith track: AVAssetTrack) -> AVMutableCompositionTrack? {
+    open func mutableTrack(compatibleWith track: AVAssetTrack) -> AVMutableCompositionTrack? {
         mutableTracks.first { $0.mediaType == track.mediaType }
     }
 
@@ -99,7 +99,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     ///   ``AVError/Code-swift.enum/compositionTrackSegmentsNotContiguous`` for a `startTime` before
     ///   zero. Nothing changes then.
     @available(*, deprecated, message: "Use insertTimeRange(_:of:at:) async instead")
-    public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) throws {
+    open func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) throws {
         try insert(timeRange, of: try asset.blockingFacts().get().tracks, at: startTime)
     }
 
@@ -111,7 +111,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     ///   - asset: A file's asset or another composition.
     ///   - startTime: Where the inserted media starts in the composition: at or after zero.
     /// - Throws: As the synchronous form does; nothing changes then.
-    public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) async throws {
+    open func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime) async throws {
         try insert(timeRange, of: try await asset.load(.tracks), at: startTime)
     }
 
@@ -122,7 +122,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     ///   - asset: A file's asset or another composition.
     ///   - startTime: Where the inserted media starts in the composition.
     ///   - completionHandler: Gets nil, or the error the async form throws, once, on a background queue.
-    public func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime,
+    open func insertTimeRange(_ timeRange: CMTimeRange, of asset: AVAsset, at startTime: CMTime,
                                 completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         let box = UncheckedBox(self)
         AVAsset.complete({ (_: Void?, error: (any Error)?) in completionHandler(error) }) {
@@ -163,7 +163,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// Inserts empty time in every track at `timeRange.start` (nothing past a track's end).
     ///
     /// - Parameter timeRange: Where the empty time starts, and how long it lasts.
-    public func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
+    open func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
         for track in mutableTracks { track.insertEmptyTimeRange(timeRange) }
     }
 
@@ -171,7 +171,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// emptied.
     ///
     /// - Parameter timeRange: The part of the composition's timeline to remove.
-    public func removeTimeRange(_ timeRange: CMTimeRange) {
+    open func removeTimeRange(_ timeRange: CMTimeRange) {
         for track in mutableTracks { track.removeTimeRange(timeRange) }
     }
 
@@ -180,7 +180,7 @@ public class AVMutableComposition: AVComposition, @unchecked Sendable {
     /// - Parameters:
     ///   - timeRange: The part of the composition's timeline to scale.
     ///   - duration: How long that part lasts afterwards.
-    public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
+    open func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
         for track in mutableTracks { track.scaleTimeRange(timeRange, toDuration: duration) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// scaling stretches the segments it covers, as Apple documents. Edits change the in-memory segment
 /// table only (no I/O; source files are read when the composition is). Edit a track from one thread
 /// at a time, as on Apple's platforms; reads from other threads see whole edits.
-public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
+open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
     /// Inserts `timeRange` of `track`'s media at `startTime`, at its natural duration, pushing what
     /// follows out. No I/O: the track's media is read when the composition is.
     ///
@@ -20,7 +20,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     ///   not start at or after zero or does not last a positive time;
     ///   ``AVError/Code-swift.enum/compositionTrackSegmentsNotContiguous`` for a `startTime` before
     ///   zero. Nothing changes then.
-    public func insertTimeRange(_ timeRange: CMTimeRange, of track: AVAssetTrack, at startTime: CMTime) throws {
+    open func insertTimeRange(_ timeRange: CMTimeRange, of track: AVAssetTrack, at startTime: CMTime) throws {
         let pieces = try CompositionEdit.pieces(of: track, in: timeRange, at: startTime, into: mediaType)
         state.withLock { $0.table.insert(pieces, at: startTime) }
     }
@@ -35,7 +35,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     /// - Throws: What ``insertTimeRange(_:of:at:)`` throws for any range;
     ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration`` when the counts of
     ///   ranges and tracks differ.
-    public func insertTimeRanges(_ timeRanges: [NSValue], of tracks: [AVAssetTrack], at startTime: CMTime) throws {
+    open func insertTimeRanges(_ timeRanges: [NSValue], of tracks: [AVAssetTrack], at startTime: CMTime) throws {
         guard timeRanges.count == tracks.count else {
             throw AVError(.invalidCompositionTrackSegmentSourceDuration, userInfo: [
                 NSLocalizedDescriptionKey: "\(timeRanges.count) time ranges were given for \(tracks.count) tracks.",
@@ -58,14 +58,14 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     /// time past the end of the track adds nothing.
     ///
     /// - Parameter timeRange: Where the empty time starts, and how long it lasts.
-    public func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
+    open func insertEmptyTimeRange(_ timeRange: CMTimeRange) {
         state.withLock { $0.table.insert(nil, duration: timeRange.duration, at: timeRange.start) }
     }
 
     /// Removes what lies in `timeRange`; what followed moves earlier.
     ///
     /// - Parameter timeRange: The part of the track's timeline to remove.
-    public func removeTimeRange(_ timeRange: CMTimeRange) {
+    open func removeTimeRange(_ timeRange: CMTimeRange) {
         state.withLock { $0.table.remove(timeRange) }
     }
 
@@ -75,7 +75,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     /// - Parameters:
     ///   - timeRange: The part of the track's timeline to scale.
     ///   - duration: How long that part lasts afterwards.
-    public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
+    open func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
         state.withLock { $0.table.scale(timeRange, to: duration) }
     }
 
@@ -88,7 +88,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     ///   source that does not start at or after zero or does not last a positive time
     ///   (``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceStartTime``,
     ///   ``AVError/Code-swift.enum/invalidCompositionTrackSegmentSourceDuration``).
-    public func validateSegments(_ trackSegments: [AVCompositionTrackSegment]) throws {
+    open func validateSegments(_ trackSegments: [AVCompositionTrackSegment]) throws {
         do {
             try SegmentTable.validate(trackSegments.map(\.tableSegment))
         } catch {
@@ -99,7 +99,7 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
     /// The segments, settable wholesale. Segments that ``validateSegments(_:)`` refuses are not set (the
     /// track keeps its segments; Apple raises an exception): validate first. Non-optional, where Apple
     /// declares `[AVCompositionTrackSegment]!`.
-    public override var segments: [AVCompositionTrackSegment] {
+    open override var segments: [AVCompositionTrackSegment] {
         get { super.segments }
         set {
             guard let table = try? SegmentTable(validated: newValue.map(\.tableSegment)) else { return }
@@ -107,33 +107,33 @@ public class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable 
         }
     }
 
-    public override var preferredTransform: CGAffineTransform {
+    open override var preferredTransform: CGAffineTransform {
         get { super.preferredTransform }
         set { state.withLock { $0.preferredTransform = newValue } }
     }
 
-    public override var preferredVolume: Float {
+    open override var preferredVolume: Float {
         get { super.preferredVolume }
         set { state.withLock { $0.preferredVolume = newValue } }
     }
 
     /// Set 0 to go back to the default (the first source track's, else 600).
-    public override var naturalTimeScale: CMTimeScale {
+    open override var naturalTimeScale: CMTimeScale {
         get { super.naturalTimeScale }
         set { state.withLock { $0.naturalTimeScale = max(0, newValue) } }
     }
 
-    public override var languageCode: String? {
+    open override var languageCode: String? {
         get { super.languageCode }
         set { state.withLock { $0.languageCode = newValue } }
     }
 
-    public override var extendedLanguageTag: String? {
+    open override var extendedLanguageTag: String? {
         get { super.extendedLanguageTag }
         set { state.withLock { $0.extendedLanguageTag = newValue } }
     }
 
-    public override var isEnabled: Bool {
+    open override var isEnabled: Bool {
         get { super.isEnabled }
         set { state.withLock { $0.isEnabled = newValue } }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A video composition instruction an app builds: every property settable.
-public class AVMutableVideoCompositionInstruction: AVVideoCompositionInstruction, @unchecked Sendable {
+open class AVMutableVideoCompositionInstruction: AVVideoCompositionInstruction, @unchecked Sendable {
     /// An instruction with an invalid time range, no background colour, no layer instructions and post
     /// processing enabled.
     public override init() {
@@ -12,24 +12,24 @@ public class AVMutableVideoCompositionInstruction: AVVideoCompositionInstruction
         super.init(values)
     }
 
-    public override var timeRange: CMTimeRange {
+    open override var timeRange: CMTimeRange {
         get { values.withLock { $0.timeRange } }
         set { values.withLock { $0.timeRange = newValue } }
     }
 
-    public override var backgroundColor: CGColor? {
+    open override var backgroundColor: CGColor? {
         get { values.withLock { $0.backgroundColor } }
         set { values.withLock { $0.backgroundColor = newValue } }
     }
 
     /// The array is copied when set, its layer instructions are not (as Apple's `copy` property): a
     /// mutable layer instruction changed later changes this instruction too.
-    public override var layerInstructions: [AVVideoCompositionLayerInstruction] {
+    open override var layerInstructions: [AVVideoCompositionLayerInstruction] {
         get { values.withLock { $0.layerInstructions } }
         set { values.withLock { $0.layerInstructions = newValue } }
     }
 
-    public override var enablePostProcessing: Bool {
+    open override var enablePostProcessing: Bool {
         get { values.withLock { $0.enablePostProcessing } }
         set { values.withLock { $0.enablePostProcessing = newValue } }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A layer instruction an app builds: the track, and transforms, opacities and crop rectangles fixed
 /// from a time on or ramped across a time range (see ``AVVideoCompositionLayerInstruction``). Setting a
 /// value or ramp at a start time that already has one replaces it.
-public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerInstruction, @unchecked Sendable {
+open class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerInstruction, @unchecked Sendable {
     /// A layer instruction for no track (`kCMPersistentTrackID_Invalid`), with no transforms, opacities or crops set.
     public override init() {
         super.init()
@@ -21,7 +21,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
         trackID = track.trackID
     }
 
-    public override var trackID: CMPersistentTrackID {
+    open override var trackID: CMPersistentTrackID {
         get { values.withLock { $0.trackID } }
         set { values.withLock { $0.trackID = newValue } }
     }
@@ -31,7 +31,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     /// - Parameters:
     ///   - transform: Where the source picture goes in the output, in render-size pixels.
     ///   - time: When it starts; a time that is not numeric is ignored.
-    public func setTransform(_ transform: CGAffineTransform, at time: CMTime) {
+    open func setTransform(_ transform: CGAffineTransform, at time: CMTime) {
         values.withLock { $0.transforms.set(transform, at: time) }
     }
 
@@ -42,7 +42,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     ///   - startTransform: The transform at the start of `timeRange`.
     ///   - endTransform: The transform at its end.
     ///   - timeRange: A numeric range that lasts a positive time; another is ignored.
-    public func setTransformRamp(fromStart startTransform: CGAffineTransform, toEnd endTransform: CGAffineTransform, timeRange: CMTimeRange) {
+    open func setTransformRamp(fromStart startTransform: CGAffineTransform, toEnd endTransform: CGAffineTransform, timeRange: CMTimeRange) {
         values.withLock { $0.transforms.setRamp(from: startTransform, to: endTransform, range: timeRange) }
     }
 
@@ -51,7 +51,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     /// - Parameters:
     ///   - opacity: From 0 (transparent) to 1 (opaque).
     ///   - time: When it starts; a time that is not numeric is ignored.
-    public func setOpacity(_ opacity: Float, at time: CMTime) {
+    open func setOpacity(_ opacity: Float, at time: CMTime) {
         values.withLock { $0.opacities.set(opacity, at: time) }
     }
 
@@ -62,7 +62,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     ///   - startOpacity: The opacity at the start of `timeRange`, from 0 to 1.
     ///   - endOpacity: The opacity at its end.
     ///   - timeRange: A numeric range that lasts a positive time; another is ignored.
-    public func setOpacityRamp(fromStartOpacity startOpacity: Float, toEndOpacity endOpacity: Float, timeRange: CMTimeRange) {
+    open func setOpacityRamp(fromStartOpacity startOpacity: Float, toEndOpacity endOpacity: Float, timeRange: CMTimeRange) {
         values.withLock { $0.opacities.setRamp(from: startOpacity, to: endOpacity, range: timeRange) }
     }
 
@@ -71,7 +71,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     /// - Parameters:
     ///   - cropRectangle: The part of the source picture shown, in its pixels.
     ///   - time: When it starts; a time that is not numeric is ignored.
-    public func setCropRectangle(_ cropRectangle: CGRect, at time: CMTime) {
+    open func setCropRectangle(_ cropRectangle: CGRect, at time: CMTime) {
         values.withLock { $0.crops.set(cropRectangle, at: time) }
     }
 
@@ -82,7 +82,7 @@ public class AVMutableVideoCompositionLayerInstruction: AVVideoCompositionLayerI
     ///   - startCropRectangle: The rectangle at the start of `timeRange`, in the source picture's pixels.
     ///   - endCropRectangle: The rectangle at its end.
     ///   - timeRange: A numeric range that lasts a positive time; another is ignored.
-    public func setCropRectangleRamp(fromStartCropRectangle startCropRectangle: CGRect, toEndCropRectangle endCropRectangle: CGRect,
+    open func setCropRectangleRamp(fromStartCropRectangle startCropRectangle: CGRect, toEndCropRectangle endCropRectangle: CGRect,
                                      timeRange: CMTimeRange) {
         values.withLock { $0.crops.setRamp(from: startCropRectangle, to: endCropRectangle, range: timeRange) }
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// pictures, over what background. Immutable; ``AVMutableVideoCompositionInstruction`` is the form an
 /// app builds. Defaults: an invalid time range, no background colour (black), no layers, post
 /// processing enabled.
-public class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstructionProtocol, NSCopying, NSMutableCopying,
+open class AVVideoCompositionInstruction: NSObject, AVVideoCompositionInstructionProtocol, NSCopying, NSMutableCopying,
     @unchecked Sendable {
     // @unchecked Sendable: the values sit behind a lock; layer instructions guard themselves.
     struct Values: Sendable {

@@ -9,7 +9,7 @@ import Synchronization
 /// Defaults: the identity transform, full opacity (1) and no crop (the whole picture). The getters
 /// report the ramp in effect at a time, or else the first one after it, as Apple's do; a fixed value
 /// counts as a ramp from the value to itself that lasts until the next one is set.
-public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+open class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: the values sit behind a lock.
     struct Values: Sendable, Equatable {
         var trackID = kCMPersistentTrackID_Invalid
@@ -31,7 +31,7 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     }
 
     /// The track of the source whose pictures this instruction places.
-    public var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
+    open var trackID: CMPersistentTrackID { values.withLock { $0.trackID } }
 
     /// The transform ramp in effect at `time`, or else the first one after it, written through the
     /// pointers given (a fixed transform is a ramp from the value to itself until the next one).
@@ -44,7 +44,7 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     ///     one set, or on without end).
     /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
     ///   written then), or `time` is not numeric.
-    public func getTransformRamp(for time: CMTime, start startTransform: UnsafeMutablePointer<CGAffineTransform>?,
+    open func getTransformRamp(for time: CMTime, start startTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  end endTransform: UnsafeMutablePointer<CGAffineTransform>?,
                                  timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.transforms.ramp(at: time) }, startTransform, endTransform, timeRange)
@@ -60,7 +60,7 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     ///   - timeRange: When given, receives the ramp's time range.
     /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
     ///   written then), or `time` is not numeric.
-    public func getOpacityRamp(for time: CMTime, startOpacity: UnsafeMutablePointer<Float>?,
+    open func getOpacityRamp(for time: CMTime, startOpacity: UnsafeMutablePointer<Float>?,
                                endOpacity: UnsafeMutablePointer<Float>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.opacities.ramp(at: time) }, startOpacity, endOpacity, timeRange)
     }
@@ -76,18 +76,18 @@ public class AVVideoCompositionLayerInstruction: NSObject, NSCopying, NSMutableC
     ///   - timeRange: When given, receives the ramp's time range.
     /// - Returns: True when a ramp was found; false when there is none at or after `time` (nothing is
     ///   written then), or `time` is not numeric.
-    public func getCropRectangleRamp(for time: CMTime, startCropRectangle: UnsafeMutablePointer<CGRect>?,
+    open func getCropRectangleRamp(for time: CMTime, startCropRectangle: UnsafeMutablePointer<CGRect>?,
                                      endCropRectangle: UnsafeMutablePointer<CGRect>?, timeRange: UnsafeMutablePointer<CMTimeRange>?) -> Bool {
         LayerRamps.report(values.withLock { $0.crops.ramp(at: time) }, startCropRectangle, endCropRectangle, timeRange)
     }
 
     /// An immutable copy of the layer instruction.
-    public func copy(with zone: NSZone? = nil) -> Any {
+    open func copy(with zone: NSZone? = nil) -> Any {
         AVVideoCompositionLayerInstruction(values.withLock { $0 })
     }
 
     /// A mutable copy of the layer instruction.
-    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableVideoCompositionLayerInstruction(values.withLock { $0 })
     }
 }

@@ -16,7 +16,7 @@ import Synchronization
 /// ``error``, and leave no file behind.
 ///
 /// Avocet's additions, clearly not Apple's: Matroska output (``AVFileType/mkv``) for passthrough.
-public class AVAssetExportSession: NSObject, @unchecked Sendable {
+open class AVAssetExportSession: NSObject, @unchecked Sendable {
     // @unchecked Sendable: settings and run state sit behind locks.
     /// The preset the session exports with.
     public let presetName: String
@@ -72,64 +72,64 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     // MARK: - Settings
 
     /// Where the file goes: a file URL with no file at it yet.
-    public var outputURL: URL? {
+    open var outputURL: URL? {
         get { setting { $0.outputURL } }
         set { set { $0.outputURL = newValue } }
     }
 
     /// The output's type: one of ``supportedFileTypes``.
-    public var outputFileType: AVFileType? {
+    open var outputFileType: AVFileType? {
         get { setting { $0.outputFileType } }
         set { set { $0.outputFileType = newValue } }
     }
 
     /// Puts MP4's and QuickTime's index (moov) before the media, so that playback over a network can
     /// start before the whole file arrives; costs one more pass over the written file at the end.
-    public var shouldOptimizeForNetworkUse: Bool {
+    open var shouldOptimizeForNetworkUse: Bool {
         get { setting { $0.shouldOptimizeForNetworkUse } }
         set { set { $0.shouldOptimizeForNetworkUse = newValue } }
     }
 
     /// The part of the asset to export; by default all of it (zero to positive infinity).
-    public var timeRange: CMTimeRange {
+    open var timeRange: CMTimeRange {
         get { setting { $0.timeRange } }
         set { set { $0.timeRange = newValue } }
     }
 
     /// The metadata to write; nil (the default) writes the asset's own.
-    public var metadata: [AVMetadataItem]? {
+    open var metadata: [AVMetadataItem]? {
         get { setting { $0.metadata } }
         set { set { $0.metadata = newValue } }
     }
 
     /// Filters the metadata written (see ``AVMetadataItemFilter/forSharing()``).
-    public var metadataItemFilter: AVMetadataItemFilter? {
+    open var metadataItemFilter: AVMetadataItemFilter? {
         get { setting { $0.metadataItemFilter } }
         set { set { $0.metadataItemFilter = newValue } }
     }
 
     /// Renders the video through this composition (copied when set). Needs a preset that encodes.
-    public var videoComposition: AVVideoComposition? {
+    open var videoComposition: AVVideoComposition? {
         get { setting { $0.videoComposition } }
         set { set { $0.videoComposition = newValue.flatMap { $0.copy() as? AVVideoComposition } } }
     }
 
     /// Mixes the audio with these volumes (copied when set). Needs a preset that encodes.
-    public var audioMix: AVAudioMix? {
+    open var audioMix: AVAudioMix? {
         get { setting { $0.audioMix } }
         set { set { $0.audioMix = newValue.flatMap { $0.copy() as? AVAudioMix } } }
     }
 
     /// The export stops once the file is this many bytes (it may pass it by the last packets written);
     /// 0, the default, sets no limit.
-    public var fileLengthLimit: Int64 {
+    open var fileLengthLimit: Int64 {
         get { setting { $0.fileLengthLimit } }
         set { set { $0.fileLengthLimit = newValue } }
     }
 
     /// The file types this preset writes for this asset; uses the asset's tracks when they are loaded,
     /// else assumes it has video.
-    public var supportedFileTypes: [AVFileType] {
+    open var supportedFileTypes: [AVFileType] {
         let hasVideo: Bool
         if case .loaded(let facts) = asset.factsStatus() { hasVideo = facts.tracks.contains { $0.mediaType == .video } } else { hasVideo = true }
         return preset.fileTypes(hasVideo: hasVideo)
@@ -137,7 +137,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// The file types this preset writes for this asset, loading its tracks if needed (on the engine's
     /// threads); assumes the asset has video when loading fails.
-    public var compatibleFileTypes: [AVFileType] {
+    open var compatibleFileTypes: [AVFileType] {
         get async {
             let facts = try? await asset.facts()
             return preset.fileTypes(hasVideo: facts?.tracks.contains { $0.mediaType == .video } ?? true)
@@ -148,15 +148,15 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Where the export stands.
     @available(*, deprecated, message: "Use states(updateInterval:) instead")
-    public var status: Status { state { $0.status } }
+    open var status: Status { state { $0.status } }
 
     /// Why the export failed (an ``AVError``); nil unless ``status`` is ``Status-swift.enum/failed`` or
     /// ``Status-swift.enum/cancelled`` (then ``AVError/Code-swift.enum/operationCancelled``).
     @available(*, deprecated, message: "Use export(to:as:) instead, which throws")
-    public var error: (any Error)? { state { $0.error } }
+    open var error: (any Error)? { state { $0.error } }
 
     /// How much is written, from 0 to 1 (the share of the output's duration).
-    public var progress: Float { state { $0.progress } }
+    open var progress: Float { state { $0.progress } }
 
     /// The status and error without the deprecation (for Avocet's own code, tools and tests).
     package var currentStatus: Status { state { $0.status } }
@@ -167,7 +167,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// Exports, returning when done; then ``status`` is ``Status-swift.enum/completed``,
     /// ``Status-swift.enum/failed`` (see ``error``) or ``Status-swift.enum/cancelled``. Does not throw,
     /// as Apple's. A second call returns at once. Cancelling the calling task cancels the export.
-    public func export() async {
+    open func export() async {
         let started = update { run -> Bool in
             guard run.status == .unknown else { return false }
             run.status = .waiting
@@ -188,7 +188,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// - Parameter handler: Runs once on a background queue when the export has ended; check ``status``
     ///   and ``error``.
     @available(*, deprecated, message: "Use export(to:as:) instead")
-    public func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
+    open func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
         Task { await export(); DispatchQueue.global().async(execute: handler) }
     }
 
@@ -202,7 +202,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     ///   task); otherwise the ``AVError`` that ended it, such as
     ///   ``AVError/Code-swift.enum/fileAlreadyExists``, ``AVError/Code-swift.enum/exportFailed`` or
     ///   ``AVError/Code-swift.enum/operationNotSupportedForPreset``.
-    public func export(to url: URL, as fileType: AVFileType) async throws {
+    open func export(to url: URL, as fileType: AVFileType) async throws {
         set { $0.outputURL = url; $0.outputFileType = fileType }
         await export()
         switch currentStatus {
@@ -214,7 +214,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// Stops an export in progress (its file is removed; ``status`` becomes
     /// ``Status-swift.enum/cancelled``), or one not started yet, which then ends at once.
-    public func cancelExport() {
+    open func cancelExport() {
         let work = update { run -> Task<Void, Never>? in
             run.cancelRequested = true
             return run.work
@@ -229,7 +229,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     ///   progress can be read; with the default infinity, a state is yielded only when it changes.
     /// - Returns: ``State/pending``, ``State/waiting``, then ``State/exporting(progress:)`` with a
     ///   `Progress` whose fraction completed follows ``progress``.
-    public func states(updateInterval: TimeInterval = .infinity) -> AsyncStream<State> {
+    open func states(updateInterval: TimeInterval = .infinity) -> AsyncStream<State> {
         let progressObject = Progress(totalUnitCount: 1000)
         return AsyncStream { continuation in
             let poller = Task {
@@ -345,14 +345,14 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// Every preset name Avocet knows.
     ///
     /// - Returns: The names ``init(asset:presetName:)`` accepts.
-    public class func allExportPresets() -> [String] { ExportPreset.all.map(\.name) }
+    open class func allExportPresets() -> [String] { ExportPreset.all.map(\.name) }
 
     /// The presets that suit `asset`, loading its tracks if needed (waiting on the calling thread).
     ///
     /// - Parameter asset: The asset to export.
     /// - Returns: The names of the presets that suit its tracks; empty when loading fails.
     @available(*, deprecated, message: "Use compatibility(ofExportPreset:with:outputFileType:) instead")
-    public class func exportPresets(compatibleWith asset: AVAsset) -> [String] {
+    open class func exportPresets(compatibleWith asset: AVAsset) -> [String] {
         guard let facts = try? asset.blockingFacts().get() else { return [] }
         return ExportPreset.all.filter { suits($0, facts) }.map(\.name)
     }
@@ -367,7 +367,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// - Returns: True when the preset is known and the asset has the media it needs (audio for
     ///   ``AVAssetExportPresetAppleM4A``, audio or video otherwise) and, when given, the preset writes
     ///   `outputFileType` for it. False when loading the asset fails.
-    public class func compatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?) async -> Bool {
+    open class func compatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?) async -> Bool {
         guard let preset = ExportPreset.named(presetName), let facts = try? await asset.facts(), suits(preset, facts) else { return false }
         guard let outputFileType else { return true }
         return preset.fileTypes(hasVideo: facts.tracks.contains { $0.mediaType == .video }).contains(outputFileType)
@@ -387,7 +387,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// time range; for encoding, the preset's audio rate and about a tenth of a bit per pixel for video.
     /// Loads the asset's header and duration if needed, and throws their loading error; 0 when the
     /// duration is not a positive number.
-    public var estimatedOutputFileLengthInBytes: Int64 {
+    open var estimatedOutputFileLengthInBytes: Int64 {
         get async throws {
             let facts = try await asset.facts()
             let seconds = try await estimatedMaximumDuration.seconds
@@ -416,7 +416,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
 
     /// How long the output will be: ``timeRange`` within the asset. Loads the asset's duration if
     /// needed, and throws its loading error.
-    public var estimatedMaximumDuration: CMTime {
+    open var estimatedMaximumDuration: CMTime {
         get async throws {
             let duration = try await asset.load(.duration)
             let range = timeRange

@@ -3,7 +3,7 @@ import Foundation
 /// Removes metadata that should not leave the device with a file: ``forSharing()`` keeps what describes
 /// the content (title, artist, album, description, dates, copyright, artwork...) and drops what
 /// identifies a person or place (location, author, user comments and the like), as Apple's does.
-public class AVMetadataItemFilter: NSObject, @unchecked Sendable {
+open class AVMetadataItemFilter: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
     private let removed: Set<AVMetadataKey>
 
@@ -16,7 +16,7 @@ public class AVMetadataItemFilter: NSObject, @unchecked Sendable {
     ///
     /// - Returns: A filter that drops items whose common key is location, author, contributor, source,
     ///   identifier or relation, and keeps every other item.
-    public class func forSharing() -> AVMetadataItemFilter {
+    open class func forSharing() -> AVMetadataItemFilter {
         AVMetadataItemFilter(removing: [.commonKeyLocation, .commonKeyAuthor, .commonKeyContributor, .commonKeySource,
                                         .commonKeyIdentifier, .commonKeyRelation])
     }

@@ -20,7 +20,7 @@ import Synchronization
 /// tolerances (with the default, unbounded ones, the nearest keyframe always does); an asset without
 /// video fails with ``AVError/Code-swift.enum/operationNotSupportedForAsset``. The generator keeps up
 /// to four idle picture readers (open files) between requests, until it is deallocated.
-public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
+open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the settings sit behind a lock; the rest is immutable or guards itself.
     /// The asset the generator makes images of.
     public let asset: AVAsset
@@ -37,7 +37,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// ``AVVideoComposition/sourceTrackIDForFrameTiming``), a time no instruction covers, and an app's
     /// own instruction class that passes nothing through (custom compositors) fail the request with
     /// ``AVError/Code-swift.enum/invalidVideoComposition``.
-    public var videoComposition: AVVideoComposition? {
+    open var videoComposition: AVVideoComposition? {
         get { setting(\.videoComposition) }
         set { set(\.videoComposition, newValue.flatMap { $0.copy() as? AVVideoComposition }) }
     }
@@ -57,34 +57,34 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     /// Whether images are turned by the track's preferred transform (quarter turns and mirrors only),
     /// so that a phone's portrait movie comes out upright. Default false.
-    public var appliesPreferredTrackTransform: Bool {
+    open var appliesPreferredTrackTransform: Bool {
         get { setting(\.appliesPreferredTrackTransform) }
         set { set(\.appliesPreferredTrackTransform, newValue) }
     }
 
     /// The largest image size wanted: images shrink to fit it, keeping their aspect ratio, and are never
     /// enlarged. `.zero` (the default) keeps the video's size; a zero width or height leaves that side free.
-    public var maximumSize: CGSize {
+    open var maximumSize: CGSize {
         get { setting(\.maximumSize) }
         set { set(\.maximumSize, newValue) }
     }
 
     /// Which part of the picture, in what shape (see ``ApertureMode``). Default
     /// ``ApertureMode/cleanAperture``; nil counts as the default.
-    public var apertureMode: ApertureMode? {
+    open var apertureMode: ApertureMode? {
         get { setting(\.apertureMode) }
         set { set(\.apertureMode, newValue) }
     }
 
     /// How far before the requested time an image's picture may lie. Default `.positiveInfinity`;
     /// `.zero` on both sides asks for the exact picture.
-    public var requestedTimeToleranceBefore: CMTime {
+    open var requestedTimeToleranceBefore: CMTime {
         get { setting(\.toleranceBefore) }
         set { set(\.toleranceBefore, newValue) }
     }
 
     /// How far after the requested time an image's picture may lie. Default `.positiveInfinity`.
-    public var requestedTimeToleranceAfter: CMTime {
+    open var requestedTimeToleranceAfter: CMTime {
         get { setting(\.toleranceAfter) }
         set { set(\.toleranceAfter, newValue) }
     }
@@ -112,7 +112,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     ///   ``AVError/Code-swift.enum/noImageAtTime`` when no picture lies within the tolerances,
     ///   ``AVError/Code-swift.enum/operationNotSupportedForAsset`` for an asset without video,
     ///   ``AVError/Code-swift.enum/invalidVideoComposition``, or the header load's or decoder's error.
-    public func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
+    open func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
         let (source, settings) = (self.source, self.settings)
         do {
             let tracks = try await source.tracks()
@@ -133,7 +133,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// - Parameter times: Times of the asset's timeline, in any order; the settings in force now apply
     ///   to every one.
     /// - Returns: A sequence of ``Images/Element`` values, a failure element for a time without an image.
-    public func images(for times: [CMTime]) -> Images {
+    open func images(for times: [CMTime]) -> Images {
         Images(ImageRun(source: source, times: times, settings: settings))
     }
 
@@ -147,7 +147,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     ///   - handler: Runs on a serial background queue: with ``Result/succeeded``, the image
     ///     and its actual time; with ``Result/failed`` and the error; or with
     ///     ``Result/cancelled`` after ``cancelAllCGImageGeneration()``.
-    public func generateCGImagesAsynchronously(forTimes requestedTimes: [NSValue],
+    open func generateCGImagesAsynchronously(forTimes requestedTimes: [NSValue],
                                                completionHandler handler: @escaping AVAssetImageGeneratorCompletionHandler) {
         start(requestedTimes.map(\.timeValue), handler)
     }
@@ -159,7 +159,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     ///   - handler: Runs on a background queue with the image and its actual time, or with nil,
     ///     `.invalid` and the error (``AVError/Code-swift.enum/operationCancelled`` after
     ///     ``cancelAllCGImageGeneration()``).
-    public func generateCGImageAsynchronously(for requestedTime: CMTime,
+    open func generateCGImageAsynchronously(for requestedTime: CMTime,
                                               completionHandler handler: @escaping @Sendable (CGImage?, CMTime, (any Error)?) -> Void) {
         start([requestedTime]) { _, image, actualTime, result, error in
             switch result {
@@ -174,7 +174,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// Ends every pending request of the two callback methods: each time not yet reported is reported
     /// ``Result/cancelled``, exactly once, and the decode in progress stops. Requests made
     /// later run normally.
-    public func cancelAllCGImageGeneration() {
+    open func cancelAllCGImageGeneration() {
         let pending = batches.withLock { b -> [LegacyBatch] in
             defer { b.removeAll() }
             return Array(b.values)
@@ -191,7 +191,7 @@ public class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     ///     unchanged when the call throws.
     /// - Returns: The image.
     /// - Throws: An ``AVError``, as ``image(at:)`` throws it.
-    public func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
+    open func copyCGImage(at requestedTime: CMTime, actualTime: UnsafeMutablePointer<CMTime>?) throws -> CGImage {
         let (source, settings) = (self.source, self.settings)
         let tracks = try source.blockingTracks()
         let outcome = Locked<Swift.Result<(image: CGImage, actualTime: CMTime), any Error>?>(nil)

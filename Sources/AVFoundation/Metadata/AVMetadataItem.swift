@@ -7,7 +7,7 @@ import Foundation
 /// Format-specific items carry a ``commonKey`` when they map onto the common key space;
 /// ``AVAsset/commonMetadata`` holds copies of those in the common key space (identifier
 /// "common/title" and so on).
-public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, NSMutableCopying, @unchecked Sendable {
+open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, NSMutableCopying, @unchecked Sendable {
     // @unchecked Sendable: every field sits behind `fields`' lock; values are immutable Foundation objects.
     struct Fields {
         var key: (any NSCopying & NSObjectProtocol)?
@@ -45,7 +45,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     }
 
     /// "<key space prefix>/<percent-encoded key>", as ``identifier(forKey:keySpace:)`` builds it.
-    public var identifier: AVMetadataIdentifier? {
+    open var identifier: AVMetadataIdentifier? {
         read { f in
             guard let key = f.key, let space = f.keySpace else { return nil }
             return AVMetadataItem.identifier(forKey: key, keySpace: space)
@@ -54,43 +54,43 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
     /// The key: an `NSNumber` holding the four-character code for the iTunes and QuickTime user-data
     /// key spaces (as Apple's), an `NSString` for the others.
-    public var key: (any NSCopying & NSObjectProtocol)? { read { $0.key } }
+    open var key: (any NSCopying & NSObjectProtocol)? { read { $0.key } }
     /// The key space of ``key``.
-    public var keySpace: AVMetadataKeySpace? { read { $0.keySpace } }
+    open var keySpace: AVMetadataKeySpace? { read { $0.keySpace } }
     /// The common key the item maps onto (``AVMetadataKey/commonKeyTitle`` for iTunes' `©nam`); nil when
     /// it maps onto none.
-    public var commonKey: AVMetadataKey? { read { $0.commonKey } }
+    open var commonKey: AVMetadataKey? { read { $0.commonKey } }
     /// The language of the value, where the format records one; nil otherwise.
-    public var locale: Locale? { read { $0.locale } }
+    open var locale: Locale? { read { $0.locale } }
     /// The BCP 47 tag of the value's language, where known.
-    public var extendedLanguageTag: String? { read { $0.extendedLanguageTag } }
+    open var extendedLanguageTag: String? { read { $0.extendedLanguageTag } }
     /// When a timed item (a chapter title) applies; `.invalid` for untimed metadata.
-    public var time: CMTime { read { $0.time } }
+    open var time: CMTime { read { $0.time } }
     /// How long a timed item applies; `.invalid` for untimed metadata.
-    public var duration: CMTime { read { $0.duration } }
+    open var duration: CMTime { read { $0.duration } }
     /// The date and time a timed item starts, for date-based timelines; nil otherwise.
-    public var startDate: Date? { read { $0.startDate } }
+    open var startDate: Date? { read { $0.startDate } }
     /// The value's type as a `com.apple.metadata.datatype.*` identifier (UTF-8, JPEG, PNG, raw data).
-    public var dataType: String? { read { $0.dataType } }
+    open var dataType: String? { read { $0.dataType } }
 
     /// The value: an `NSString`, `NSNumber`, `NSDate` or `NSData`. In memory; use `load(.value)`.
     @available(*, deprecated, message: "Use load(.value) instead")
-    public var value: (any NSCopying & NSObjectProtocol)? { currentValue }
+    open var value: (any NSCopying & NSObjectProtocol)? { currentValue }
     /// The value as a string: text as is, numbers in decimal, dates in ISO 8601; nil for data.
     @available(*, deprecated, message: "Use load(.stringValue) instead")
-    public var stringValue: String? { currentStringValue }
+    open var stringValue: String? { currentStringValue }
     /// The value as a number: numbers as is, text whose start is a number ("3", "3/12"); nil otherwise.
     @available(*, deprecated, message: "Use load(.numberValue) instead")
-    public var numberValue: NSNumber? { currentNumberValue }
+    open var numberValue: NSNumber? { currentNumberValue }
     /// The value as a date: dates as is, text in ISO 8601 forms read as UTC; nil otherwise.
     @available(*, deprecated, message: "Use load(.dateValue) instead")
-    public var dateValue: Date? { currentDateValue }
+    open var dateValue: Date? { currentDateValue }
     /// The value as bytes: data as is (cover art); nil for text and numbers.
     @available(*, deprecated, message: "Use load(.dataValue) instead")
-    public var dataValue: Data? { currentDataValue }
+    open var dataValue: Data? { currentDataValue }
     /// Attributes beyond the value, keyed by ``AVMetadataExtraAttributeKey``; nil when there are none.
     @available(*, deprecated, message: "Use load(.extraAttributes) instead")
-    public var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
+    open var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
     var currentValue: (any NSCopying & NSObjectProtocol)? { read { $0.value } }
 
@@ -131,17 +131,17 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     var currentExtraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
     /// An immutable copy of the item.
-    public func copy(with zone: NSZone? = nil) -> Any {
+    open func copy(with zone: NSZone? = nil) -> Any {
         AVMetadataItem(fields: read { $0 })
     }
 
     /// A mutable copy of the item.
-    public func mutableCopy(with zone: NSZone? = nil) -> Any {
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
         AVMutableMetadataItem(fields: read { $0 })
     }
 
     /// The item's identifier, common key and value (data as its byte count).
-    public override var description: String {
+    open override var description: String {
         let id = identifier?.rawValue ?? "nil"
         let text = currentStringValue ?? currentDataValue.map { "<\($0.count) bytes>" } ?? "nil"
         return "<AVMetadataItem identifier=\(id) commonKey=\(commonKey?.rawValue ?? "nil") value=\(text)>"
@@ -158,7 +158,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - outError: Never written.
     /// - Returns: ``AVKeyValueStatus/loaded`` for those keys; ``AVKeyValueStatus/unknown`` for another.
     @available(*, deprecated, message: "Use status(of:) instead")
-    public func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
+    open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
         AVMetadataItem.loadableKeys.contains(key) ? .loaded : .unknown
     }
 
@@ -168,7 +168,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - keys: Ignored.
     ///   - handler: Called before the method returns.
     @available(*, deprecated, message: "Use load(_:) instead")
-    public func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
+    open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
         handler?()
     }
 
@@ -182,7 +182,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - key: A string, or an `NSNumber` holding a four-character code.
     ///   - keySpace: The key space, such as ``AVMetadataKeySpace/iTunes``.
     /// - Returns: The identifier; nil for a key that is neither a string nor a number.
-    public class func identifier(forKey key: Any, keySpace: AVMetadataKeySpace) -> AVMetadataIdentifier? {
+    open class func identifier(forKey key: Any, keySpace: AVMetadataKeySpace) -> AVMetadataIdentifier? {
         guard let text = MetadataValues.keyString(key) else { return nil }
         return AVMetadataIdentifier(rawValue: keySpace.identifierPrefix + "/" + MetadataValues.percentEncode(text))
     }
@@ -192,7 +192,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     /// - Parameter identifier: An identifier such as ``AVMetadataIdentifier/iTunesMetadataSongName``.
     /// - Returns: An `NSNumber` four-character code for iTunes and QuickTime user data, a string
     ///   otherwise; nil when the identifier has no slash or names no key space Avocet knows.
-    public class func key(forIdentifier identifier: AVMetadataIdentifier) -> Any? {
+    open class func key(forIdentifier identifier: AVMetadataIdentifier) -> Any? {
         guard let (space, key) = MetadataValues.split(identifier) else { return nil }
         return MetadataValues.keyObject(key, in: space)
     }
@@ -202,7 +202,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     /// - Parameter identifier: An identifier such as ``AVMetadataIdentifier/commonIdentifierTitle``.
     /// - Returns: The key space the part before the slash names; nil when there is no slash or it
     ///   names none Avocet knows.
-    public class func keySpace(forIdentifier identifier: AVMetadataIdentifier) -> AVMetadataKeySpace? {
+    open class func keySpace(forIdentifier identifier: AVMetadataIdentifier) -> AVMetadataKeySpace? {
         MetadataValues.split(identifier)?.0
     }
 
@@ -214,7 +214,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - metadataItems: The items to filter, such as an asset's ``AVAsset/metadata``.
     ///   - identifier: The identifier wanted.
     /// - Returns: The matching items, in their order.
-    public class func metadataItems(from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier) -> [AVMetadataItem] {
+    open class func metadataItems(from metadataItems: [AVMetadataItem], filteredByIdentifier identifier: AVMetadataIdentifier) -> [AVMetadataItem] {
         metadataItems.filter { $0.identifier == identifier }
     }
 
@@ -225,7 +225,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - key: A string ("©nam") or the four-character code's number; nil matches any key.
     ///   - keySpace: The key space; nil matches any.
     /// - Returns: The matching items, in their order.
-    public class func metadataItems(from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?) -> [AVMetadataItem] {
+    open class func metadataItems(from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?) -> [AVMetadataItem] {
         let wanted = key.flatMap(MetadataValues.keyString)
         return metadataItems.filter { item in
             if let keySpace, item.keySpace != keySpace { return false }
@@ -244,7 +244,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///     language code.
     /// - Returns: The items of the first language, then those of the next, each once; items without a
     ///   locale are left out.
-    public class func metadataItems(from metadataItems: [AVMetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [AVMetadataItem] {
+    open class func metadataItems(from metadataItems: [AVMetadataItem], filteredAndSortedAccordingToPreferredLanguages preferredLanguages: [String]) -> [AVMetadataItem] {
         var result: [AVMetadataItem] = []
         for language in preferredLanguages {
             let code = MetadataValues.languageCode(of: Locale(identifier: language))
@@ -262,7 +262,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
     ///   - metadataItems: The items to filter.
     ///   - locale: The locale whose language code is matched.
     /// - Returns: The matching items, in their order; items without a locale are left out.
-    public class func metadataItems(from metadataItems: [AVMetadataItem], with locale: Locale) -> [AVMetadataItem] {
+    open class func metadataItems(from metadataItems: [AVMetadataItem], with locale: Locale) -> [AVMetadataItem] {
         let code = MetadataValues.languageCode(of: locale)
         return metadataItems.filter { $0.locale.map(MetadataValues.languageCode) == code }
     }
@@ -270,7 +270,7 @@ public class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying,
 
 /// An item whose fields can be set; setting ``identifier`` sets ``key`` and ``keySpace``, and the
 /// reverse.
-public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
+open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     /// An empty item: no key, key space or value.
     public override init() {
         super.init(fields: Fields())
@@ -282,7 +282,7 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
 
     /// The identifier; setting it sets ``key`` and ``keySpace`` (nil, or an identifier Avocet cannot
     /// split, clears both).
-    public override var identifier: AVMetadataIdentifier? {
+    open override var identifier: AVMetadataIdentifier? {
         get { super.identifier }
         set {
             write { f in
@@ -298,79 +298,79 @@ public class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     }
 
     /// The key; settable.
-    public override var key: (any NSCopying & NSObjectProtocol)? {
+    open override var key: (any NSCopying & NSObjectProtocol)? {
         get { super.key }
         set { write { $0.key = newValue } }
     }
 
     /// The common key an item read from a file was given; for an item an app makes in the common key
     /// space, its key ("title" for `commonKeyTitle`).
-    public override var commonKey: AVMetadataKey? {
+    open override var commonKey: AVMetadataKey? {
         if let stored = super.commonKey { return stored }
         guard keySpace == .common else { return nil }
         return (key as? NSString).map { AVMetadataKey(rawValue: String($0)) }
     }
 
     /// The key space; settable.
-    public override var keySpace: AVMetadataKeySpace? {
+    open override var keySpace: AVMetadataKeySpace? {
         get { super.keySpace }
         set { write { $0.keySpace = newValue } }
     }
 
     /// The value's language; settable.
-    public override var locale: Locale? {
+    open override var locale: Locale? {
         get { super.locale }
         set { write { $0.locale = newValue } }
     }
 
     /// The BCP 47 tag of the value's language; settable.
-    public override var extendedLanguageTag: String? {
+    open override var extendedLanguageTag: String? {
         get { super.extendedLanguageTag }
         set { write { $0.extendedLanguageTag = newValue } }
     }
 
     /// When a timed item applies; settable.
-    public override var time: CMTime {
+    open override var time: CMTime {
         get { super.time }
         set { write { $0.time = newValue } }
     }
 
     /// How long a timed item applies; settable.
-    public override var duration: CMTime {
+    open override var duration: CMTime {
         get { super.duration }
         set { write { $0.duration = newValue } }
     }
 
     /// The date a timed item starts; settable.
-    public override var startDate: Date? {
+    open override var startDate: Date? {
         get { super.startDate }
         set { write { $0.startDate = newValue } }
     }
 
     /// The value's type identifier; settable.
-    public override var dataType: String? {
+    open override var dataType: String? {
         get { super.dataType }
         set { write { $0.dataType = newValue } }
     }
 
     /// The value; settable. Reading it is not deprecated on a mutable item.
-    public override var value: (any NSCopying & NSObjectProtocol)? {
+    open override var value: (any NSCopying & NSObjectProtocol)? {
         get { currentValue }
         set { write { $0.value = newValue } }
     }
 
     /// Attributes beyond the value; settable.
-    public override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
+    open override var extraAttributes: [AVMetadataExtraAttributeKey: Any]? {
         get { currentExtraAttributes }
         set { write { $0.extraAttributes = newValue } }
     }
 
     /// The value as a string, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
-    public override var stringValue: String? { currentStringValue }
+    open override var stringValue: String? { currentStringValue }
     /// The value as a number, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
-    public override var numberValue: NSNumber? { currentNumberValue }
+    open override var numberValue: NSNumber? { currentNumberValue }
     /// The value as a date, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
-    public override var dateValue: Date? { currentDateValue }
+    open override var dateValue: Date? { currentDateValue }
     /// The value as bytes, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
-    public override var dataValue: Data? { currentDataValue }
+    open override var dataValue: Data? { currentDataValue }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Metadata items that apply to one span of time, such as a chapter's title over its range.
-public class AVTimedMetadataGroup: NSObject, @unchecked Sendable {
+open class AVTimedMetadataGroup: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     /// The items that apply during ``timeRange``.
     public let items: [AVMetadataItem]

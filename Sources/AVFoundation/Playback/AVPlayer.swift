@@ -16,7 +16,7 @@ import Synchronization
 /// pool or blocks the caller: time observers and seek handlers are called on their queues (seek
 /// handlers on a background queue). Observe ``status``, ``rate``, ``timeControlStatus`` and
 /// ``currentItem`` with `observe(_:options:changeHandler:)`.
-public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
+open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock; observers are called outside it.
     struct State {
         var status = Status.unknown
@@ -139,28 +139,28 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// ``Status-swift.enum/readyToPlay`` once an item of the player has been ready,
     /// ``Status-swift.enum/unknown`` before; observable.
-    public var status: Status { snapshot.status }
+    open var status: Status { snapshot.status }
     /// Always nil: Avocet's players do not fail (see the current item's ``AVPlayerItem/error``).
-    public var error: (any Error)? { snapshot.error }
+    open var error: (any Error)? { snapshot.error }
     /// The item playing, or nil; observable.
-    public var currentItem: AVPlayerItem? { snapshot.item }
+    open var currentItem: AVPlayerItem? { snapshot.item }
     /// Whether the time is moving, paused, or waiting (see ``reasonForWaitingToPlay``); observable.
-    public var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
+    open var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
     /// Why the player waits while ``timeControlStatus`` is
     /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``; nil otherwise.
-    public var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
+    open var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
 
     /// The rate asked for: 0 paused, 1 normal speed. Setting it plays or pauses; while the item is not
     /// ready the player waits (``timeControlStatus``
     /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``). A negative rate (reverse play)
     /// counts as 0: Avocet's items cannot play in reverse.
-    public var rate: Float {
+    open var rate: Float {
         get { snapshot.rate }
         set { setRate(newValue) }
     }
 
     /// The rate ``play()`` uses.
-    public var defaultRate: Float {
+    open var defaultRate: Float {
         get { snapshot.defaultRate }
         set {
             let old = change { s -> Float in defer { s.defaultRate = newValue }; return s.defaultRate }
@@ -170,20 +170,20 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// Whether starting to play waits until enough media is read ahead (true by default); with false, play
     /// starts as soon as the media at the time is read.
-    public var automaticallyWaitsToMinimizeStalling: Bool {
+    open var automaticallyWaitsToMinimizeStalling: Bool {
         get { snapshot.automaticallyWaitsToMinimizeStalling }
         set { change { $0.automaticallyWaitsToMinimizeStalling = newValue } }
     }
 
     /// What happens when the item plays to its end: ``ActionAtItemEnd-swift.enum/pause`` by default
     /// (``ActionAtItemEnd-swift.enum/advance`` for ``AVQueuePlayer``).
-    public var actionAtItemEnd: ActionAtItemEnd {
+    open var actionAtItemEnd: ActionAtItemEnd {
         get { snapshot.actionAtItemEnd }
         set { change { $0.actionAtItemEnd = newValue } }
     }
 
     /// 0 to 1; kept for the audio output.
-    public var volume: Float {
+    open var volume: Float {
         get { snapshot.volume }
         set {
             let clamped = min(1, max(0, newValue.isFinite ? newValue : 0))
@@ -194,7 +194,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     }
 
     /// Whether the sound is silenced (the volume is kept); observable.
-    public var isMuted: Bool {
+    open var isMuted: Bool {
         get { snapshot.isMuted }
         set {
             let old = change { s -> Bool in defer { s.isMuted = newValue }; return s.isMuted }
@@ -205,7 +205,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
 
     /// The clock the player's time runs against: nil for the host clock. Setting one keeps the
     /// current time. (Avocet's tests set a manual clock, so time moves exactly when they say.)
-    public var sourceClock: CMClock? {
+    open var sourceClock: CMClock? {
         get { let clock = snapshot.clock; return clock === CMClock.hostTimeClock ? nil : clock }
         set {
             let clock = newValue ?? .hostTimeClock
@@ -233,7 +233,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// played again.
     ///
     /// - Parameter item: The item to play, or nil to play nothing.
-    public func replaceCurrentItem(with item: AVPlayerItem?) {
+    open func replaceCurrentItem(with item: AVPlayerItem?) {
         let (old, oldTime, unfinished) = change { s -> (AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
             let old = s.item
             let oldTime = clamp(s.timebase.time, old)
@@ -280,16 +280,16 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     // MARK: - Rate
 
     /// Plays at ``defaultRate``.
-    public func play() { setRate(defaultRate) }
+    open func play() { setRate(defaultRate) }
 
     /// Pauses (rate 0).
-    public func pause() { setRate(0) }
+    open func pause() { setRate(0) }
 
     /// Plays at `rate` at once, without waiting for more to be read ahead (it still waits where nothing
     /// is read yet), whatever ``automaticallyWaitsToMinimizeStalling`` says, until paused.
     ///
     /// - Parameter rate: The rate, 1 for normal speed; 0 or less pauses.
-    public func playImmediately(atRate rate: Float) {
+    open func playImmediately(atRate rate: Float) {
         change { $0.immediately = true }
         setRate(rate)
     }
@@ -301,7 +301,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - itemTime: The item's time at `hostClockTime`; an invalid time keeps the current time.
     ///   - hostClockTime: A time of the player's clock (the host clock, or ``sourceClock``); an invalid
     ///     time means now.
-    public func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
+    open func setRate(_ rate: Float, time itemTime: CMTime, atHostTime hostClockTime: CMTime) {
         change { s in
             let hostTime = hostClockTime.isNumeric ? hostClockTime : s.clock.time
             let time = itemTime.isNumeric ? itemTime : s.timebase.time
@@ -442,7 +442,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// The current item's time, never past its end.
     ///
     /// - Returns: The time on the item's timeline; zero without an item.
-    public func currentTime() -> CMTime {
+    open func currentTime() -> CMTime {
         let s = snapshot
         return clamp(s.timebase.time, s.item)
     }
@@ -471,7 +471,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// Moves to `time` with the default (unbounded) tolerances: the nearest keyframe where the index knows one.
     ///
     /// - Parameter time: A time on the item's timeline; clamped to the item.
-    public func seek(to time: CMTime) {
+    open func seek(to time: CMTime) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: { _ in })
     }
 
@@ -482,7 +482,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - time: A time on the item's timeline; clamped to the item.
     ///   - completionHandler: Gets true on a background queue once the seek has landed, false when a
     ///     newer seek came first.
-    public func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
+    open func seek(to time: CMTime, completionHandler: @escaping @Sendable (Bool) -> Void) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
@@ -491,7 +491,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// - Parameter time: A time on the item's timeline; clamped to the item.
     /// - Returns: True once the seek has landed; false when a newer seek came first, or `time` is not
     ///   numeric.
-    public func seek(to time: CMTime) async -> Bool {
+    open func seek(to time: CMTime) async -> Bool {
         await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
@@ -502,7 +502,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - time: A time on the item's timeline; clamped to the item.
     ///   - toleranceBefore: How far before `time` the landing may be.
     ///   - toleranceAfter: How far after `time` the landing may be.
-    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) {
         seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: { _ in })
     }
 
@@ -514,7 +514,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - toleranceAfter: How far after `time` the landing may be.
     /// - Returns: True once the seek has landed; false when a newer seek came first, or `time` is not
     ///   numeric.
-    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
@@ -535,7 +535,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - completionHandler: Gets true on a background queue once the seek has landed, or false when a
     ///     newer seek, a new current item or the item's ``AVPlayerItem/cancelPendingSeeks()`` came
     ///     first, or when `time` is not numeric.
-    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                      completionHandler: @escaping @Sendable (Bool) -> Void) {
         guard time.isNumeric else {
             AVPlayer.unfinished([completionHandler])
@@ -620,14 +620,14 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     /// Does nothing: Avocet's items have no dates.
     ///
     /// - Parameter date: Ignored.
-    public func seek(to date: Date) {}
+    open func seek(to date: Date) {}
 
     /// Calls `completionHandler` with false on a background queue: Avocet's items have no dates.
     ///
     /// - Parameters:
     ///   - date: Ignored.
     ///   - completionHandler: Gets false.
-    public func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
+    open func seek(to date: Date, completionHandler: @escaping @Sendable (Bool) -> Void) {
         AVPlayer.unfinished([completionHandler])
     }
 
@@ -646,13 +646,13 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - rate: Ignored.
     ///   - completionHandler: Gets whether the current item's status is
     ///     ``AVPlayerItem/Status-swift.enum/readyToPlay``.
-    public func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let ready = currentItem?.status == .readyToPlay
         if let completionHandler { DispatchQueue.global().async { completionHandler(ready) } }
     }
 
     /// Does nothing: ``preroll(atRate:completionHandler:)`` has nothing pending.
-    public func cancelPendingPrerolls() {}
+    open func cancelPendingPrerolls() {}
 
     // MARK: - Time observers
 
@@ -665,7 +665,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - queue: Where `block` runs; nil for the main queue.
     ///   - block: Gets the item's current time.
     /// - Returns: A token to keep and pass to ``removeTimeObserver(_:)``.
-    public func addPeriodicTimeObserver(forInterval interval: CMTime, queue: DispatchQueue?,
+    open func addPeriodicTimeObserver(forInterval interval: CMTime, queue: DispatchQueue?,
                                        using block: @escaping @Sendable (CMTime) -> Void) -> Any {
         let token = TimeObserver()
         guard interval.isNumeric, interval > .zero else { return token }
@@ -684,7 +684,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///   - queue: Where `block` runs; nil for the main queue.
     ///   - block: Runs once for each time crossed.
     /// - Returns: A token to keep and pass to ``removeTimeObserver(_:)``.
-    public func addBoundaryTimeObserver(forTimes times: [NSValue], queue: DispatchQueue?,
+    open func addBoundaryTimeObserver(forTimes times: [NSValue], queue: DispatchQueue?,
                                        using block: @escaping @Sendable () -> Void) -> Any {
         let token = TimeObserver()
         let marks = times.map(\.timeValue).filter(\.isNumeric)
@@ -697,7 +697,7 @@ public class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unch
     ///
     /// - Parameter observer: A token ``addPeriodicTimeObserver(forInterval:queue:using:)`` or
     ///   ``addBoundaryTimeObserver(forTimes:queue:using:)`` returned; anything else is ignored.
-    public func removeTimeObserver(_ observer: Any) {
+    open func removeTimeObserver(_ observer: Any) {
         guard let token = observer as? TimeObserver else { return }
         let removed = change { s -> ([PeriodicObserver], [BoundaryObserver]) in
             let gone = (s.periodic.filter { $0.token === token }, s.boundary.filter { $0.token === token })

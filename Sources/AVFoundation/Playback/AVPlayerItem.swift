@@ -10,7 +10,7 @@ import Synchronization
 /// ``Status-swift.enum/readyToPlay`` (and ``AVAsynchronousKeyValueLoading/status(of:)`` of each key on
 /// the asset is loaded), or ``Status-swift.enum/failed`` with the ``error``. Observe ``status`` with
 /// `observe(\.status, options:changeHandler:)`; changes are reported on the thread that loaded them.
-public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
+open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock.
     /// Whether an item can be played.
     public enum Status: Int, Sendable {
@@ -113,7 +113,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// A new item for the same asset and keys, not yet loaded.
-    public func copy(with zone: NSZone? = nil) -> Any {
+    open func copy(with zone: NSZone? = nil) -> Any {
         AVPlayerItem(asset: asset, automaticallyLoadedAssetKeys: automaticallyLoadedAssetKeys)
     }
 
@@ -136,32 +136,32 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     // MARK: - Status
 
     /// Whether the item is loading, ready or failed; observable.
-    public var status: Status { snapshot.status }
+    open var status: Status { snapshot.status }
     /// Why the item failed (an ``AVError``); nil unless ``status`` is ``Status-swift.enum/failed``.
-    public var error: (any Error)? { snapshot.error }
+    open var error: (any Error)? { snapshot.error }
     /// The asset's duration once the item is ready; `.indefinite` before.
-    public var duration: CMTime { snapshot.duration }
+    open var duration: CMTime { snapshot.duration }
     /// The size the video shows at (the first enabled video track's natural size, turned by its
     /// preferred transform); `.zero` before the item is ready or without video.
-    public var presentationSize: CGSize { snapshot.presentationSize }
+    open var presentationSize: CGSize { snapshot.presentationSize }
     /// The item's tracks, once it is ready; empty before.
-    public var tracks: [AVPlayerItemTrack] { snapshot.tracks }
+    open var tracks: [AVPlayerItemTrack] { snapshot.tracks }
     /// From zero to the duration once ready: a file's every time can be sought.
-    public var seekableTimeRanges: [NSValue] {
+    open var seekableTimeRanges: [NSValue] {
         let s = snapshot
         return s.status == .readyToPlay && s.duration.isNumeric ? [NSValue(timeRange: CMTimeRange(start: .zero, duration: s.duration))] : []
     }
     /// What has been read ahead of the item's time and plays without waiting: one range, from where
     /// reading last started (the start, or a seek) to how far it got. An item whose media is not one
     /// file's (a composition) counts as loaded throughout.
-    public var loadedTimeRanges: [NSValue] { bufferFlags(at: currentTime()).loaded.map { NSValue(timeRange: $0) } }
+    open var loadedTimeRanges: [NSValue] { bufferFlags(at: currentTime()).loaded.map { NSValue(timeRange: $0) } }
     /// Whether enough is read ahead (a second, or the rest of the item) for playing not to stall.
-    public var isPlaybackLikelyToKeepUp: Bool { bufferFlags(at: currentTime()).likelyToKeepUp }
+    open var isPlaybackLikelyToKeepUp: Bool { bufferFlags(at: currentTime()).likelyToKeepUp }
     /// Whether the read-ahead reached its target (``preferredForwardBufferDuration``, or 10 seconds) or
     /// the end.
-    public var isPlaybackBufferFull: Bool { bufferFlags(at: currentTime()).full }
+    open var isPlaybackBufferFull: Bool { bufferFlags(at: currentTime()).full }
     /// Whether nothing is read at the item's time (playing there would wait).
-    public var isPlaybackBufferEmpty: Bool { bufferFlags(at: currentTime()).empty }
+    open var isPlaybackBufferEmpty: Bool { bufferFlags(at: currentTime()).empty }
 
     /// How far reading runs ahead of the item's time, in seconds.
     var forwardBufferSeconds: Double {
@@ -225,31 +225,31 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// Seconds of media to read ahead of the item's time; 0 (the default) reads 10 seconds ahead.
-    public var preferredForwardBufferDuration: TimeInterval {
+    open var preferredForwardBufferDuration: TimeInterval {
         get { snapshot.preferredForwardBufferDuration }
         set { change { $0.preferredForwardBufferDuration = newValue } }
     }
 
     /// Where forward playback ends; `.invalid` (the default) plays to the end.
-    public var forwardPlaybackEndTime: CMTime {
+    open var forwardPlaybackEndTime: CMTime {
         get { snapshot.forwardPlaybackEndTime }
         set { change { $0.forwardPlaybackEndTime = newValue } }
     }
 
     /// Where reverse playback would end; recorded (Avocet does not play in reverse).
-    public var reversePlaybackEndTime: CMTime {
+    open var reversePlaybackEndTime: CMTime {
         get { snapshot.reversePlaybackEndTime }
         set { change { $0.reversePlaybackEndTime = newValue } }
     }
 
     /// Copied when set.
-    public var videoComposition: AVVideoComposition? {
+    open var videoComposition: AVVideoComposition? {
         get { snapshot.videoComposition }
         set { change { $0.videoComposition = newValue.flatMap { $0.copy() as? AVVideoComposition } } }
     }
 
     /// Copied when set.
-    public var audioMix: AVAudioMix? {
+    open var audioMix: AVAudioMix? {
         get { snapshot.audioMix }
         set { change { $0.audioMix = newValue.flatMap { $0.copy() as? AVAudioMix } } }
     }
@@ -260,13 +260,13 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     // MARK: - Outputs
 
     /// The outputs the item hands media to.
-    public var outputs: [AVPlayerItemOutput] { snapshot.outputs }
+    open var outputs: [AVPlayerItemOutput] { snapshot.outputs }
 
     /// Adds `output` (a video output starts decoding ahead once the item is ready and asked). Adding
     /// an output twice does nothing.
     ///
     /// - Parameter output: An output such as an ``AVPlayerItemVideoOutput``.
-    public func add(_ output: AVPlayerItemOutput) {
+    open func add(_ output: AVPlayerItemOutput) {
         guard !snapshot.outputs.contains(where: { $0 === output }) else { return }
         change { $0.outputs.append(output) }
         output.attach(to: self)
@@ -275,7 +275,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     /// Removes `output`; it hands out no more media.
     ///
     /// - Parameter output: An output added with ``add(_:)``; another is ignored.
-    public func remove(_ output: AVPlayerItemOutput) {
+    open func remove(_ output: AVPlayerItemOutput) {
         change { $0.outputs.removeAll { $0 === output } }
         output.attach(to: nil)
     }
@@ -393,7 +393,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     ///
     /// - Returns: The time on the item's timeline; while no player runs the item, the time it was left
     ///   at (zero at first).
-    public func currentTime() -> CMTime {
+    open func currentTime() -> CMTime {
         player?.itemTime(of: self) ?? snapshot.time
     }
 
@@ -403,7 +403,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     /// - Parameters:
     ///   - time: A time on the item's timeline.
     ///   - completionHandler: Gets whether the seek finished, on a background queue.
-    public func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    open func seek(to time: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         seek(to: time, toleranceBefore: .positiveInfinity, toleranceAfter: .positiveInfinity, completionHandler: completionHandler)
     }
 
@@ -411,7 +411,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     ///
     /// - Parameter time: A time on the item's timeline.
     /// - Returns: True once the seek has landed; false when a newer seek came first.
-    public func seek(to time: CMTime) async -> Bool {
+    open func seek(to time: CMTime) async -> Bool {
         await withHandOffContinuation { done in seek(to: time) { done.resume(returning: $0) } }
     }
 
@@ -426,7 +426,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     ///   - toleranceAfter: How far after `time` the landing may be.
     ///   - completionHandler: Gets whether the seek finished, on a background queue; true at once
     ///     without a player.
-    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         if let player, player.currentItem === self {
             player.seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { completionHandler?($0) }
         } else {
@@ -442,14 +442,14 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     ///   - toleranceBefore: How far before `time` the landing may be.
     ///   - toleranceAfter: How far after `time` the landing may be.
     /// - Returns: True once the seek has landed; false when a newer seek came first.
-    public func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
+    open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime) async -> Bool {
         await withHandOffContinuation { done in
             seek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter) { done.resume(returning: $0) }
         }
     }
 
     /// Ends pending seeks of the player running the item: their handlers get false.
-    public func cancelPendingSeeks() {
+    open func cancelPendingSeeks() {
         player?.cancelPendingSeeks()
     }
 
@@ -458,7 +458,7 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     ///
     /// - Parameter stepCount: Frames to move; negative moves back. A count whose distance overflows
     ///   does nothing.
-    public func step(byCount stepCount: Int) {
+    open func step(byCount stepCount: Int) {
         let frame = snapshot.frameDuration
         let (steps, overflow) = frame.value.multipliedReportingOverflow(by: Int64(stepCount))
         guard !overflow else { return }
@@ -467,13 +467,13 @@ public class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueOb
     }
 
     /// True once the item is ready.
-    public var canStepForward: Bool { status == .readyToPlay }
+    open var canStepForward: Bool { status == .readyToPlay }
     /// True once the item is ready.
-    public var canStepBackward: Bool { status == .readyToPlay }
+    open var canStepBackward: Bool { status == .readyToPlay }
     /// True once the item is ready.
-    public var canPlayFastForward: Bool { status == .readyToPlay }
+    open var canPlayFastForward: Bool { status == .readyToPlay }
     /// True once the item is ready.
-    public var canPlaySlowForward: Bool { status == .readyToPlay }
+    open var canPlaySlowForward: Bool { status == .readyToPlay }
     /// False: Avocet does not play in reverse.
-    public var canPlayReverse: Bool { false }
+    open var canPlayReverse: Bool { false }
 }

@@ -7,7 +7,7 @@ public typealias CFTimeInterval = Double
 
 /// The base of the outputs a player item hands media to (``AVPlayerItemVideoOutput``): it converts the
 /// host clock's times to the item's.
-public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
+open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the item reference sits behind a lock.
     private let owner = Locked<WeakBox<AVPlayerItem>?>(nil)
     private let suppresses = Atomic<Bool>(false)
@@ -27,7 +27,7 @@ public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     /// - Parameter hostTimeInSeconds: A time of the host clock, in seconds (`CMClock.hostTimeClock`).
     /// - Returns: The item's time then; `.invalid` when the output's item is not the current item of a
     ///   player.
-    public func itemTime(forHostTime hostTimeInSeconds: CFTimeInterval) -> CMTime {
+    open func itemTime(forHostTime hostTimeInSeconds: CFTimeInterval) -> CMTime {
         itemTime(atHost: CMTime(seconds: hostTimeInSeconds, preferredTimescale: 1_000_000_000))
     }
 
@@ -36,7 +36,7 @@ public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     /// - Parameter machAbsoluteTime: Apple's mach absolute time; on Linux, the host clock's nanoseconds.
     /// - Returns: The item's time then; `.invalid` when the output's item is not the current item of a
     ///   player.
-    public func itemTime(forMachAbsoluteTime machAbsoluteTime: Int64) -> CMTime {
+    open func itemTime(forMachAbsoluteTime machAbsoluteTime: Int64) -> CMTime {
         itemTime(atHost: CMTime(value: machAbsoluteTime, timescale: 1_000_000_000))
     }
 
@@ -46,7 +46,7 @@ public class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     }
 
     /// Recorded: Avocet's player renders nothing itself.
-    public var suppressesPlayerRendering: Bool {
+    open var suppressesPlayerRendering: Bool {
         get { suppresses.load(ordering: .relaxed) }
         set { suppresses.store(newValue, ordering: .relaxed) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// One track of a player item: the asset track it presents, and whether it is presented.
-public class AVPlayerItemTrack: NSObject, @unchecked Sendable {
+open class AVPlayerItemTrack: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the enabled flag is atomic.
     /// The asset track the item track presents.
     public let assetTrack: AVAssetTrack?
@@ -15,7 +15,7 @@ public class AVPlayerItemTrack: NSObject, @unchecked Sendable {
     }
 
     /// Whether the track is presented; by default the asset track's own enabled state.
-    public var isEnabled: Bool {
+    open var isEnabled: Bool {
         get { enabled.load(ordering: .relaxed) }
         set { enabled.store(newValue, ordering: .relaxed) }
     }

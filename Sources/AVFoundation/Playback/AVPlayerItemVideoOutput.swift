@@ -13,7 +13,7 @@ import Synchronization
 /// pull delegate hears ``AVPlayerItemOutputPullDelegate/outputSequenceWasFlushed(_:)``. Pictures are
 /// the item's video as stored (apply the track's preferred transform to show it upright), or its video
 /// composition's output.
-public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
+open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     // @unchecked Sendable: the pipeline and delegate sit behind locks.
     let pixelFormat: OSType
     private let pipeline = Locked<VideoOutputPipeline?>(nil)
@@ -68,7 +68,7 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     ///   ``AVPlayerItemOutput/itemTime(forHostTime:)`` gives for the next display refresh.
     /// - Returns: True when ``copyPixelBuffer(forItemTime:itemTimeForDisplay:)`` would give a new
     ///   picture; false when it is the one handed out last, not decoded yet, or the output is on no item.
-    public func hasNewPixelBuffer(forItemTime itemTime: CMTime) -> Bool {
+    open func hasNewPixelBuffer(forItemTime itemTime: CMTime) -> Bool {
         current?.hasNew(at: itemTime) ?? false
     }
 
@@ -79,7 +79,7 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     ///   - outItemTimeForDisplay: When given, receives the time from which the picture shows.
     /// - Returns: The picture, in the output's pixel format; nil when it is not decoded yet (decoding
     ///   starts there) or the item has no picture then.
-    public func copyPixelBuffer(forItemTime itemTime: CMTime, itemTimeForDisplay outItemTimeForDisplay: UnsafeMutablePointer<CMTime>?) -> CVPixelBuffer? {
+    open func copyPixelBuffer(forItemTime itemTime: CMTime, itemTimeForDisplay outItemTimeForDisplay: UnsafeMutablePointer<CMTime>?) -> CVPixelBuffer? {
         guard let (buffer, time) = current?.take(at: itemTime) else { return nil }
         outItemTimeForDisplay?.pointee = time
         return buffer
@@ -90,7 +90,7 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// - Parameters:
     ///   - delegate: The delegate, held weakly; nil for none.
     ///   - delegateQueue: Where the delegate is called; nil for the main queue.
-    public func setDelegate(_ delegate: (any AVPlayerItemOutputPullDelegate)?, queue delegateQueue: DispatchQueue?) {
+    open func setDelegate(_ delegate: (any AVPlayerItemOutputPullDelegate)?, queue delegateQueue: DispatchQueue?) {
         delegateState.withLock { $0 = (delegate.map { WeakBox($0 as AnyObject) }, delegateQueue) }
     }
 
@@ -99,7 +99,7 @@ public class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// output is added to an item or the item is ready.
     ///
     /// - Parameter interval: Ignored: the delegate is told as soon as a picture is buffered.
-    public func requestNotificationOfMediaDataChange(withAdvanceInterval interval: TimeInterval) {
+    open func requestNotificationOfMediaDataChange(withAdvanceInterval interval: TimeInterval) {
         wantsMediaNotice.store(true, ordering: .relaxed)
         current?.whenBuffered { [weak self] in
             self?.wantsMediaNotice.store(false, ordering: .relaxed)

@@ -3,7 +3,7 @@ import Foundation
 /// A player of a queue of items, one after another: at an item's end it advances to the next
 /// (``AVPlayer/actionAtItemEnd`` is ``AVPlayer/ActionAtItemEnd-swift.enum/advance`` by default), or when
 /// told with ``advanceToNextItem()``.
-public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
+open class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     // @unchecked Sendable: the queue sits behind a lock.
     /// The items after the current one.
     private let upcoming = LockedState([AVPlayerItem]())
@@ -44,12 +44,12 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     /// The queue: the current item, then those after it.
     ///
     /// - Returns: The items in playing order; empty when there is no current item and none after it.
-    public func items() -> [AVPlayerItem] {
+    open func items() -> [AVPlayerItem] {
         (currentItem.map { [$0] } ?? []) + upcoming.value
     }
 
     /// Ends the current item and makes the next one current (none left: no current item).
-    public func advanceToNextItem() {
+    open func advanceToNextItem() {
         let next = upcoming.change { list -> AVPlayerItem? in list.isEmpty ? nil : list.removeFirst() }
         replaceCurrentItem(with: next)
     }
@@ -60,7 +60,7 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     ///   - item: The item to queue.
     ///   - afterItem: The item to follow; nil for the end of the queue.
     /// - Returns: False when `item` is the current item or already queued; true otherwise.
-    public func canInsert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) -> Bool {
+    open func canInsert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) -> Bool {
         !items().contains { $0 === item }
     }
 
@@ -69,7 +69,7 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     /// - Parameters:
     ///   - item: The item to queue; with no current item it becomes current (and starts loading).
     ///   - afterItem: The item to follow; nil, or an item not queued, for the end of the queue.
-    public func insert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) {
+    open func insert(_ item: AVPlayerItem, after afterItem: AVPlayerItem?) {
         guard canInsert(item, after: afterItem) else { return }
         if currentItem == nil {
             replaceCurrentItem(with: item)
@@ -90,7 +90,7 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     ///
     /// - Parameter item: A queued item; when it is the current one, the next becomes current (see
     ///   ``advanceToNextItem()``). An item not queued is ignored.
-    public func remove(_ item: AVPlayerItem) {
+    open func remove(_ item: AVPlayerItem) {
         if item === currentItem {
             advanceToNextItem()
             return
@@ -99,7 +99,7 @@ public class AVQueuePlayer: AVPlayer, @unchecked Sendable {
     }
 
     /// Empties the queue, the current item too.
-    public func removeAllItems() {
+    open func removeAllItems() {
         upcoming.change { $0 = [] }
         replaceCurrentItem(with: nil)
     }

@@ -9,7 +9,7 @@ internal import Locking
 /// Set the delegate before loading anything from the asset. With no delegate (or no queue), loads of
 /// such an asset fail with ``AVError/Code-swift.enum/failedToLoadMediaData`` whose underlying error is
 /// `NSURLErrorUnsupportedURL`.
-public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
+open class AVAssetResourceLoader: NSObject, @unchecked Sendable {
     // @unchecked Sendable: every mutable field is guarded by `lock`. The delegate itself is only ever
     // called on its queue, as its contract says.
     private let lock = Locked()
@@ -32,7 +32,7 @@ public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
     ///   - delegate: The delegate, held weakly as Apple's is; nil for none (later loads then fail).
     ///   - delegateQueue: The queue the delegate's methods are called on, one call at a time; held
     ///     strongly. Nil makes later loads fail, as no delegate does.
-    public func setDelegate(_ delegate: (any AVAssetResourceLoaderDelegate)?, queue delegateQueue: DispatchQueue?) {
+    open func setDelegate(_ delegate: (any AVAssetResourceLoaderDelegate)?, queue delegateQueue: DispatchQueue?) {
         lock.withLock {
             storedDelegate = delegate
             storedQueue = delegateQueue
@@ -40,20 +40,20 @@ public class AVAssetResourceLoader: NSObject, @unchecked Sendable {
     }
 
     /// The delegate, if it is still alive (it is not retained).
-    public var delegate: (any AVAssetResourceLoaderDelegate)? { lock.withLock { storedDelegate } }
+    open var delegate: (any AVAssetResourceLoaderDelegate)? { lock.withLock { storedDelegate } }
 
     /// The queue the delegate's methods are called on.
-    public var delegateQueue: DispatchQueue? { lock.withLock { storedQueue } }
+    open var delegateQueue: DispatchQueue? { lock.withLock { storedQueue } }
 
     /// Whether content keys should be loaded as early as possible. Recorded; Avocet reads no protected
     /// content, so no key is ever requested.
-    public var preloadsEligibleContentKeys: Bool {
+    open var preloadsEligibleContentKeys: Bool {
         get { lock.withLock { preloads } }
         set { lock.withLock { preloads = newValue } }
     }
 
     /// Whether Common Media Client Data is sent as HTTP headers. Recorded; Avocet sends none.
-    public var sendsCommonMediaClientDataAsHTTPHeaders: Bool {
+    open var sendsCommonMediaClientDataAsHTTPHeaders: Bool {
         get { lock.withLock { sendsCMCD } }
         set { lock.withLock { sendsCMCD = newValue } }
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// Set the properties before the first ``AVAssetResourceLoadingDataRequest/respond(with:)`` or
 /// ``AVAssetResourceLoadingRequest/finishLoading()`` of the request that carries this one; they are
 /// read then, once.
-public class AVAssetResourceLoadingContentInformationRequest: NSObject, @unchecked Sendable {
+open class AVAssetResourceLoadingContentInformationRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the settable fields sit behind `state`'s lock.
     private struct State {
         var contentType: String?
@@ -30,14 +30,14 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
 
     /// The resource's type as a UTI (``AVFileType/mp4``'s raw value, ...). Informative: Avocet recognises
     /// the container from its bytes.
-    public var contentType: String? {
+    open var contentType: String? {
         get { state.withLock { $0.contentType } }
         set { state.withLock { $0.contentType = newValue } }
     }
 
     /// The resource's length in bytes. Zero or less means unknown: the resource then ends where a data
     /// request is finished with fewer bytes than it asked for.
-    public var contentLength: Int64 {
+    open var contentLength: Int64 {
         get { state.withLock { $0.contentLength } }
         set { state.withLock { $0.contentLength = newValue } }
     }
@@ -45,13 +45,13 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
     /// Whether the delegate can answer data requests at any offset. Without it (the default, as on
     /// Apple's platforms) every data request starts at 0 and asks for everything to the end, and the
     /// asset reads what it needs from the stream as it passes.
-    public var isByteRangeAccessSupported: Bool {
+    open var isByteRangeAccessSupported: Bool {
         get { state.withLock { $0.isByteRangeAccessSupported } }
         set { state.withLock { $0.isByteRangeAccessSupported = newValue } }
     }
 
     /// When the resource must be renewed. Recorded; Avocet never renews.
-    public var renewalDate: Date? {
+    open var renewalDate: Date? {
         get { state.withLock { $0.renewalDate } }
         set { state.withLock { $0.renewalDate = newValue } }
     }
@@ -60,7 +60,7 @@ public class AVAssetResourceLoadingContentInformationRequest: NSObject, @uncheck
     /// for just the bytes it needs, one small range at a time, and caches little; without it (the
     /// default) the asset treats the delegate as a network: it asks for large ranges ahead of its reads
     /// and keeps them in a bounded cache.
-    public var isEntireLengthAvailableOnDemand: Bool {
+    open var isEntireLengthAvailableOnDemand: Bool {
         get { state.withLock { $0.isEntireLengthAvailableOnDemand } }
         set { state.withLock { $0.isEntireLengthAvailableOnDemand = newValue } }
     }

@@ -12,7 +12,7 @@ import Synchronization
 /// resource is taken to end there. A ``requestedOffset`` past the end is answered with
 /// ``AVAssetResourceLoadingRequest/finishLoading()`` alone. Calls after the request finished or was
 /// cancelled are ignored.
-public class AVAssetResourceLoadingDataRequest: NSObject, @unchecked Sendable {
+open class AVAssetResourceLoadingDataRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `currentOffset` sits behind a lock; the rest is immutable.
     /// The position of the first byte asked for.
     public let requestedOffset: Int64
@@ -34,7 +34,7 @@ public class AVAssetResourceLoadingDataRequest: NSObject, @unchecked Sendable {
     }
 
     /// The position of the next byte to give: ``requestedOffset`` plus every byte given so far.
-    public var currentOffset: Int64 { requestedOffset.addingSaturating(channel.bytesDelivered) }
+    open var currentOffset: Int64 { requestedOffset.addingSaturating(channel.bytesDelivered) }
 
     /// Gives the next bytes of the range. May be called many times, from any thread; the asset can
     /// read the bytes at once. Ignored once the request is finished or cancelled. Cost: one copy into
@@ -42,7 +42,7 @@ public class AVAssetResourceLoadingDataRequest: NSObject, @unchecked Sendable {
     ///
     /// - Parameter data: The bytes that follow those given before, from ``currentOffset`` on; it
     ///   advances ``currentOffset`` by `data.count`.
-    public func respond(with data: Data) {
+    open func respond(with data: Data) {
         channel.deliver(data)
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// once with ``finishLoading()`` or ``finishLoading(with:)``; or the asset ends it first by cancelling
 /// it (``isCancelled``, and the delegate's `resourceLoader(_:didCancel:)`). Anything after the end is
 /// ignored. Safe to use from any thread.
-public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
+open class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     // @unchecked Sendable: `response` and `redirect` sit behind a lock; the rest is immutable or the
     // channel's (behind its own locks).
     /// The request for the resource: its URL, and a `Range` header for the bytes asked for.
@@ -38,13 +38,13 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     }
 
     /// Whether the request was finished (by ``finishLoading()`` or ``finishLoading(with:)``).
-    public var isFinished: Bool { channel.phase == .finished }
+    open var isFinished: Bool { channel.phase == .finished }
 
     /// Whether the asset cancelled the request before it was finished.
-    public var isCancelled: Bool { channel.phase == .cancelled }
+    open var isCancelled: Bool { channel.phase == .cancelled }
 
     /// A response the delegate may set before finishing. Recorded; Avocet does not read it.
-    public var response: URLResponse? {
+    open var response: URLResponse? {
         get { extras.withLock { $0.response } }
         set { extras.withLock { $0.response = newValue } }
     }
@@ -53,7 +53,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// `http` or `https` URL, and no bytes, is asked of that URL instead, and so is every later request
     /// of the asset (with the asset's HTTP options). A redirect anywhere else fails the load with an
     /// error that names it.
-    public var redirect: URLRequest? {
+    open var redirect: URLRequest? {
         get { extras.withLock { $0.redirect } }
         set { extras.withLock { $0.redirect = newValue } }
     }
@@ -61,7 +61,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// Ends the request successfully. If the data request got fewer bytes than it asked for, the
     /// resource is taken to end at its ``AVAssetResourceLoadingDataRequest/currentOffset``. Ignored after
     /// the request ended. A ``redirect`` set before is followed.
-    public func finishLoading() {
+    open func finishLoading() {
         channel.finish(error: nil, redirect: redirect?.url)
     }
 
@@ -70,7 +70,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     /// - Parameter error: Why the request failed: the asset's loads fail with
     ///   ``AVError/Code-swift.enum/failedToLoadMediaData`` whose underlying error is this one. Nil
     ///   fails them too, with a reason that says no error was given.
-    public func finishLoading(with error: (any Error)?) {
+    open func finishLoading(with error: (any Error)?) {
         let cause = error.map { $0 as NSError }
         let reason = cause.map { "the resource loader's delegate failed the request: \($0.localizedDescription)" }
             ?? "the resource loader's delegate failed the request without an error"
@@ -85,7 +85,7 @@ public class AVAssetResourceLoadingRequest: NSObject, @unchecked Sendable {
     ///     not nil.
     ///   - redirect: Set as ``redirect`` when not nil.
     @available(*, deprecated, message: "Use finishLoading() or finishLoading(with:)")
-    public func finishLoading(with response: URLResponse?, data: Data?, redirect: URLRequest?) {
+    open func finishLoading(with response: URLResponse?, data: Data?, redirect: URLRequest?) {
         if let response { self.response = response }
         if let redirect { self.redirect = redirect }
         if let data { dataRequest?.respond(with: data) }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who made a loading request. Avocet's assets make every request themselves.
-public class AVAssetResourceLoadingRequestor: NSObject, @unchecked Sendable {
+open class AVAssetResourceLoadingRequestor: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
     /// Whether the requestor sends expired-session reports. Always false here.
     public let providesExpiredSessionReports = false

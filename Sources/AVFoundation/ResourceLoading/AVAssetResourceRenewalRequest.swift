@@ -2,4 +2,4 @@ import Foundation
 
 /// A request to renew a resource (content keys) before it expires. Avocet reads no protected content
 /// and never makes one; the type exists so that delegates written for Apple's platforms compile.
-public class AVAssetResourceRenewalRequest: AVAssetResourceLoadingRequest, @unchecked Sendable {}
+open class AVAssetResourceRenewalRequest: AVAssetResourceLoadingRequest, @unchecked Sendable {}
