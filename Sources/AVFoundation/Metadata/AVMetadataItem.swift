@@ -24,14 +24,19 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     }
 
     private let fields: LockedState<Fields>
+    /// For an item made with ``init(propertiesOf:valueLoadingHandler:)``: its value, asked of the app's
+    /// handler when first loaded; nil for every other item (their values are in memory).
+    let valueLoad: MetadataValueLoad?
 
-    init(fields: Fields) {
+    init(fields: Fields, valueLoad: MetadataValueLoad? = nil) {
         self.fields = LockedState(fields)
+        self.valueLoad = valueLoad
     }
 
     /// An empty item; set its fields through ``AVMutableMetadataItem``.
     public override init() {
         fields = LockedState(Fields())
+        valueLoad = nil
     }
 
     /// What `body` makes of a copy of the fields, taken under the lock.
@@ -92,7 +97,24 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     @available(*, deprecated, message: "Use load(.extraAttributes) instead")
     open var extraAttributes: [AVMetadataExtraAttributeKey: Any]? { read { $0.extraAttributes } }
 
-    var currentValue: (any NSCopying & NSObjectProtocol)? { read { $0.value } }
+    /// The value: in memory, or, for an item whose value a handler gives, that value once answered
+    /// (before that nil, and the handler is asked if no one has asked it yet).
+    var currentValue: (any NSCopying & NSObjectProtocol)? {
+        guard let valueLoad else { return read { $0.value } }
+        if case .loaded(let value) = valueLoad.status { return value }
+        valueLoad.start(self)
+        return nil
+    }
+
+    /// Where the value stands: loaded for an item whose value is in memory.
+    var valueStatus: LoadStatus<Void> {
+        valueLoad?.status.map { _ in () } ?? .loaded(())
+    }
+
+    /// Waits for a handler-given value (asking the handler first if no one has); at once for the others.
+    func loadValue() async throws {
+        if let valueLoad { _ = try await valueLoad.value(of: self) }
+    }
 
     /// The value as a string: text as is, numbers in decimal, dates in ISO 8601; nil for data.
     var currentStringValue: String? {
@@ -132,12 +154,15 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
 
     /// An immutable copy of the item.
     open func copy(with zone: NSZone? = nil) -> Any {
-        AVMetadataItem(fields: read { $0 })
+        AVMetadataItem(fields: read { $0 }, valueLoad: valueLoad)
     }
 
     /// A mutable copy of the item.
     open func mutableCopy(with zone: NSZone? = nil) -> Any {
-        AVMutableMetadataItem(fields: read { $0 })
+        var fields = read { $0 }
+        // A handler-given value is copied as it stands (nil until the handler has answered).
+        if valueLoad != nil { fields.value = currentValue }
+        return AVMutableMetadataItem(fields: fields)
     }
 
     /// The item's identifier, common key and value (data as its byte count).
@@ -159,17 +184,37 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     /// - Returns: ``AVKeyValueStatus/loaded`` for those keys; ``AVKeyValueStatus/unknown`` for another.
     @available(*, deprecated, message: "Use status(of:) instead")
     open func statusOfValue(forKey key: String, error outError: NSErrorPointer) -> AVKeyValueStatus {
-        AVMetadataItem.loadableKeys.contains(key) ? .loaded : .unknown
+        guard AVMetadataItem.loadableKeys.contains(key) else { return .unknown }
+        guard key != "extraAttributes" else { return .loaded }
+        switch valueStatus {
+        case .notYetLoaded: return .unknown
+        case .loading: return .loading
+        case .loaded: return .loaded
+        case .cancelled: return .cancelled
+        case .failed(let error):
+            outError?.pointee = LoadStatus<Void>.nsError(error)
+            return .failed
+        }
     }
 
-    /// Calls `handler` at once on the calling thread: an item's values are always loaded.
+    /// Calls `handler` once the values of `keys` are loaded: at once, on the calling thread, for an
+    /// item whose value is in memory; for an item whose value a handler gives, once that handler has
+    /// answered (or let its request go), on a background thread.
     ///
     /// - Parameters:
-    ///   - keys: Ignored.
-    ///   - handler: Called before the method returns.
+    ///   - keys: The properties' names; only the value keys wait for a handler.
+    ///   - handler: Called exactly once.
     @available(*, deprecated, message: "Use load(_:) instead")
     open func loadValuesAsynchronously(forKeys keys: [String], completionHandler handler: (() -> Void)?) {
-        handler?()
+        guard let valueLoad, keys.contains(where: { $0 != "extraAttributes" && AVMetadataItem.loadableKeys.contains($0) }) else {
+            handler?()
+            return
+        }
+        let done = UncheckedBox(handler)
+        Task { [self] in
+            _ = try? await valueLoad.value(of: self)
+            done.value?()
+        }
     }
 
     // MARK: - Identifiers
@@ -276,8 +321,9 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         super.init(fields: Fields())
     }
 
-    override init(fields: Fields) {
-        super.init(fields: fields)
+    /// An item with `fields`; a mutable item's value is always in memory.
+    override init(fields: Fields, valueLoad: MetadataValueLoad? = nil) {
+        super.init(fields: fields, valueLoad: nil)
     }
 
     /// The identifier; setting it sets ``key`` and ``keySpace`` (nil, or an identifier Avocet cannot
@@ -373,4 +419,38 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     open override var dateValue: Date? { currentDateValue }
     /// The value as bytes, as ``AVMetadataItem`` converts it; not deprecated on a mutable item.
     open override var dataValue: Data? { currentDataValue }
+}
+
+extension AVMetadataItem {
+    /// An item with the properties of `metadataItem` (identifier, key, key space, language, times,
+    /// data type, extra attributes) and a value that `handler` gives when it is first loaded: an
+    /// expensive value (cover art from a server, say) is made only if asked for.
+    ///
+    /// The first load of the value, or of a form of it (``AVPartialAsyncProperty/stringValue`` and the
+    /// others), calls `handler` once, on a global dispatch queue (never Swift's cooperative pool), with
+    /// an ``AVMetadataItemValueRequest`` to answer; every load waits for that answer without holding a
+    /// thread, and a cancelled task stops waiting. A request let go unanswered fails the load. The
+    /// deprecated synchronous getters (`value`, `stringValue`, ...) never wait, as Apple's do not say:
+    /// they give the value once answered, and nil until then (asking the handler if no one has). The
+    /// template's own value is not used.
+    ///
+    /// - Parameters:
+    ///   - metadataItem: The item whose properties the new one takes.
+    ///   - handler: Called once with the request for the value; it must answer it (now or later).
+    public convenience init(propertiesOf metadataItem: AVMetadataItem,
+                            valueLoadingHandler handler: @escaping (AVMetadataItemValueRequest) -> Void) {
+        var fields = metadataItem.read { $0 }
+        fields.value = nil
+        self.init(fields: fields, valueLoad: MetadataValueLoad(handler: handler))
+    }
+
+    /// The same as ``init(propertiesOf:valueLoadingHandler:)``, in the spelling of Apple's newer SDKs.
+    ///
+    /// - Parameters:
+    ///   - metadataItem: The item whose properties the new one takes.
+    ///   - handler: Called once with the request for the value.
+    public convenience init(propertiesOfMetadataItem metadataItem: AVMetadataItem,
+                            valueLoadingHandler handler: @escaping (AVMetadataItemValueRequest) -> Void) {
+        self.init(propertiesOf: metadataItem, valueLoadingHandler: handler)
+    }
 }
