@@ -11,10 +11,17 @@ public struct FixtureFacts: Decodable, Sendable {
             public let bandwidth: Int
         }
 
+        public struct Audio: Decodable, Sendable {
+            public let codec: String
+            public let sampleRate: Int
+            public let channels: Int
+        }
+
         public let directory: String
         public let duration: Double
         public let segmentSeconds: Int
         public let fps: Int
+        public let audio: Audio
         /// The folder holding the first variant as byte ranges of one file.
         public let singleFile: String
         public let variants: [Variant]

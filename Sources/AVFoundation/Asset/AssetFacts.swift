@@ -43,6 +43,8 @@ struct AssetFacts: Sendable {
     var isStreamingPlaylist = false
     /// The media selection groups, audible, legible and visual (see `MediaSelectionRules.groups`).
     var mediaSelectionGroups: [AVMediaSelectionGroup] = []
+    /// An HLS master playlist's variants, in its order; empty for anything else.
+    var variants: [AVAssetVariant] = []
 
     /// The characteristics that have a media selection group, in the groups' order.
     var availableMediaCharacteristicsWithMediaSelectionOptions: [AVMediaCharacteristic] {
@@ -84,6 +86,7 @@ struct AssetFacts: Sendable {
         for track in tracks { if let group = track.facts.alternateGroup, group != 0 { alternates[group, default: []].append(track.trackID) } }
         trackGroups = alternates.keys.sorted().compactMap { alternates[$0].map { AVAssetTrackGroup(trackIDs: $0) } }
         mediaSelectionGroups = MediaSelectionRules.groups(of: tracks) { $0.file?.stream.disposition.contains(.default) ?? false }
+        variants = info.variants.map(AssetFacts.variant)
 
         // Metadata: the container's tags in its key space, then cover art.
         var items = MetadataMapping.items(info.metadata, space: space, skippingEncoder: info.format == .matroska)
@@ -130,6 +133,47 @@ struct AssetFacts: Sendable {
             timing = Timing(duration: duration, providesPreciseDurationAndTiming: !info.durationIsEstimate,
                             overallDurationHint: canContainFragments ? duration : .invalid)
         }
+    }
+
+    /// A master playlist's variant as Apple's type describes it: from the playlist's attributes (bit
+    /// rates, resolution, frame rate, codecs, video range); where the playlist leaves one out, the
+    /// codecs FFmpeg found in the variant's first segment, and for the variant the asset shows (the
+    /// only one FFmpeg analyses) its picture size, rate, range and channel count.
+    static func variant(_ variant: ContainerInfo.Variant) -> AVAssetVariant {
+        let playlist = variant.playlist
+        let allVideo = variant.streams.filter { $0.kind == .video && !$0.disposition.contains(.attachedPicture) }
+        let allAudio = variant.streams.filter { $0.kind == .audio }
+        let video = variant.isShown ? allVideo : []
+        let audio = variant.isShown ? allAudio : []
+        let codecs = playlist?.codecs ?? []
+        var videoCodecs = codecs.compactMap(HLSCodecs.videoCodecType)
+        var audioFormats = codecs.compactMap(HLSCodecs.audioFormatID)
+        if codecs.isEmpty {
+            videoCodecs = allVideo.map { FormatDescriptions.subType(of: $0).rawValue }
+            audioFormats = allAudio.map { FormatDescriptions.subType(of: $0).rawValue }
+        }
+        var videoAttributes: AVAssetVariant.VideoAttributes?
+        if !videoCodecs.isEmpty || playlist?.width != nil {
+            let stream = video.first
+            let size = playlist.flatMap { p in p.width.flatMap { w in p.height.map { CGSize(width: w, height: $0) } } }
+                ?? stream.map(TrackFacts.naturalSize) ?? .zero
+            let range: AVVideoRange
+            if let stated = playlist?.videoRange {
+                range = AVVideoRange(rawValue: stated)
+            } else {
+                range = switch stream?.dynamicRange {
+                case .pq?: .pq
+                case .hlg?: .hlg
+                default: .sdr
+                }
+            }
+            let rate = playlist?.frameRate ?? stream.flatMap { TrackFacts.nominalFrameRate($0, seconds: nil) }.map(Double.init)
+            videoAttributes = AVAssetVariant.VideoAttributes(videoRange: range, codecTypes: videoCodecs, presentationSize: size, nominalFrameRate: rate)
+        }
+        let audioAttributes = audioFormats.isEmpty ? nil : AVAssetVariant.AudioAttributes(formatIDs: audioFormats, channelCount: audio.first?.channels)
+        return AVAssetVariant(peakBitRate: (playlist?.bandwidth ?? variant.bitRate).map(Double.init),
+                              averageBitRate: playlist?.averageBandwidth.map(Double.init),
+                              videoAttributes: videoAttributes, audioAttributes: audioAttributes)
     }
 
     /// The container's duration, in the timescale of a track that ends exactly there when one does;

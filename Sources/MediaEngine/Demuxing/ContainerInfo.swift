@@ -21,6 +21,24 @@ package struct ContainerInfo: Sendable, Equatable {
     package var durationIsEstimate = false
     /// Fragment facts for MP4/MOV; nil for other containers.
     package var mp4Boxes: MP4Boxes?
+    /// The variants of an HLS master playlist (one per `EXT-X-STREAM-INF`, as FFmpeg's programs), in
+    /// the playlist's order; empty for anything else.
+    package var variants: [Variant] = []
+
+    /// One variant of a master playlist: its stated bandwidth and its streams, as FFmpeg read them from
+    /// the variant's first segment.
+    package struct Variant: Sendable, Equatable {
+        /// `BANDWIDTH`, bits per second.
+        package var bitRate: Int64?
+        /// The variant's streams. Only the variant the asset shows (`isShown`) was analysed: the others'
+        /// codecs are known, their picture sizes, rates and channel counts are not.
+        package var streams: [StreamInfo]
+        /// Whether this is the variant whose streams the asset shows (the highest bandwidth).
+        package var isShown: Bool
+        /// The playlist's own attributes for the variant, where its entries and FFmpeg's programs agree
+        /// in number.
+        package var playlist: HLSMasterPlaylist.Variant?
+    }
 
     /// The MP4/QuickTime family (FFmpeg's "mov,mp4,m4a,3gp,3g2,mj2" demuxer).
     package var isQuickTimeFamily: Bool { format == .quickTime }

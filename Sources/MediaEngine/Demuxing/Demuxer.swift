@@ -90,6 +90,9 @@ package final class Demuxer: @unchecked Sendable {
         if !analyzed && described.format == .matroska {
             try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
         }
+        if !described.variants.isEmpty {
+            try readVariantAttributes(source, into: &described, cancellation: cancellation)
+        }
         if described.isQuickTimeFamily {
             let boxes = try MP4Boxes.scan(source, cancellation: cancellation)
             described.mp4Boxes = boxes
@@ -103,6 +106,20 @@ package final class Demuxer: @unchecked Sendable {
         }
         try Demuxer.checkComplete(described, ctx: ctx, source: name)
         return (context, described)
+    }
+
+    /// Reads the master playlist's text again (its bytes are the source's, already read by FFmpeg) and
+    /// gives each variant its `EXT-X-STREAM-INF` attributes, when the entries and FFmpeg's programs
+    /// agree in number (FFmpeg makes one program per entry, in order).
+    private static func readVariantAttributes(_ source: any ByteSource, into info: inout ContainerInfo,
+                                              cancellation: CancellationToken) throws {
+        let size = try source.size(cancellation: cancellation).map { Int(clamping: $0) } ?? HLSMasterPlaylist.maximumTextBytes
+        var bytes = [UInt8](repeating: 0, count: max(0, min(size, HLSMasterPlaylist.maximumTextBytes)))
+        let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: 0, into: $0, cancellation: cancellation) }
+        let text = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+        let entries = HLSMasterPlaylist.variants(in: text[...])
+        guard entries.count == info.variants.count else { return }
+        for i in info.variants.indices { info.variants[i].playlist = entries[i] }
     }
 
     /// Opens the container read through `source` as the options say, and keeps one variant of a
@@ -376,6 +393,21 @@ package final class Demuxer: @unchecked Sendable {
             streams: streams,
             metadata: tags(c.metadata),
             chapters: chapters)
+        if format == .hls, c.nb_programs > 1, let programs = c.programs {
+            for p in 0..<Int(c.nb_programs) {
+                guard let program = programs[p]?.pointee, let indexes = program.stream_index else { continue }
+                let bitRate = tags(program.metadata).value(for: "variant_bitrate").flatMap { Int64($0) }
+                var shown = false
+                let variantStreams = (0..<Int(program.nb_stream_indexes)).compactMap { k -> StreamInfo? in
+                    let i = Int(indexes[k])
+                    guard i >= 0, i < Int(c.nb_streams), let st = c.streams[i] else { return nil }
+                    if isDescribed(st, format: format) { shown = true }
+                    return describe(stream: st, index: i, format: format)
+                }
+                info.variants.append(ContainerInfo.Variant(bitRate: bitRate.flatMap { $0 > 0 ? $0 : nil }, streams: variantStreams,
+                                                           isShown: shown))
+            }
+        }
         info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
         info.isQuickTimeMovie = info.format == .quickTime && info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true
         if info.duration == nil {
@@ -417,6 +449,11 @@ package final class Demuxer: @unchecked Sendable {
         if kind == .video {
             info.width = Int(par.width)
             info.height = Int(par.height)
+            switch par.color_trc {
+            case AVCOL_TRC_SMPTE2084: info.dynamicRange = .pq
+            case AVCOL_TRC_ARIB_STD_B67: info.dynamicRange = .hlg
+            default: info.dynamicRange = .standard
+            }
             // MP4 and Matroska state the display size in the track header, which FFmpeg turns into the
             // stream's aspect ratio; the codec's own (H.263's 12:11) does not override it there.
             let containerStatesSize = format == .quickTime || format == .matroska

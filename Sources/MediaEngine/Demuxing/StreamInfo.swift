@@ -61,6 +61,15 @@ package struct StreamInfo: Sendable, Equatable {
     /// The alternate group the container's track header states (MP4's `tkhd`; 0: none); nil where the
     /// container has no such thing.
     package var alternateGroup: Int?
+    /// The video's dynamic range, from its transfer function (standard where none is stated).
+    package var dynamicRange = DynamicRange.standard
+    package enum DynamicRange: Sendable, Equatable {
+        case standard
+        /// SMPTE ST 2084, the perceptual quantizer.
+        case pq
+        /// ARIB STD-B67, hybrid log-gamma.
+        case hlg
+    }
     /// Full-range (JPEG) luma and chroma, as the container or codec declares it.
     package var isFullRange = false
     /// Frames the decoder holds back before output; above zero means decode order differs from

@@ -110,6 +110,55 @@ struct HLSAssetTests {
                 "the chosen variant is read to its end")
     }
 
+    /// A master playlist's variants, in its order: the bandwidth it states, and what FFmpeg read of each
+    /// variant's first segment (codecs, picture size and rate, channels). Other assets have none.
+    @Test func aMasterPlaylistListsItsVariants() async throws {
+        let server = try server()
+        let asset = AVURLAsset(url: server.url("/hls/master.m3u8"))
+        let variants = try await asset.load(.variants)
+        #expect(variants.map(\.peakBitRate) == Self.hls.variants.map { Double($0.bandwidth) })
+        #expect(variants.map { $0.videoAttributes?.presentationSize } == Self.hls.variants.map { CGSize(width: $0.width, height: $0.height) })
+        for variant in variants {
+            let video = try #require(variant.videoAttributes)
+            #expect(video.codecTypes == [kCMVideoCodecType_H264] && video.videoRange == .sdr, "CODECS avc1.42c00d, no VIDEO-RANGE")
+            #expect(try #require(variant.audioAttributes).formatIDs == [kAudioFormatMPEG4AAC], "CODECS mp4a.40.2")
+            #expect(variant.averageBitRate == nil, "the playlist states no AVERAGE-BANDWIDTH")
+        }
+        // The playlist states no FRAME-RATE: the variant shown (the best) was analysed, the other not.
+        #expect(variants.map { $0.videoAttributes?.nominalFrameRate } == [Double(Self.hls.fps), nil])
+        let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(variants[0].audioAttributes?.renditionSpecificAttributes(for: audible.options[0])?.channelCount == Self.hls.audio.channels)
+        #expect(variants[1].audioAttributes?.renditionSpecificAttributes(for: audible.options[0])?.channelCount == nil)
+
+
+        let media = AVURLAsset(url: server.url("/hls/\(try #require(Self.hls.variants.first).name)/index.m3u8"))
+        #expect(try await media.load(.variants).isEmpty, "a media playlist has no variants")
+        #expect(try await AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4"))).load(.variants).isEmpty)
+    }
+
+    /// The attributes a playlist states are the variants' (as Apple's, which reads the playlist), even
+    /// where the segments say otherwise; what it leaves out stays unknown for a variant not shown.
+    @Test func aVariantsAttributesAreThePlaylists() async throws {
+        let server = try server(["/hls/written.m3u8": playlist([
+            "#EXTM3U",
+            "#EXT-X-STREAM-INF:BANDWIDTH=900000,AVERAGE-BANDWIDTH=700000,RESOLUTION=640x360,FRAME-RATE=29.970,"
+                + "CODECS=\"hvc1.2.4.L93.B0,ec-3\",VIDEO-RANGE=PQ",
+            "high/index.m3u8",
+            "#EXT-X-STREAM-INF:BANDWIDTH=150000,CODECS=\"mp4a.40.5\"",
+            "low/index.m3u8",
+        ])])
+        let variants = try await AVURLAsset(url: server.url("/hls/written.m3u8")).load(.variants)
+        #expect(variants.count == 2)
+        let first = try #require(variants.first)
+        #expect(first.peakBitRate == 900_000 && first.averageBitRate == 700_000)
+        let video = try #require(first.videoAttributes)
+        #expect(video.presentationSize == CGSize(width: 640, height: 360) && video.nominalFrameRate == 29.97)
+        #expect(video.codecTypes == [kCMVideoCodecType_HEVC] && video.videoRange == .pq)
+        #expect(first.audioAttributes?.formatIDs == [kAudioFormatEnhancedAC3])
+        #expect(variants[1].videoAttributes == nil, "its CODECS name no video")
+        #expect(variants[1].audioAttributes?.formatIDs == [kAudioFormatMPEG4AAC_HE])
+    }
+
     /// Segments given as byte ranges of one file read those bytes (FFmpeg passes the range to the opener).
     @Test func byteRangeSegmentsReadTheirRanges() async throws {
         let server = try server()

@@ -1,0 +1,47 @@
+@testable import MediaEngine
+import Foundation
+import Testing
+
+/// The master playlist's variant entries, read strictly: well-formed attributes are kept, anything
+/// else left out, never trusted.
+@Suite("HLS master playlist attributes")
+struct HLSMasterPlaylistTests {
+    @Test func entriesAndTheirAttributes() {
+        let text = """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=350000,RESOLUTION=320x240,FRAME-RATE=25.000,CODECS="avc1.42c00d,mp4a.40.2",VIDEO-RANGE=SDR
+        high/index.m3u8
+        #EXT-X-STREAM-INF:CODECS="mp4a.40.5",BANDWIDTH=150000
+        low/index.m3u8
+        """
+        let variants = HLSMasterPlaylist.variants(in: text[...])
+        #expect(variants.count == 2)
+        #expect(variants[0] == HLSMasterPlaylist.Variant(bandwidth: 400_000, averageBandwidth: 350_000, width: 320, height: 240,
+                                                         frameRate: 25, codecs: ["avc1.42c00d", "mp4a.40.2"], videoRange: "SDR"))
+        #expect(variants[1].bandwidth == 150_000 && variants[1].codecs == ["mp4a.40.5"] && variants[1].width == nil)
+    }
+
+    @Test func malformedValuesAreLeftOut() {
+        let text = """
+        #EXT-X-STREAM-INF:BANDWIDTH=-5,AVERAGE-BANDWIDTH=99999999999999999999,RESOLUTION=640x,FRAME-RATE=nan,CODECS="unclosed
+        a.m3u8
+        #EXT-X-STREAM-INF:RESOLUTION=0x480,FRAME-RATE=1e9,BANDWIDTH=1,BANDWIDTH=2
+        b.m3u8
+        #EXT-X-STREAM-INF:
+        c.m3u8
+        """
+        let variants = HLSMasterPlaylist.variants(in: text[...])
+        #expect(variants.count == 3)
+        #expect(variants[0] == HLSMasterPlaylist.Variant(), "every value out of range or malformed")
+        #expect(variants[1].width == nil && variants[1].frameRate == nil)
+        #expect(variants[1].bandwidth == 1, "a name given twice keeps its first value")
+        #expect(variants[2] == HLSMasterPlaylist.Variant())
+    }
+
+    @Test func aMediaPlaylistHasNoVariants() {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nsegment0.ts\n#EXT-X-ENDLIST\n"
+        #expect(HLSMasterPlaylist.variants(in: text[...]).isEmpty)
+        #expect(HLSMasterPlaylist.attributeList("A=1,B=\"x,y\",C=z"[...]) == ["A": "1", "B": "x,y", "C": "z"])
+    }
+}
