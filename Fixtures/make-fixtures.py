@@ -3,7 +3,8 @@
 
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
-`--only selection` just the media selection movies (selection.*).
+`--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
+with a place (phone-location.mov, from iphone.mov).
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -287,6 +288,17 @@ def make_selection(selection):
             ffmpeg(inputs + maps + args + BITEXACT + ["-t", str(d), "-f", fx["container"], os.path.join(HERE, fx["name"])])
 
 
+def make_sharing(sharing):
+    """The phone movie with a place: the source stream-copied, its tags kept, the listed QuickTime
+    metadata tags added."""
+    args = ["-i", os.path.join(HERE, sharing["source"]), "-map", "0", "-c", "copy", "-map_metadata", "0"]
+    # The demuxer reports the brands as tags; they must not come back as metadata keys.
+    args += ["-metadata", "major_brand=", "-metadata", "minor_version=", "-metadata", "compatible_brands="]
+    for key, value in sharing["tags"].items():
+        args += ["-metadata", f"{key}={value}"]
+    ffmpeg(args + ["-movflags", "+use_metadata_tags+faststart"] + BITEXACT + ["-f", "mov", os.path.join(HERE, sharing["name"])])
+
+
 FRAME_ENCODERS = {
     # One thread each: the outputs do not depend on the machine's core count.
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "26", "-threads", "1"],
@@ -359,6 +371,9 @@ def main():
     if sys.argv[1:] == ["--only", "selection"]:
         make_selection(facts["selection"])
         return
+    if sys.argv[1:] == ["--only", "sharing"]:
+        make_sharing(facts["sharing"])
+        return
     make_cover(facts["cover"])
     make_hls(facts["hls"])
     make_frames(facts["frames"])
@@ -375,6 +390,7 @@ def main():
                     out.write(fx["text"])
             else:
                 sys.exit(f"unknown recipe {recipe} for {fx['name']}")
+    make_sharing(facts["sharing"])
     # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
     probes = os.path.join(HERE, "ffprobe")
     os.makedirs(probes, exist_ok=True)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Removes metadata that should not leave the device with a file: ``forSharing()`` keeps what describes
 /// the content (title, artist, album, description, dates, copyright, artwork...) and drops what
-/// identifies a person or place (location, author, user comments and the like), as Apple's does.
+/// identifies a person, a place or a device (location, author, the camera's make and model, and the
+/// like), as Apple's does.
 open class AVMetadataItemFilter: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
     private let removed: Set<AVMetadataKey>
@@ -14,11 +15,11 @@ open class AVMetadataItemFilter: NSObject, @unchecked Sendable {
 
     /// The filter for files shared with others, for ``AVAssetExportSession/metadataItemFilter``.
     ///
-    /// - Returns: A filter that drops items whose common key is location, author, contributor, source,
-    ///   identifier or relation, and keeps every other item.
+    /// - Returns: A filter that drops items whose common key is location, author, contributor, make,
+    ///   model, source, identifier or relation, and keeps every other item.
     open class func forSharing() -> AVMetadataItemFilter {
-        AVMetadataItemFilter(removing: [.commonKeyLocation, .commonKeyAuthor, .commonKeyContributor, .commonKeySource,
-                                        .commonKeyIdentifier, .commonKeyRelation])
+        AVMetadataItemFilter(removing: [.commonKeyLocation, .commonKeyAuthor, .commonKeyContributor, .commonKeyMake, .commonKeyModel,
+                                        .commonKeySource, .commonKeyIdentifier, .commonKeyRelation])
     }
 
     /// The items the filter lets through.

@@ -49,7 +49,8 @@ enum ExportPlanner {
         var plan = ExportPlan(container: container, duration: window.duration.seconds)
         plan.fastStart = request.fastStart
         plan.fileLengthLimit = max(0, request.fileLengthLimit)
-        plan.metadata = OutputFiles.metadataTags(request.metadata ?? (facts.metadata + facts.commonMetadata), filter: request.metadataItemFilter)
+        plan.metadata = OutputFiles.metadataTags(request.metadata ?? (facts.metadata + facts.commonMetadata), filter: request.metadataItemFilter,
+                                                  container: container)
         plan.chapters = facts.chapters.compactMap { chapter in
             let part = chapter.range.intersection(window)
             guard !part.isEmpty, part.duration.isNumeric else { return nil }

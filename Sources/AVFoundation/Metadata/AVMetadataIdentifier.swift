@@ -194,6 +194,8 @@ extension AVMetadataIdentifier {
     public static let quickTimeUserDataMake = AVMetadataIdentifier(rawValue: "udta/%A9mak")
     /// The model of the recording device, in the QuickTime user-data key space (`udta/%A9mod`).
     public static let quickTimeUserDataModel = AVMetadataIdentifier(rawValue: "udta/%A9mod")
+    /// The place of the recording as ISO 6709 text, in the QuickTime user-data key space (`udta/%A9xyz`).
+    public static let quickTimeUserDataLocationISO6709 = AVMetadataIdentifier(rawValue: "udta/%A9xyz")
     /// The software that made the content, in the QuickTime user-data key space (`udta/%A9swr`).
     public static let quickTimeUserDataSoftware = AVMetadataIdentifier(rawValue: "udta/%A9swr")
     /// The composer, in the QuickTime user-data key space (`udta/%A9com`).

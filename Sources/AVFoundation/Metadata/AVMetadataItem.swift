@@ -349,12 +349,14 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         set { write { $0.key = newValue } }
     }
 
-    /// The common key an item read from a file was given; for an item an app makes in the common key
-    /// space, its key ("title" for `commonKeyTitle`).
+    /// The common key an item read from a file was given; for an item an app makes, the one its key
+    /// maps onto, as for a file's items (`udta/%A9nam` and `itsk/%A9nam` map onto `commonKeyTitle`), or
+    /// in the common key space its key itself.
     open override var commonKey: AVMetadataKey? {
         if let stored = super.commonKey { return stored }
-        guard keySpace == .common else { return nil }
-        return (key as? NSString).map { AVMetadataKey(rawValue: String($0)) }
+        guard let space = keySpace, let key = key.flatMap(MetadataValues.keyString) else { return nil }
+        if space == .common { return AVMetadataKey(rawValue: key) }
+        return MetadataMapping.commonKey(forKey: key, space: space)
     }
 
     /// The key space; settable.

@@ -193,6 +193,8 @@ extension AVMetadataKey {
     public static let quickTimeUserDataKeyMake = AVMetadataKey(rawValue: "©mak")
     /// The QuickTime user-data key `©mod`: the model of the recording device.
     public static let quickTimeUserDataKeyModel = AVMetadataKey(rawValue: "©mod")
+    /// The place of the recording as ISO 6709 text (`©xyz`).
+    public static let quickTimeUserDataKeyLocationISO6709 = AVMetadataKey(rawValue: "©xyz")
     /// The QuickTime user-data key `©swr`: the software that made the content.
     public static let quickTimeUserDataKeySoftware = AVMetadataKey(rawValue: "©swr")
     /// The QuickTime user-data key `©com`: the composer.

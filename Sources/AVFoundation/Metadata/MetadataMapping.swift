@@ -35,6 +35,8 @@ enum MetadataMapping {
         "episode_id": ("tven", nil), "media_type": ("stik", nil), "hd_video": ("hdvd", nil), "gapless_playback": ("pgap", nil),
         "keywords": ("keyw", nil), "category": ("catg", nil), "podcast": ("pcst", nil), "rating": ("rtng", nil),
         "author": ("©aut", .commonKeyAuthor), "publisher": ("©pub", .commonKeyPublisher),
+        // Phones write the place in MP4's user data too; FFmpeg reads and writes it as "location".
+        "location": ("©xyz", .commonKeyLocation),
     ]
 
     private static let quickTimeUserData: [String: Entry] = [
@@ -121,6 +123,51 @@ enum MetadataMapping {
             }
         }
         return result
+    }
+
+    /// The common key that `key` of `space` maps onto when a file holds it; nil when it maps onto none.
+    static func commonKey(forKey key: String, space: AVMetadataKeySpace) -> AVMetadataKey? {
+        if space == .quickTimeMetadata { return quickTimeMetadata[key.lowercased()] }
+        return table(space).values.first { $0.native == key }?.common
+    }
+
+    /// The key space a written file's tags land in: iTunes in MP4, M4V and M4A, QuickTime user data in
+    /// MOV, Matroska tags in Matroska and WebM (what `keySpace(for:)` reads back from each).
+    static func keySpace(writing container: OutputContainer) -> AVMetadataKeySpace {
+        switch container {
+        case .mp4, .m4v, .m4a: return .iTunes
+        case .mov: return .quickTimeUserData
+        case .matroska, .webm: return .matroska
+        }
+    }
+
+    /// Tags under FFmpeg's names that its muxers write in `space` and that `items(_:space:)` reads back
+    /// as the same items: an item of `space` by its own key (any key, in Matroska, whose tags are free
+    /// form), an item of another key space by the common key it maps onto. Text, numbers and dates go
+    /// in as text; data (cover art) and items with no place in `space` are left out. The first item
+    /// for a tag wins.
+    static func tags(for items: [AVMetadataItem], space: AVMetadataKeySpace) -> [(key: String, value: String)] {
+        let known = table(space)
+        var byNative: [String: String] = [:]
+        var byCommon: [AVMetadataKey: String] = [:]
+        for name in known.keys.sorted() {
+            guard let entry = known[name] else { continue }
+            if byNative[entry.native] == nil { byNative[entry.native] = name }
+            if let common = entry.common, byCommon[common] == nil { byCommon[common] = name }
+        }
+        var tags: [(key: String, value: String)] = []
+        for item in items {
+            guard let value = item.currentStringValue, !value.isEmpty else { continue }
+            var name: String?
+            if item.keySpace == space, let key = item.key.flatMap(MetadataValues.keyString) {
+                name = byNative[key] ?? (space == .matroska || space == .vorbisComment ? key : nil)
+            }
+            let common = item.keySpace == .common ? item.key.flatMap(MetadataValues.keyString).map { AVMetadataKey(rawValue: $0) } : item.commonKey
+            if name == nil, let common { name = byCommon[common] }
+            guard let name, !tags.contains(where: { $0.key.lowercased() == name.lowercased() }) else { continue }
+            tags.append((name, value))
+        }
+        return tags
     }
 
     /// The cover-art item of `space` for an attached picture's bytes, mapped to the common artwork key.

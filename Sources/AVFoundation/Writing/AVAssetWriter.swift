@@ -389,7 +389,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
                     let matrix = input.mediaType == .video ? OutputFiles.displayMatrix(transform, scale: 1) : nil
                     _ = try engine.addTrack(track, language: language, displayMatrix: matrix)
                 }
-                for (key, value) in OutputFiles.metadataTags(settings.metadata, filter: nil) { engine.setMetadata(key, value) }
+                for (key, value) in OutputFiles.metadataTags(settings.metadata, filter: nil, container: container) { engine.setMetadata(key, value) }
                 let fragment = settings.movieFragmentInterval.isNumeric && settings.movieFragmentInterval > .zero
                     ? settings.movieFragmentInterval.seconds : nil
                 try engine.start(fastStart: settings.shouldOptimizeForNetworkUse, fragmentSeconds: fragment)

@@ -17,21 +17,10 @@ enum OutputFiles {
         }
     }
 
-    /// Tags as FFmpeg's muxers name them, from items in the common key space (or mapping onto it).
-    static func metadataTags(_ items: [AVMetadataItem], filter: AVMetadataItemFilter?) -> [(key: String, value: String)] {
-        let keys: [AVMetadataKey: String] = [
-            .commonKeyTitle: "title", .commonKeyArtist: "artist", .commonKeyAlbumName: "album", .commonKeyCreator: "composer",
-            .commonKeyDescription: "description", .commonKeyCopyrights: "copyright", .commonKeyCreationDate: "date",
-            .commonKeyPublisher: "publisher", .commonKeySoftware: "encoder", .commonKeyType: "genre", .commonKeyLocation: "location",
-            .commonKeyAuthor: "author",
-        ]
-        var tags: [(key: String, value: String)] = []
-        for item in filter?.filtered(items) ?? items {
-            guard let common = item.commonKey, let key = keys[common], let value = item.currentStringValue, !value.isEmpty,
-                  !tags.contains(where: { $0.key == key }) else { continue }
-            tags.append((key, value))
-        }
-        return tags
+    /// File tags for `container`, in its own key space (see `MetadataMapping.tags(for:space:)`), from
+    /// the items `filter` lets through.
+    static func metadataTags(_ items: [AVMetadataItem], filter: AVMetadataItemFilter?, container: OutputContainer) -> [(key: String, value: String)] {
+        MetadataMapping.tags(for: filter?.filtered(items) ?? items, space: MetadataMapping.keySpace(writing: container))
     }
 
     /// A transform as QuickTime's display matrix (16.16 fixed point, the last column 2.30), its
