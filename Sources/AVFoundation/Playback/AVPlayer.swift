@@ -28,6 +28,8 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         var timeControlStatus = TimeControlStatus.paused
         var waitingReason: WaitingReason?
         var automaticallyWaitsToMinimizeStalling = true
+        var appliesMediaSelectionCriteriaAutomatically = true
+        var selectionCriteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
         /// Set by `playImmediately(atRate:)`: start without waiting for the buffer (until paused).
         var immediately = false
         var actionAtItemEnd = ActionAtItemEnd.pause
@@ -269,6 +271,51 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     }
 
     /// An item of this player finished loading.
+    // MARK: - Media selection
+
+    /// Whether the player chooses its items' options by their media selection criteria when they load
+    /// (and when ``AVPlayerItem/selectMediaOptionAutomatically(in:)`` asks); default true. Without
+    /// criteria for a group's characteristic it chooses the group's default option (Avocet's: Apple's
+    /// also follows the system's language and accessibility settings, which Linux does not have).
+    open var appliesMediaSelectionCriteriaAutomatically: Bool {
+        get { snapshot.appliesMediaSelectionCriteriaAutomatically }
+        set { change { $0.appliesMediaSelectionCriteriaAutomatically = newValue } }
+    }
+
+    /// Sets the criteria the player chooses by in its items' groups of `mediaCharacteristic`; they
+    /// apply to items that load afterwards and to ``AVPlayerItem/selectMediaOptionAutomatically(in:)``.
+    ///
+    /// - Parameters:
+    ///   - criteria: The criteria; nil removes them.
+    ///   - mediaCharacteristic: `.audible`, `.legible` or `.visual`.
+    open func setMediaSelectionCriteria(_ criteria: AVPlayerMediaSelectionCriteria?, forMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) {
+        change { $0.selectionCriteria[mediaCharacteristic] = criteria }
+    }
+
+    /// The criteria set for `mediaCharacteristic`.
+    ///
+    /// - Parameter mediaCharacteristic: `.audible`, `.legible` or `.visual`.
+    /// - Returns: The criteria; nil when none are set.
+    open func mediaSelectionCriteria(forMediaCharacteristic mediaCharacteristic: AVMediaCharacteristic) -> AVPlayerMediaSelectionCriteria? {
+        snapshot.selectionCriteria[mediaCharacteristic]
+    }
+
+    /// The option the player would choose in `group` by itself: by its criteria for the group's
+    /// characteristic when it applies them, else the group's default.
+    func automaticOption(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+        let s = snapshot
+        guard s.appliesMediaSelectionCriteriaAutomatically, let criteria = s.selectionCriteria[group.characteristic] else {
+            return group.defaultOption
+        }
+        return criteria.choice(in: group)
+    }
+
+    /// The current item's selection changed: its sound starts again with the tracks now enabled.
+    func mediaSelectionDidChange(_ item: AVPlayerItem) {
+        guard snapshot.item === item else { return }
+        updateSound()
+    }
+
     func itemDidLoad(_ item: AVPlayerItem) {
         if item.status == .readyToPlay {
             let old = change { s -> Status in defer { s.status = .readyToPlay }; return s.status }

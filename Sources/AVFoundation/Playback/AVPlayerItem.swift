@@ -50,6 +50,9 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
         }
         /// A reader of the video's container kept for its keyframe index (tolerant seeks look there).
         var keyframeReader: UncheckedBox<VideoFrameReader>?
+        /// The asset's media selection groups, once loaded, and the option chosen in each.
+        var selectionGroups: [AVMediaSelectionGroup] = []
+        var selection = AVMediaSelection.Choices()
     }
 
     /// What observers hear of the buffer.
@@ -315,6 +318,14 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
                 if rate > 0.5, rate < 1000 { frame = CMTime(value: Int64((90_000 / rate).rounded()), timescale: 90_000) }
             }
             let itemTracks = tracks.map(AVPlayerItemTrack.init)
+            // The options the player chooses by itself; their tracks are the ones presented.
+            let groups = try await asset.facts().mediaSelectionGroups
+            var choices = AVMediaSelection.Choices()
+            for group in groups {
+                choices.chosen.updateValue(player?.automaticOption(in: group) ?? group.defaultOption, forKey: group.characteristic)
+            }
+            AVPlayerItem.present(choices, of: groups, on: itemTracks)
+            change { s in (s.selectionGroups, s.selection) = (groups, choices) }
             let (shown, frameDuration) = (size, frame)
             if let buffer = makeBuffer(tracks) {
                 // Ready once the first second (or all of a shorter item) is read.

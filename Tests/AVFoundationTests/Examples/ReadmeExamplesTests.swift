@@ -58,6 +58,23 @@ struct ReadmeExamplesTests {
         #expect(forced.map(\.displayName) == ["English (forced)"])
     }
 
+    /// The "Selecting media" article's playback example.
+    @Test func playingASelectionSample() async throws {
+        let movie = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
+        let item = AVPlayerItem(asset: movie)
+        let player = AVPlayer(playerItem: item)
+        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de", "fr"], preferredMediaCharacteristics: nil),
+                                         forMediaCharacteristic: .audible)
+        try await PlayerTests.ready(item, in: player)
+        if let subtitles = try await movie.loadMediaSelectionGroup(for: .legible) {
+            item.select(subtitles.options.first, in: subtitles)
+        }
+        let audible = try #require(try await movie.loadMediaSelectionGroup(for: .audible))
+        let legible = try #require(try await movie.loadMediaSelectionGroup(for: .legible))
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "de")
+        #expect(item.currentMediaSelection.selectedMediaOption(in: legible)?.extendedLanguageTag == "en")
+    }
+
     /// The "Reading samples" article's example, with what it prints.
     @Test func readingSamplesSample() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))

@@ -1,0 +1,162 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Locking
+import Testing
+
+/// A player item follows its media selection: the chosen options' tracks are the ones presented, and
+/// the sound heard is the chosen language's. Fixtures/selection.mkv's audio tracks are tones of 440 Hz
+/// (English), 880 Hz (French) and 1320 Hz (German), so the sound written says which one plays.
+@Suite("Media selection in playback", .serialized)
+struct MediaSelectionPlaybackTests {
+    static func item() -> AVPlayerItem {
+        AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv"))))
+    }
+
+    /// Which of the item's tracks are presented, by media type, in track order.
+    static func enabled(_ item: AVPlayerItem, _ type: AVMediaType) -> [Bool] {
+        item.tracks.filter { $0.assetTrack?.mediaType == type }.map(\.isEnabled)
+    }
+
+    @Test func theDefaultsArePresentedAndSelectSwitches() async throws {
+        let item = Self.item()
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        #expect(Self.enabled(item, .audio) == [true, false, false], "the default language only, not three mixed")
+        #expect(Self.enabled(item, .subtitle) == [false, false], "no subtitle track is marked default")
+        let audible = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+        let legible = try #require(try await item.asset.loadMediaSelectionGroup(for: .legible))
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "en")
+
+        let posted = Locked(0)
+        let observer = NotificationCenter.default.addObserver(forName: AVPlayerItem.mediaSelectionDidChangeNotification, object: item, queue: nil) { _ in
+            posted.withLock { $0 += 1 }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        item.select(audible.options[1], in: audible)
+        item.select(legible.options[0], in: legible)
+        #expect(Self.enabled(item, .audio) == [false, true, false])
+        #expect(Self.enabled(item, .subtitle) == [true, false])
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "fr")
+        #expect(!item.currentMediaSelection.mediaSelectionCriteriaCanBeAppliedAutomatically(to: audible))
+        item.select(nil, in: audible)                      // sound cannot be turned off
+        item.select(audible.options[1], in: audible)       // no change: no notification
+        item.select(nil, in: legible)
+        #expect(Self.enabled(item, .audio) == [false, true, false] && Self.enabled(item, .subtitle) == [false, false])
+        #expect(posted.withLock { $0 } == 3)
+
+        item.selectMediaOptionAutomatically(in: audible)   // back to the player's choice: the default
+        #expect(Self.enabled(item, .audio) == [true, false, false])
+        #expect(item.currentMediaSelection.mediaSelectionCriteriaCanBeAppliedAutomatically(to: audible))
+    }
+
+    @Test func thePlayersCriteriaChooseWhenTheItemLoads() async throws {
+        let player = AVPlayer()
+        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de-CH", "fr"], preferredMediaCharacteristics: nil),
+                                         forMediaCharacteristic: .audible)
+        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["fr"], preferredMediaCharacteristics: nil),
+                                         forMediaCharacteristic: .legible)
+        #expect(player.mediaSelectionCriteria(forMediaCharacteristic: .audible)?.preferredLanguages == ["de-CH", "fr"])
+        let item = Self.item()
+        player.replaceCurrentItem(with: item)
+        try await PlayerTests.ready(item, in: player)
+        #expect(Self.enabled(item, .audio) == [false, false, true], "German, the first preferred language the item has")
+        #expect(Self.enabled(item, .subtitle) == [false, true], "French subtitles")
+
+        // Criteria that prefer a characteristic: the audio description.
+        let described = AVPlayer()
+        described.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: nil,
+                                                                           preferredMediaCharacteristics: [.describesVideoForAccessibility]),
+                                            forMediaCharacteristic: .audible)
+        let second = Self.item()
+        described.replaceCurrentItem(with: second)
+        try await PlayerTests.ready(second, in: described)
+        #expect(Self.enabled(second, .audio) == [false, false, true])
+
+        // A player that does not apply its criteria presents the defaults.
+        let plain = AVPlayer()
+        plain.appliesMediaSelectionCriteriaAutomatically = false
+        plain.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de"], preferredMediaCharacteristics: nil),
+                                        forMediaCharacteristic: .audible)
+        let third = Self.item()
+        plain.replaceCurrentItem(with: third)
+        try await PlayerTests.ready(third, in: plain)
+        #expect(Self.enabled(third, .audio) == [true, false, false])
+    }
+
+    /// The tone heard: zero crossings of the left channel, after the first tenth of a second.
+    static func frequency(_ samples: [Float]) -> Double {
+        let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }.dropFirst(4_800)
+        var crossings = 0
+        var previous = left.first ?? 0
+        for sample in left.dropFirst() {
+            if (previous < 0) != (sample < 0) { crossings += 1 }
+            previous = sample
+        }
+        return Double(crossings) / 2 / (Double(left.count) / 48_000)
+    }
+
+    /// Plays the item for a third of a second into a file device and returns the samples written.
+    static func sound(choosing language: Int?) async throws -> [Float] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let item = Self.item()
+            let player = AVPlayer(playerItem: item)
+            player.audioDevice = AudioOutputTests.fileDevice(path)
+            try await PlayerTests.ready(item, in: player)
+            if let language, let audible = try await item.asset.loadMediaSelectionGroup(for: .audible) {
+                item.select(audible.options[language], in: audible)
+            }
+            player.play()
+            await until("player.audioFramesWritten > 16_000") { player.audioFramesWritten > 16_000 }
+            player.pause()
+        }
+        let third = 16_000 * 2 * MemoryLayout<Float>.size
+        await until("the device's file holding a third of a second") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= third
+        }
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Switching while playing: the sound after the switch is the new language's, and the player's
+    /// time went on.
+    @Test func switchingWhilePlaying() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var written = 0
+        do {
+            let item = Self.item()
+            let player = AVPlayer(playerItem: item)
+            player.audioDevice = AudioOutputTests.fileDevice(path)
+            try await PlayerTests.ready(item, in: player)
+            let audible = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
+            player.play()
+            await until("player.audioFramesWritten > 9_600") { player.audioFramesWritten > 9_600 }
+            let before = player.currentTime()
+            item.select(audible.options[1], in: audible)
+            #expect(player.currentTime() >= before, "time kept")
+            await until("player.audioFramesWritten > 36_000") { player.audioFramesWritten > 36_000 }
+            player.pause()
+            written = player.audioFramesWritten
+        }
+        let bytes = written * 2 * MemoryLayout<Float>.size
+        await until("the device's file holding what was written") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= bytes
+        }
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        // The last quarter second: French only.
+        let tail = Array(samples.suffix(12_000 * 2 + 4_800 * 2))
+        let french = Self.frequency(tail)
+        #expect(abs(french - 880) < 30, "after the switch: \(french) Hz")
+    }
+
+    @Test func theChosenLanguageIsHeard() async throws {
+        let english = Self.frequency(try await Self.sound(choosing: nil))
+        #expect(abs(english - 440) < 20, "the default, English: \(english) Hz")
+        let french = Self.frequency(try await Self.sound(choosing: 1))
+        #expect(abs(french - 880) < 30, "French chosen before playing: \(french) Hz")
+    }
+}
