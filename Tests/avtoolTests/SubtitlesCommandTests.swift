@@ -48,14 +48,14 @@ struct SubtitlesCommandTests {
     /// The text of each stored form: MP4 text's length prefix, MP4 WebVTT's boxes, ASS events.
     @Test func sampleTextByFormat() {
         let tx3g = [0, 5] + Array("Hello".utf8) + [0, 0, 0, 8] + Array("styl".utf8)
-        #expect(SubtitleCue.text(of: tx3g, subType: FourCharCode(fourCharString: "tx3g")) == "Hello")
-        #expect(SubtitleCue.text(of: [0, 0], subType: FourCharCode(fourCharString: "tx3g")) == nil, "a gap")
-        #expect(SubtitleCue.text(of: [0, 9, 65], subType: FourCharCode(fourCharString: "tx3g")) == nil, "a length past the sample")
+        #expect(SubtitleText.text(of: tx3g, subType: FourCharCode(fourCharString: "tx3g")) == "Hello")
+        #expect(SubtitleText.text(of: [0, 0], subType: FourCharCode(fourCharString: "tx3g")) == nil, "a gap")
+        #expect(SubtitleText.text(of: [0, 9, 65], subType: FourCharCode(fourCharString: "tx3g")) == nil, "a length past the sample")
         let payl = [0, 0, 0, 12] + Array("payl".utf8) + Array("Hi!\n".utf8)
         let vttc = [0, 0, 0, UInt8(8 + payl.count)] + Array("vttc".utf8) + payl
-        #expect(SubtitleCue.text(of: vttc, subType: FourCharCode(fourCharString: "wvtt")) == "Hi!")
+        #expect(SubtitleText.text(of: vttc, subType: FourCharCode(fourCharString: "wvtt")) == "Hi!")
         let event = Array("3,0,Default,,0,0,0,,{\\i1}Low{\\i0} tide,\\Nhigh\\htide".utf8)
-        #expect(SubtitleCue.text(of: event, subType: FourCharCode(fourCharString: "ass ")) == "Low tide,\nhigh tide")
-        #expect(SubtitleCue.text(of: [0xFF, 0xFE], subType: FourCharCode(fourCharString: "srt ")) == nil, "not UTF-8")
+        #expect(SubtitleText.text(of: event, subType: FourCharCode(fourCharString: "ass ")) == "Low tide,\nhigh tide")
+        #expect(SubtitleText.text(of: [0xFF, 0xFE], subType: FourCharCode(fourCharString: "srt ")) == nil, "not UTF-8")
     }
 }

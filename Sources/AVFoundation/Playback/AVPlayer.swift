@@ -642,6 +642,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         guard let (item, landed) = landing else { return }
         item?.change { $0.time = landed }
         if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
+        for output in item?.snapshot.outputs ?? [] { output.itemTimeJumped(to: landed) }
         // Reading starts over there unless it was read; playing waits until it is.
         item?.snapshot.buffer?.jump(to: landed)
         refreshPlayback(jumped: true)
@@ -887,6 +888,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             buffer.follow(step.now)
             if item.bufferFlags(at: step.now).empty { refreshPlayback() }
         }
+        for output in currentItem?.snapshot.outputs ?? [] { output.itemTimeAdvanced(to: step.now) }
         for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }
         for observer in step.boundary { deliver(observer.token, on: observer.queue, observer.block) }
         if let (item, action, generation) = step.end { reachedEnd(of: item, action: action, generation: generation) }

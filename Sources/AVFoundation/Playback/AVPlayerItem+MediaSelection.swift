@@ -62,6 +62,7 @@ extension AVPlayerItem {
         }
         guard changed else { return }
         player?.mediaSelectionDidChange(self)
+        for output in snapshot.outputs { output.itemTracksChanged() }
         NotificationCenter.default.post(name: AVPlayerItem.mediaSelectionDidChangeNotification, object: self)
     }
 

@@ -371,6 +371,7 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
         // The player and the outputs learn of it first, so that observers see them ready too.
         player?.itemDidLoad(self)
         for case let output as AVPlayerItemVideoOutput in snapshot.outputs { output.itemDidLoad() }
+        for output in snapshot.outputs { output.itemTracksChanged() }
         report("duration", from: before.duration, to: duration)
         report("presentationSize", from: before.presentationSize, to: size)
         if status == .readyToPlay {

@@ -20,7 +20,17 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
 
     func attach(to item: AVPlayerItem?) {
         owner.withLock { $0 = item.map { WeakBox($0) } }
+        itemTracksChanged()
     }
+
+    // What the item and its player tell every output; the outputs that care override these.
+
+    /// The item's time moved on to `time` as it plays (the player's tick, on its tick queue).
+    func itemTimeAdvanced(to time: CMTime) {}
+    /// The item's time jumped to `time` (a seek landed).
+    func itemTimeJumped(to time: CMTime) {}
+    /// The item's tracks loaded, or which of them are presented changed (a media selection).
+    func itemTracksChanged() {}
 
     /// The item's time when the host clock reads `hostTimeInSeconds`, as the player's timebase maps it.
     ///

@@ -1,6 +1,16 @@
 import AVFoundation
 import FixtureSupport
+import Locking
 import Testing
+
+/// The "Playing" article's subtitle delegate, as written there (it records what it would print).
+final class Captions: NSObject, AVPlayerItemLegibleOutputPushDelegate, @unchecked Sendable {
+    let printed = Locked<[String]>([])
+    func legibleOutput(_ output: AVPlayerItemLegibleOutput, didOutputAttributedStrings strings: [NSAttributedString],
+                       nativeSampleBuffers nativeSamples: [Any], forItemTime itemTime: CMTime) {
+        printed.withLock { $0.append("\(itemTime.seconds) \(strings.map(\.string))") }
+    }
+}
 
 /// The samples of the README and the DocC articles (Inspecting assets, Making thumbnails, Selecting
 /// media, Composing and exporting, Reading samples, Writing samples, Playing), with what they say they
@@ -73,6 +83,24 @@ struct ReadmeExamplesTests {
         let legible = try #require(try await movie.loadMediaSelectionGroup(for: .legible))
         #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "de")
         #expect(item.currentMediaSelection.selectedMediaOption(in: legible)?.extendedLanguageTag == "en")
+    }
+
+    /// The "Playing" article's subtitle example, on the Matroska fixture with English subtitles chosen.
+    @Test func captionsSample() async throws {
+        let player = AVPlayer()
+        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"], preferredMediaCharacteristics: nil),
+                                         forMediaCharacteristic: .legible)
+        let item = AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv"))))
+        let captions = Captions()
+        let legible = AVPlayerItemLegibleOutput()
+        legible.setDelegate(captions, queue: DispatchQueue(label: "captions"))
+        item.add(legible)
+        player.replaceCurrentItem(with: item)
+        try await PlayerTests.ready(item, in: player)
+        await until("the first cue printed") {
+            _ = await player.seek(to: CMTime(value: 3, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
+            return captions.printed.withLock { $0.contains { $0.hasSuffix("[\"Shore ahead.\"]") } }
+        }
     }
 
     /// The "Reading samples" article's example, with what it prints.

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The text of a stored subtitle sample, by its format: what the legible output shows and `avtool
+/// subtitles` writes. `tx3g`: a 16-bit length, then UTF-8 text; `wvtt` in MP4: boxes with the text in
+/// `payl`; ASS and SSA (and FFmpeg's ASS events in Matroska): an event line whose ninth field is the
+/// text, override codes removed; SubRip, WebVTT in Matroska and the rest: the text itself. Pure.
+package enum SubtitleText {
+    /// The text, trimmed; nil for a sample without text (an MP4 text track's gap) or bytes that are not
+    /// UTF-8 text.
+    package static func text(of bytes: [UInt8], subType: FourCharCode) -> String? {
+        switch subType {
+        case FourCharCode(fourCharString: "tx3g"):
+            guard bytes.count >= 2 else { return nil }
+            let length = Int(bytes[0]) << 8 | Int(bytes[1])
+            guard length > 0, 2 + length <= bytes.count else { return nil }
+            return utf8(bytes[2..<(2 + length)])
+        case FourCharCode(fourCharString: "wvtt") where bytes.count >= 8 && ["vttc", "vtte"].contains(String(decoding: bytes[4..<8], as: UTF8.self)):
+            return box("payl", in: bytes[8...]).flatMap(utf8)
+        case FourCharCode(fourCharString: "ssa "), FourCharCode(fourCharString: "ass "):
+            return utf8(bytes[...]).map(assText)
+        default:
+            guard let text = utf8(bytes[...]) else { return nil }
+            // FFmpeg hands ASS events in Matroska as "ReadOrder,Layer,Style,Name,MarginL,MarginR,MarginV,Effect,Text".
+            return text.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false).count == 9 && text.first?.isNumber == true
+                ? assText(text) : text
+        }
+    }
+
+    /// The text of a stored sample buffer (its data, by its format description's subtype).
+    package static func text(of sample: CMSampleBuffer) -> String? {
+        guard let block = sample.dataBuffer, let bytes = try? block.dataBytes(), !bytes.isEmpty else { return nil }
+        return text(of: [UInt8](bytes), subType: sample.formatDescription?.mediaSubType.rawValue ?? 0).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        String(validating: bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The payload of the first box of `type` among `bytes`' boxes (32-bit sizes).
+    private static func box(_ type: String, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var at = bytes.startIndex
+        while at + 8 <= bytes.endIndex {
+            let size = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard size >= 8, size <= bytes.endIndex - at else { return nil }
+            if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { return bytes[(at + 8)..<(at + size)] }
+            at += size
+        }
+        return nil
+    }
+
+    /// An ASS event's text: the ninth field, override blocks (`{\i1}`) removed, `\N` and `\n` as line
+    /// breaks, `\h` as a space.
+    private static func assText(_ event: String) -> String {
+        let fields = event.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false)
+        var text = fields.count == 9 ? String(fields[8]) : event
+        while let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}") {
+            text.removeSubrange(open...close)
+        }
+        return text.replacingOccurrences(of: "\\N", with: "\n").replacingOccurrences(of: "\\n", with: "\n")
+            .replacingOccurrences(of: "\\h", with: " ").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
