@@ -4,7 +4,8 @@
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
 `--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
-with a place (phone-location.mov, from iphone.mov).
+with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
+alternative audio in hls-renditions/.
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -288,6 +289,32 @@ def make_selection(selection):
             ffmpeg(inputs + maps + args + BITEXACT + ["-t", str(d), "-f", fx["container"], os.path.join(HERE, fx["name"])])
 
 
+def make_hls_renditions(hls):
+    """An HLS stream with alternative audio: the video variant and each audio rendition as a media
+    playlist of its own (ffmpeg's HLS muxer), and a master playlist naming them."""
+    root = os.path.join(HERE, hls["directory"])
+    d = hls["duration"]
+    def segments(folder, inputs, codec):
+        path = os.path.join(root, folder)
+        os.makedirs(path, exist_ok=True)
+        for old in os.listdir(path):
+            os.remove(os.path.join(path, old))
+        ffmpeg(inputs + codec + BITEXACT + ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                                           "-hls_segment_filename", os.path.join(path, "segment%d.ts"), os.path.join(path, "index.m3u8")])
+    segments("video", ["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate=25:duration={d}"],
+             VIDEO_ENCODERS["h264"] + ["-threads", "1", "-g", "25", "-an"])
+    master = ["#EXTM3U", "#EXT-X-VERSION:3"]
+    for r in hls["renditions"]:
+        segments(r["folder"], ["-f", "lavfi", "-i", f"sine=frequency={r['frequency']}:sample_rate=44100:duration={d}"],
+                 ["-c:a", "aac", "-b:a", "32k", "-ac", "1", "-vn"])
+        master.append(f'#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="{r["name"]}",LANGUAGE="{r["language"]}",'
+                      f'DEFAULT={"YES" if r["default"] else "NO"},AUTOSELECT=YES,URI="{r["folder"]}/index.m3u8"')
+    master.append('#EXT-X-STREAM-INF:BANDWIDTH=120000,RESOLUTION=160x120,CODECS="avc1.42c00b,mp4a.40.2",AUDIO="audio"')
+    master.append("video/index.m3u8")
+    with open(os.path.join(root, "master.m3u8"), "w", encoding="utf-8") as f:
+        f.write("\n".join(master) + "\n")
+
+
 def make_sharing(sharing):
     """The phone movie with a place: the source stream-copied, its tags kept, the listed QuickTime
     metadata tags added."""
@@ -374,8 +401,12 @@ def main():
     if sys.argv[1:] == ["--only", "sharing"]:
         make_sharing(facts["sharing"])
         return
+    if sys.argv[1:] == ["--only", "hls-renditions"]:
+        make_hls_renditions(facts["hls_renditions"])
+        return
     make_cover(facts["cover"])
     make_hls(facts["hls"])
+    make_hls_renditions(facts["hls_renditions"])
     make_frames(facts["frames"])
     make_selection(facts["selection"])
     with tempfile.TemporaryDirectory() as tmp:

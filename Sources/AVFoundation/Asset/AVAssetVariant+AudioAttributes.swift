@@ -8,22 +8,25 @@ extension AVAssetVariant {
         /// The audio formats (`kAudioFormatMPEG4AAC` and the others) of the variant's sound.
         public let formatIDs: [AudioFormatID]
         let channelCount: Int?
+        /// Whether this is the variant the asset shows, whose renditions are the asset's tracks.
+        let isShown: Bool
 
-        init(formatIDs: [AudioFormatID], channelCount: Int?) {
+        init(formatIDs: [AudioFormatID], channelCount: Int?, isShown: Bool) {
             self.formatIDs = formatIDs
             self.channelCount = channelCount
+            self.isShown = isShown
             super.init()
         }
 
-        /// What the sound of one audio rendition is in this variant. Avocet reads no `EXT-X-MEDIA`
-        /// renditions as options yet: an option of the asset's audible group gets the variant's own
-        /// channel count.
+        /// What the sound of one audio rendition is in this variant: in the variant the asset shows
+        /// (whose renditions are the asset's tracks), the option's own channel count; in the others,
+        /// the variant's where FFmpeg read it (nil otherwise).
         ///
         /// - Parameter mediaSelectionOption: An option of the asset's audible group.
         /// - Returns: The attributes; nil for an option that is not audible.
         open func renditionSpecificAttributes(for mediaSelectionOption: AVMediaSelectionOption) -> RenditionSpecificAttributes? {
             guard mediaSelectionOption.hasMediaCharacteristic(.audible) else { return nil }
-            return RenditionSpecificAttributes(channelCount: channelCount)
+            return RenditionSpecificAttributes(channelCount: isShown ? mediaSelectionOption.channelCount ?? channelCount : channelCount)
         }
 
         /// What one audio rendition's sound is.

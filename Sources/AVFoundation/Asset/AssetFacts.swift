@@ -170,7 +170,8 @@ struct AssetFacts: Sendable {
             let rate = playlist?.frameRate ?? stream.flatMap { TrackFacts.nominalFrameRate($0, seconds: nil) }.map(Double.init)
             videoAttributes = AVAssetVariant.VideoAttributes(videoRange: range, codecTypes: videoCodecs, presentationSize: size, nominalFrameRate: rate)
         }
-        let audioAttributes = audioFormats.isEmpty ? nil : AVAssetVariant.AudioAttributes(formatIDs: audioFormats, channelCount: audio.first?.channels)
+        let audioAttributes = audioFormats.isEmpty ? nil : AVAssetVariant.AudioAttributes(formatIDs: audioFormats, channelCount: audio.first?.channels,
+                                                                                                isShown: variant.isShown)
         return AVAssetVariant(peakBitRate: (playlist?.bandwidth ?? variant.bitRate).map(Double.init),
                               averageBitRate: playlist?.averageBandwidth.map(Double.init),
                               videoAttributes: videoAttributes, audioAttributes: audioAttributes)

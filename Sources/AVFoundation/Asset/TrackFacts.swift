@@ -30,6 +30,9 @@ struct TrackFacts: Sendable {
     /// The alternate group the container's track header states (MP4 and QuickTime; 0: none); nil
     /// where the container has none (then media selection groups tracks by media type).
     var alternateGroup: Int?
+    /// An HLS rendition's name (`EXT-X-MEDIA`'s `NAME`, which FFmpeg keeps as the stream's comment);
+    /// nil for anything else.
+    var renditionName: String?
 }
 
 /// The track values that come from one pass over the file's packets.
@@ -78,6 +81,7 @@ extension TrackFacts {
         nominalFrameRate = TrackFacts.nominalFrameRate(stream, seconds: timeRange?.duration.seconds)
         totalSampleDataLength = stream.totalSampleBytes
         alternateGroup = stream.alternateGroup
+        if info.format == .hls { renditionName = stream.metadata.value(for: "comment").flatMap { $0.isEmpty ? nil : $0 } }
         if let bitRate = stream.bitRate {
             estimatedDataRate = Float(bitRate)
         } else if let total = stream.totalSampleBytes, let seconds = timeRange?.duration.seconds, seconds > 0, seconds.isFinite {

@@ -30,6 +30,10 @@ open class AVMediaSelectionOption: NSObject, NSCopying, @unchecked Sendable {
     /// The option's language as a locale; nil when the track states none.
     public let locale: Locale?
 
+    /// The channel count of the option's sound, where its format says (for variants' rendition
+    /// attributes).
+    let channelCount: Int?
+
     /// The option of `track`, with the track's values as its header gave them.
     init(track: AVAssetTrack) {
         let facts = track.facts
@@ -38,12 +42,13 @@ open class AVMediaSelectionOption: NSObject, NSCopying, @unchecked Sendable {
         characteristics = facts.mediaCharacteristics
         mediaSubTypes = facts.formatDescriptions.map { NSNumber(value: $0.mediaSubType.rawValue) }
         isPlayable = facts.isPlayable
+        channelCount = facts.formatDescriptions.first?.audioStreamBasicDescription.map { Int($0.mChannelsPerFrame) }.flatMap { $0 > 0 ? $0 : nil }
         extendedLanguageTag = facts.extendedLanguageTag
         locale = facts.extendedLanguageTag.map { Locale(identifier: $0) }
         allMetadata = facts.metadata
         storedCommonMetadata = facts.commonMetadata
         formats = facts.availableMetadataFormats
-        title = facts.commonMetadata.first { $0.commonKey == .commonKeyTitle }?.currentStringValue
+        title = facts.renditionName ?? facts.commonMetadata.first { $0.commonKey == .commonKeyTitle }?.currentStringValue
         super.init()
     }
 
@@ -91,8 +96,9 @@ open class AVMediaSelectionOption: NSObject, NSCopying, @unchecked Sendable {
         NSDictionary(dictionary: [MediaSelectionRules.propertyListKey: NSNumber(value: trackID)])
     }
 
-    /// A name to show, in the current locale: the track's title when it has one, else its language's
-    /// name ("English", "français" in a French locale), else the name of an unknown language.
+    /// A name to show, in the current locale: an HLS rendition's `NAME`, or the track's title when it
+    /// has one, else its language's name ("English", "français" in a French locale), else the name of
+    /// an unknown language.
     open var displayName: String { displayName(with: Locale.current) }
 
     /// A name to show, in `locale`: the track's title when it has one (titles are not translated),

@@ -70,6 +70,33 @@ struct MediaSelectionTests {
         #expect(try await video.load(.preferredMediaSelection).asset === video)
     }
 
+    /// An HLS master playlist's alternative audio (`EXT-X-MEDIA` renditions, Fixtures/hls-renditions/):
+    /// one audible option per rendition, named and in the language the playlist gives, the DEFAULT one
+    /// the group's default; and a player item presents only it.
+    @Test func hlsRenditionsAreTheAudibleOptions() async throws {
+        let root = Fixtures.directory.appendingPathComponent("hls-renditions")
+        var routes: [String: LoopbackHTTPServer.Route] = [:]
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if file.hasDirectoryPath { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
+            routes[relative] = .file(file, contentType: file.pathExtension == "m3u8" ? "application/vnd.apple.mpegurl" : "video/mp2t")
+        }
+        let server = try LoopbackHTTPServer(routes: routes)
+        let asset = AVURLAsset(url: server.url("/master.m3u8"))
+        let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        #expect(audible.options.map { $0.displayName(with: Self.english) } == ["English", "Français"], "the renditions' NAME")
+        #expect(audible.options.map(\.extendedLanguageTag) == ["en", "fr"])
+        #expect(audible.defaultOption === audible.options[0], "DEFAULT=YES")
+
+        let item = AVPlayerItem(asset: asset)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        #expect(item.tracks.filter { $0.assetTrack?.mediaType == .audio }.map(\.isEnabled) == [true, false])
+        item.select(audible.options[1], in: audible)
+        #expect(item.tracks.filter { $0.assetTrack?.mediaType == .audio }.map(\.isEnabled) == [false, true])
+    }
+
     @Test func filtersKeepApplesOrder() async throws {
         let options = try #require(try await asset("selection.mkv").loadMediaSelectionGroup(for: .audible)).options
         let tags = { (found: [AVMediaSelectionOption]) in found.map { $0.extendedLanguageTag ?? "" } }
