@@ -389,20 +389,18 @@ def make_frames(frames):
 def main():
     with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
-    if sys.argv[1:] == ["--only", "hls"]:
-        make_hls(facts["hls"])
-        return
-    if sys.argv[1:] == ["--only", "frames"]:
-        make_frames(facts["frames"])
-        return
-    if sys.argv[1:] == ["--only", "selection"]:
-        make_selection(facts["selection"])
-        return
-    if sys.argv[1:] == ["--only", "sharing"]:
-        make_sharing(facts["sharing"])
-        return
-    if sys.argv[1:] == ["--only", "hls-renditions"]:
-        make_hls_renditions(facts["hls_renditions"])
+    # The parts that can be made alone (`--only NAME`), each from its own entry of facts.json.
+    parts = {
+        "hls": lambda: make_hls(facts["hls"]),
+        "hls-renditions": lambda: make_hls_renditions(facts["hls_renditions"]),
+        "frames": lambda: make_frames(facts["frames"]),
+        "selection": lambda: make_selection(facts["selection"]),
+        "sharing": lambda: make_sharing(facts["sharing"]),
+    }
+    if len(sys.argv) == 3 and sys.argv[1] == "--only":
+        if sys.argv[2] not in parts:
+            sys.exit(f"--only takes one of {', '.join(sorted(parts))}")
+        parts[sys.argv[2]]()
         return
     make_cover(facts["cover"])
     make_hls(facts["hls"])
