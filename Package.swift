@@ -76,8 +76,8 @@ let package = Package(
         .testTarget(name: "MediaEngineTests", dependencies: ["MediaEngine", "FixtureSupport", "Locking"]),
         .testTarget(name: "AVFoundationTests", dependencies: ["AVFoundation", "MediaEngine", "FixtureSupport", "avocet-stress", "Locking", "UniformTypeIdentifiers"]),
         // The fast, pure tests (no files, processes, servers or waits: values in memory); `scripts/test.sh --fast` runs them.
-        .testTarget(name: "MediaEngineUnitTests", dependencies: ["MediaEngine"]),
-        .testTarget(name: "AVFoundationUnitTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers"]),
+        .testTarget(name: "MediaEngineUnitTests", dependencies: ["MediaEngine", "FixtureSupport"]),
+        .testTarget(name: "AVFoundationUnitTests", dependencies: ["AVFoundation", "UniformTypeIdentifiers", "FixtureSupport"]),
         .testTarget(name: "avtoolTests", dependencies: ["avtool", "FixtureSupport"]),
         .testTarget(name: "MutationTests", dependencies: ["FixtureSupport", "avocet-probe", "avocet-fuzz", "Locking"]),
     ],

@@ -1,4 +1,5 @@
 @testable import MediaEngine
+import FixtureSupport
 import Foundation
 import Testing
 
@@ -37,6 +38,42 @@ struct HLSMasterPlaylistTests {
         #expect(variants[1].width == nil && variants[1].frameRate == nil)
         #expect(variants[1].bandwidth == 1, "a name given twice keeps its first value")
         #expect(variants[2] == HLSMasterPlaylist.Variant())
+    }
+
+    /// A stranger's playlist: seeded mutations of a real one (bytes flipped, quotes, commas, equals
+    /// signs and line breaks put in, lines cut or repeated) are read without a trap, every value in its
+    /// bounds, never more than the most entries.
+    @Test func mutatedPlaylistsNeverTrap() {
+        let seed = Array("""
+        #EXTM3U
+        #EXT-X-STREAM-INF:BANDWIDTH=400000,AVERAGE-BANDWIDTH=350000,RESOLUTION=320x240,FRAME-RATE=25.000,CODECS="avc1.42c00d,mp4a.40.2",VIDEO-RANGE=SDR
+        high/index.m3u8
+
+        """.utf8)
+        var random = SplitMix64(seed: 22)
+        let specials = Array("\",=\nx#:-.".utf8)
+        for _ in 0..<4_000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                let at = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.insert(specials.randomElement(using: &random) ?? 0, at: at)
+                case 2: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...20, using: &random)))
+                default: bytes.insert(contentsOf: seed.prefix(Int.random(in: 0...seed.count, using: &random)), at: at)
+                }
+                if bytes.isEmpty { bytes = seed }
+            }
+            let variants = HLSMasterPlaylist.variants(in: String(decoding: bytes, as: UTF8.self)[...])
+            #expect(variants.count <= HLSMasterPlaylist.maximumVariants)
+            for v in variants {
+                #expect((v.bandwidth ?? 1) > 0 && (v.width ?? 1) > 0 && (v.height ?? 1) > 0)
+                #expect(v.frameRate.map { $0 > 0 && $0.isFinite } ?? true)
+            }
+        }
+        // Entries past the most are left out.
+        let many = String(repeating: "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", count: HLSMasterPlaylist.maximumVariants + 5)
+        #expect(HLSMasterPlaylist.variants(in: many[...]).count == HLSMasterPlaylist.maximumVariants)
     }
 
     @Test func aMediaPlaylistHasNoVariants() {
