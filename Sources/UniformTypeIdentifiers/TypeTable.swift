@@ -74,6 +74,15 @@ enum TypeTable {
                         mimeTypes: ["image/heic"], summary: "HEIC image"),
         TypeDeclaration("public.heics", conformsTo: ["public.heif-standard"], extensions: ["heics"],
                         mimeTypes: ["image/heic-sequence"], summary: "HEIC image sequence"),
+        TypeDeclaration("public.avci", conformsTo: ["public.heif-standard"], extensions: ["avci"],
+                        mimeTypes: ["image/avci"], summary: "AVC image in HEIF"),
+        TypeDeclaration("public.camera-raw-image", conformsTo: ["public.image"], summary: "camera raw image"),
+        TypeDeclaration("com.adobe.raw-image", conformsTo: ["public.camera-raw-image"], extensions: ["dng"],
+                        mimeTypes: ["image/x-adobe-dng"], summary: "Digital negative image"),
+        TypeDeclaration("com.scenarist.closed-caption", conformsTo: ["public.data"], extensions: ["scc"],
+                        summary: "Scenarist closed captions"),
+        TypeDeclaration("com.apple.itunes-timed-text", conformsTo: ["public.xml"], extensions: ["itt"],
+                        summary: "iTunes Timed Text"),
 
         // Audiovisual content: the abstract types.
         TypeDeclaration("public.audiovisual-content", conformsTo: ["public.data", "public.content"],

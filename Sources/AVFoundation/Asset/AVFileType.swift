@@ -45,6 +45,14 @@ public struct AVFileType: RawRepresentable, Hashable, Sendable {
     public static let heif = AVFileType(rawValue: "public.heif")
     /// TIFF image (`public.tiff`).
     public static let tif = AVFileType(rawValue: "public.tiff")
+    /// Digital negative, a camera's raw image (`com.adobe.raw-image`).
+    public static let dng = AVFileType(rawValue: "com.adobe.raw-image")
+    /// AVC-coded still image in HEIF (`public.avci`).
+    public static let avci = AVFileType(rawValue: "public.avci")
+    /// Scenarist closed captions (`com.scenarist.closed-caption`).
+    public static let SCC = AVFileType(rawValue: "com.scenarist.closed-caption")
+    /// iTunes Timed Text (`com.apple.itunes-timed-text`).
+    public static let appleiTT = AVFileType(rawValue: "com.apple.itunes-timed-text")
     /// Matroska. Avocet's: Apple has none.
     public static let mkv = AVFileType(rawValue: "org.matroska.mkv")
     /// WebM. Avocet's.

@@ -25,4 +25,6 @@ public struct AVMediaType: RawRepresentable, Hashable, Sendable {
     public static let muxed = AVMediaType(rawValue: "muxx")
     /// Depth data (`"dpth"`).
     public static let depthData = AVMediaType(rawValue: "dpth")
+    /// Metadata objects a capture finds, such as faces and codes (`"mobj"`); no file track has it.
+    public static let metadataObject = AVMediaType(rawValue: "mobj")
 }

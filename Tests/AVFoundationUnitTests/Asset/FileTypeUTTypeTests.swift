@@ -16,9 +16,17 @@ struct FileTypeUTTypeTests {
     }
 
     @Test func theImageFileTypesAreImages() throws {
-        for fileType in [AVFileType.jpg, .heic, .heif, .tif] {
+        for fileType in [AVFileType.jpg, .heic, .heif, .tif, .dng, .avci] {
             #expect(try #require(UTType(fileType.rawValue)).conforms(to: .image), "\(fileType.rawValue)")
         }
+    }
+
+    /// The caption file types are declared, with their extensions.
+    @Test func theCaptionFileTypesAreDeclared() throws {
+        #expect(try #require(UTType(AVFileType.SCC.rawValue)).preferredFilenameExtension == "scc")
+        let itt = try #require(UTType(AVFileType.appleiTT.rawValue))
+        #expect(itt.preferredFilenameExtension == "itt" && itt.conforms(to: .xml))
+        #expect(UTType(filenameExtension: "dng")?.identifier == AVFileType.dng.rawValue)
     }
 
     @Test func applesIdiomsCompile() throws {
