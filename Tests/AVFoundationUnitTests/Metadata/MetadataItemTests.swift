@@ -91,5 +91,15 @@ struct MetadataItemTests {
         let range = CMTimeRange(start: CMTime(value: 1, timescale: 1), duration: CMTime(value: 2, timescale: 1))
         let group = AVTimedMetadataGroup(items: [item(.commonIdentifierTitle, "Act" as NSString)], timeRange: range)
         #expect(group.timeRange == range && group.items.count == 1)
+        #expect(group.classifyingLabel == nil && group.uniqueID == nil)
+        let changed = try? #require(group.mutableCopy() as? AVMutableTimedMetadataGroup)
+        changed?.items.append(item(.commonIdentifierArtist, "Cast" as NSString))
+        changed?.timeRange = CMTimeRange(start: .zero, duration: range.duration)
+        #expect(changed?.items.count == 2 && changed?.timeRange.start == .zero)
+        #expect(group.items.count == 1 && group.timeRange == range, "the copy is its own")
+        let frozen = changed?.copy() as? AVTimedMetadataGroup
+        #expect(frozen.map { !($0 is AVMutableTimedMetadataGroup) && $0.items.count == 2 } == true)
+        let base: AVMetadataGroup = group
+        #expect(base.items.count == 1)
     }
 }
