@@ -30,7 +30,8 @@ struct SubtitleCue: Equatable {
 
     /// `HH:MM:SS,mmm` (or with a point), from seconds; negative times count as zero.
     private static func stamp(_ seconds: Double, _ separator: String) -> String {
-        let ms = seconds.isFinite ? Int((max(0, seconds) * 1000).rounded()) : 0
+        // Clamped to 99,999 hours first: a container's timestamps can be any size.
+        let ms = seconds.isFinite ? Int((min(max(0, seconds), 359_999_999) * 1000).rounded()) : 0
         return String(format: "%02d:%02d:%02d", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60) + separator + String(format: "%03d", ms % 1000)
     }
 }

@@ -38,6 +38,9 @@ struct HLSMasterPlaylistTests {
         #expect(variants[1].width == nil && variants[1].frameRate == nil)
         #expect(variants[1].bandwidth == 1, "a name given twice keeps its first value")
         #expect(variants[2] == HLSMasterPlaylist.Variant())
+        // Bandwidths past a terabit are no real stream's (Int64.max would not survive a Double).
+        let huge = HLSMasterPlaylist.variants(in: "#EXT-X-STREAM-INF:BANDWIDTH=9223372036854775807,AVERAGE-BANDWIDTH=1000000000001\nv.m3u8\n"[...])
+        #expect(huge.first?.bandwidth == nil && huge.first?.averageBandwidth == nil)
     }
 
     /// A stranger's playlist: seeded mutations of a real one (bytes flipped, quotes, commas, equals

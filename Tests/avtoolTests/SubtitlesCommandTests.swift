@@ -45,6 +45,12 @@ struct SubtitlesCommandTests {
         #expect(format.status != 0 && format.stderr.contains("--format must be srt or vtt"))
     }
 
+    /// A container's timestamps can be any size: the stamps are clamped, not trapped on.
+    @Test func hugeTimesAreWrittenWithoutATrap() {
+        let srt = SubtitleCue.srt([SubtitleCue(start: 1e16, end: .infinity, text: "far")])
+        #expect(srt.contains("99999:59:59,000 --> 00:00:00,000"), "\(srt)")
+    }
+
     /// The text of each stored form: MP4 text's length prefix, MP4 WebVTT's boxes, ASS events.
     @Test func sampleTextByFormat() {
         let tx3g = [0, 5] + Array("Hello".utf8) + [0, 0, 0, 8] + Array("styl".utf8)

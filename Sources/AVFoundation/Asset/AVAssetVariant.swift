@@ -29,7 +29,7 @@ open class AVAssetVariant: NSObject, @unchecked Sendable {
     }
 
     open override var description: String {
-        let size = videoAttributes.map { " \(Int($0.presentationSize.width))x\(Int($0.presentationSize.height))" } ?? ""
-        return "<AVAssetVariant \(peakBitRate.map { "\(Int($0)) b/s" } ?? "no bit rate")\(size)>"
+        let size = videoAttributes.map { " \(Int(exactly: $0.presentationSize.width.rounded()) ?? 0)x\(Int(exactly: $0.presentationSize.height.rounded()) ?? 0)" } ?? ""
+        return "<AVAssetVariant \(peakBitRate.map { "\(Int64(exactly: $0.rounded()) ?? 0) b/s" } ?? "no bit rate")\(size)>"
     }
 }

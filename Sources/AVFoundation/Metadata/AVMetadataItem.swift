@@ -100,7 +100,9 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     /// The value: in memory, or, for an item whose value a handler gives, that value once answered
     /// (before that nil, and the handler is asked if no one has asked it yet).
     var currentValue: (any NSCopying & NSObjectProtocol)? {
-        guard let valueLoad else { return read { $0.value } }
+        // A value set on a mutable item counts before its handler's.
+        if let stored = read({ $0.value }) { return stored }
+        guard let valueLoad else { return nil }
         if case .loaded(let value) = valueLoad.status { return value }
         valueLoad.start(self)
         return nil
@@ -213,7 +215,8 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
         let done = UncheckedBox(handler)
         Task { [self] in
             _ = try? await valueLoad.value(of: self)
-            done.value?()
+            // On a dispatch queue, not the cooperative pool: an app's handler may block.
+            DispatchQueue.global().async { done.value?() }
         }
     }
 
@@ -321,9 +324,10 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
         super.init(fields: Fields())
     }
 
-    /// An item with `fields`; a mutable item's value is always in memory.
+    /// An item with `fields` (and, made with `init(propertiesOf:valueLoadingHandler:)`, a value its
+    /// handler gives until one is set).
     override init(fields: Fields, valueLoad: MetadataValueLoad? = nil) {
-        super.init(fields: fields, valueLoad: nil)
+        super.init(fields: fields, valueLoad: valueLoad)
     }
 
     /// The identifier; setting it sets ``key`` and ``keySpace`` (nil, or an identifier Avocet cannot

@@ -81,6 +81,10 @@ enum MetadataMapping {
         "date": ("DATE_RELEASED", .commonKeyCreationDate), "date_released": ("DATE_RELEASED", .commonKeyCreationDate),
         "track": ("PART_NUMBER", nil), "comment": ("COMMENT", .commonKeyDescription), "description": ("DESCRIPTION", .commonKeyDescription),
         "copyright": ("COPYRIGHT", .commonKeyCopyrights), "publisher": ("PUBLISHER", .commonKeyPublisher),
+        // Tags that place or identify (what a phone movie copied to Matroska carries), so that a filter
+        // for sharing knows them.
+        "location": ("LOCATION", .commonKeyLocation), "make": ("MAKE", .commonKeyMake), "model": ("MODEL", .commonKeyModel),
+        "author": ("AUTHOR", .commonKeyAuthor),
     ]
 
     private static let audioFile: [String: Entry] = [

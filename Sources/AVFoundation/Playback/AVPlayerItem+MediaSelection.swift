@@ -18,7 +18,9 @@ extension AVPlayerItem {
     /// time with the new track (what the device held of the old one is dropped, so the switch costs
     /// no more than the device's own start). An option that is not the group's, nil in a group that needs a choice, or a group that
     /// is not the asset's changes nothing. Posts ``mediaSelectionDidChangeNotification`` when the
-    /// choice changed. A choice made here holds until ``selectMediaOptionAutomatically(in:)``.
+    /// choice changed. A choice made here holds until ``selectMediaOptionAutomatically(in:)``; made
+    /// before the item has loaded (with a group loaded from the asset), it holds when the item loads,
+    /// in place of the player's own choice.
     ///
     /// - Parameters:
     ///   - mediaSelectionOption: One of the group's options, or nil for none.
@@ -53,7 +55,8 @@ extension AVPlayerItem {
             return
         }
         let changed: Bool = state.change { s in
-            guard s.selectionGroups.contains(where: { $0.characteristic == group.characteristic }) else { return false }
+            // Before the item has loaded its groups, the choice is kept and applied when it has.
+            if !s.selectionGroups.isEmpty, !s.selectionGroups.contains(where: { $0.characteristic == group.characteristic }) { return false }
             let before = s.selection.chosen[group.characteristic].flatMap { $0?.trackID }
             s.selection.chosen.updateValue(option, forKey: group.characteristic)
             if byHand { s.selection.byHand.insert(group.characteristic) } else { s.selection.byHand.remove(group.characteristic) }
@@ -61,7 +64,8 @@ extension AVPlayerItem {
             return before != option?.trackID
         }
         guard changed else { return }
-        player?.mediaSelectionDidChange(self)
+        // Only a change of sound starts the sound again; subtitles and video leave it playing.
+        if group.characteristic == .audible { player?.mediaSelectionDidChange(self) }
         for output in snapshot.outputs { output.itemTracksChanged() }
         NotificationCenter.default.post(name: AVPlayerItem.mediaSelectionDidChangeNotification, object: self)
     }

@@ -318,14 +318,23 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
                 if rate > 0.5, rate < 1000 { frame = CMTime(value: Int64((90_000 / rate).rounded()), timescale: 90_000) }
             }
             let itemTracks = tracks.map(AVPlayerItemTrack.init)
-            // The options the player chooses by itself; their tracks are the ones presented.
+            // The options the player chooses by itself, but where the app chose before the item loaded;
+            // their tracks are the ones presented (from `finishLoading` on).
             let groups = try await asset.facts().mediaSelectionGroups
-            var choices = AVMediaSelection.Choices()
-            for group in groups {
-                choices.chosen.updateValue(player?.automaticOption(in: group) ?? group.defaultOption, forKey: group.characteristic)
+            let automatic = groups.map { player?.automaticOption(in: $0) ?? $0.defaultOption }
+            change { s in
+                var choices = AVMediaSelection.Choices()
+                for (group, option) in zip(groups, automatic) {
+                    if s.selection.byHand.contains(group.characteristic), let chosen = s.selection.chosen[group.characteristic],
+                       chosen.map({ c in group.options.contains { $0.trackID == c.trackID } }) ?? group.allowsEmptySelection {
+                        choices.chosen.updateValue(chosen.flatMap { c in group.options.first { $0.trackID == c.trackID } }, forKey: group.characteristic)
+                        choices.byHand.insert(group.characteristic)
+                    } else {
+                        choices.chosen.updateValue(option, forKey: group.characteristic)
+                    }
+                }
+                (s.selectionGroups, s.selection) = (groups, choices)
             }
-            AVPlayerItem.present(choices, of: groups, on: itemTracks)
-            change { s in (s.selectionGroups, s.selection) = (groups, choices) }
             let (shown, frameDuration) = (size, frame)
             if let buffer = makeBuffer(tracks) {
                 // Ready once the first second (or all of a shorter item) is read.
@@ -366,6 +375,8 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
             s.duration = duration
             s.presentationSize = size
             s.tracks = tracks
+            // The selection as it stands now (the app may have chosen while the item was loading).
+            AVPlayerItem.present(s.selection, of: s.selectionGroups, on: tracks)
             if frameDuration.isNumeric { s.frameDuration = frameDuration }
         }
         // The player and the outputs learn of it first, so that observers see them ready too.

@@ -8,8 +8,8 @@ internal import Locking
 /// The subtitle track presented is the item's enabled legible track (its media selection: see
 /// ``AVPlayerItem/select(_:in:)``); when the selection changes, the new track's cues are read. Text
 /// tracks are read whole when the item loads, through a reader of their own on the engine's threads
-/// (SubRip, WebVTT, ASS and SSA, MP4 text; at most 100,000 cues or 16 MiB of text, the rest left
-/// out): a remote asset is read through once for it. Bitmap subtitles (PGS, VobSub, DVB) have no
+/// (SubRip, WebVTT, ASS and SSA, MP4 text; at most 100,000 cues or 16 MiB of text or native samples,
+/// the rest left out): a remote asset is read through once for it. Bitmap subtitles (PGS, VobSub, DVB) have no
 /// text: ask for their subtypes with ``init(mediaSubtypesForNativeRepresentation:)`` to get their
 /// samples instead. Cues follow the player's time while it plays; a seek flushes the sequence
 /// (``AVPlayerItemOutputPushDelegate/outputSequenceWasFlushed(_:)``) and delivers what shows where it
@@ -49,6 +49,10 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         var reading: Task<Void, Never>?
         /// Which track the cues are of, so that a selection that keeps it reads nothing again.
         var track: CMPersistentTrackID?
+        /// Counts the track changes: a reading finished for an older one is dropped.
+        var generation = 0
+        /// The longest cue, which bounds the cues looked at for a time.
+        var maxDuration = CMTime.zero
     }
 
     private let state = LockedState(State())
@@ -113,57 +117,91 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     override func itemTracksChanged() {
         let track = item?.tracks.first { $0.isEnabled && [.subtitle, .closedCaption, .text].contains($0.assetTrack?.mediaType) }?.assetTrack
-        let starts = state.change { s -> Bool in
-            guard s.track != track?.trackID || track == nil else { return false }
+        // A new track (or none): what showed goes (the delegate hears a flush), and the new track's
+        // cues are read; the reading task is swapped in under the lock that numbers it.
+        let change = state.change { s -> (generation: Int, cleared: Bool)? in
+            guard s.track != track?.trackID else { return nil }
             s.reading?.cancel()
-            (s.cues, s.showing, s.track, s.reading) = ([], [], track?.trackID, nil)
-            return track != nil
+            let cleared = !s.showing.isEmpty
+            (s.cues, s.showing, s.track, s.reading, s.maxDuration) = ([], [], track?.trackID, nil, .zero)
+            s.generation += 1
+            return (s.generation, cleared)
         }
-        guard starts, let track, let asset = track.asset else { return }
-        let id = track.trackID
+        guard let change else { return }
+        if change.cleared { deliver(flushing: true) }
+        guard let track, let asset = track.asset else { return }
         let task = Task { [weak self, nativeSubtypes] in
             let cues = await AVPlayerItemLegibleOutput.readCues(of: track, in: asset, native: nativeSubtypes)
-            self?.state.change { s in
-                if s.track == id { s.cues = cues }
+            guard let self else { return }
+            let installed = self.state.change { s -> Bool in
+                guard s.generation == change.generation else { return false }
+                s.cues = cues
+                s.maxDuration = cues.map { $0.end - $0.start }.max() ?? .zero
+                return true
             }
+            // What shows now, without waiting for the next tick (a paused item shows it too).
+            if installed { self.deliver(flushing: false) }
         }
-        state.change { $0.reading = task }
+        state.change { s in
+            if s.generation == change.generation { s.reading = task } else { task.cancel() }
+        }
     }
 
     override func itemTimeAdvanced(to time: CMTime) {
-        deliver(at: time, flushing: false)
+        deliver(flushing: false)
     }
 
     override func itemTimeJumped(to time: CMTime) {
-        deliver(at: time, flushing: true)
+        deliver(flushing: true)
     }
 
-    /// Delivers the cues showing at `time` (plus the advance interval) when they differ from those
-    /// delivered last, after telling of a flush.
-    private func deliver(at time: CMTime, flushing: Bool) {
-        let due = state.change { s -> (delegate: any AVPlayerItemLegibleOutputPushDelegate, queue: DispatchQueue, cues: [Cue]?, at: CMTime)? in
-            guard let delegate = s.delegate, let queue = s.queue, time.isNumeric else { return nil }
-            let look = time + CMTime(seconds: s.advance, preferredTimescale: 90_000)
-            let showing = s.cues.indices.filter { s.cues[$0].start <= look && look < s.cues[$0].end }
-            guard flushing || showing != s.showing else { return nil }
-            let changed = showing != s.showing || flushing
-            s.showing = showing
-            let cues = changed ? showing.map { s.cues[$0] } : nil
-            let at = cues?.map(\.start).max() ?? time
-            return (delegate, queue, cues, at)
-        }
-        guard let due else { return }
+    /// Delivers the cues showing at the item's time now (plus the advance interval) when they differ
+    /// from those delivered last, after telling of a flush. The time is read, and the delivery queued,
+    /// under the output's lock, so deliveries reach the queue in the order of the times they are for
+    /// (a tick and a seek landing at once cannot reorder them).
+    private func deliver(flushing: Bool) {
         let output = self
-        let at = due.at
-        let box = UncheckedBox((due.delegate, due.cues))
-        due.queue.async {
-            let (delegate, cues) = box.value
-            if flushing { delegate.outputSequenceWasFlushed(output) }
-            guard let cues else { return }
-            let strings = cues.compactMap { $0.text.map { NSAttributedString(string: $0) } }
-            let natives: [Any] = cues.compactMap(\.sample)
-            delegate.legibleOutput(output, didOutputAttributedStrings: strings, nativeSampleBuffers: natives, forItemTime: at)
+        state.change { s in
+            guard let delegate = s.delegate, let queue = s.queue, let item = output.item else { return }
+            let time = item.player?.itemTime(of: item) ?? item.currentTime()
+            guard time.isNumeric else { return }
+            let look = time + CMTime(seconds: s.advance, preferredTimescale: 90_000)
+            let showing = AVPlayerItemLegibleOutput.showing(s.cues, at: look, longest: s.maxDuration)
+            guard flushing || showing != s.showing else { return }
+            let ended = s.showing.compactMap { s.cues.indices.contains($0) && !showing.contains($0) ? s.cues[$0].end : nil }
+            s.showing = showing
+            let cues = showing.map { s.cues[$0] }
+            // When the strings start: the latest start among them; for none, when the last of those
+            // that showed ended.
+            let at = cues.map(\.start).max() ?? ended.max() ?? time
+            let box = UncheckedBox((delegate, cues))
+            queue.async {
+                let (delegate, cues) = box.value
+                if flushing { delegate.outputSequenceWasFlushed(output) }
+                let strings = cues.compactMap { $0.text.map { NSAttributedString(string: $0) } }
+                let natives: [Any] = cues.compactMap(\.sample)
+                delegate.legibleOutput(output, didOutputAttributedStrings: strings, nativeSampleBuffers: natives, forItemTime: at)
+            }
         }
+    }
+
+    /// The indexes of the cues showing at `time`: `cues` sorted by start, so only those starting within
+    /// `longest` (the longest cue) before `time` are looked at.
+    static func showing(_ cues: [Cue], at time: CMTime, longest: CMTime) -> [Int] {
+        // The first cue starting after `time`.
+        var low = 0, high = cues.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if cues[mid].start <= time { low = mid + 1 } else { high = mid }
+        }
+        var found: [Int] = []
+        var i = low - 1
+        let earliest = time - longest
+        while i >= 0, cues[i].start >= earliest {
+            if time < cues[i].end { found.append(i) }
+            i -= 1
+        }
+        return found.reversed()
     }
 
     /// The cues of `track`, read whole through a reader of their own (waiting without holding a thread);
@@ -184,6 +222,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
                 let end = sample.duration.isNumeric && sample.duration > .zero ? start + sample.duration : start + CMTime(value: 2, timescale: 1)
                 let subtype = sample.formatDescription?.mediaSubType.rawValue ?? 0
                 if native.contains(subtype) {
+                    bytes += max(0, CMSampleBufferGetTotalSampleSize(sample))
                     cues.append(Cue(start: start, end: end, text: nil, sample: sample))
                 } else if let text = SubtitleText.text(of: sample) {
                     bytes += text.utf8.count

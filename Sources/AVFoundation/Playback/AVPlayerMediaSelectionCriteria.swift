@@ -41,10 +41,17 @@ open class AVPlayerMediaSelectionCriteria: NSObject, @unchecked Sendable {
     /// The option these criteria choose in `group`: among its playable options having the principal
     /// characteristics, those in the first preferred language that has any, then among them those
     /// with the most important preferred characteristic that any has; the first of what is left. In a
-    /// subtitle group, preferred languages that no option has choose no subtitles; otherwise, nothing
-    /// matching leaves the group's default.
+    /// subtitle group, forced-only subtitles count only when the criteria name that characteristic,
+    /// and preferred languages that no option has choose no subtitles; otherwise, nothing matching
+    /// leaves the group's default.
     func choice(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
         var candidates = AVMediaSelectionGroup.playableMediaSelectionOptions(from: group.options)
+        // Forced-only subtitles are not a language's subtitles: chosen only when the criteria ask for them.
+        let asksForced = (preferredMediaCharacteristics ?? []).contains(.containsOnlyForcedSubtitles)
+            || (principalMediaCharacteristics ?? []).contains(.containsOnlyForcedSubtitles)
+        if group.characteristic == .legible && !asksForced {
+            candidates = AVMediaSelectionGroup.mediaSelectionOptions(from: candidates, withoutMediaCharacteristics: [.containsOnlyForcedSubtitles])
+        }
         if let principal = principalMediaCharacteristics, !principal.isEmpty {
             candidates = AVMediaSelectionGroup.mediaSelectionOptions(from: candidates, withMediaCharacteristics: principal)
         }

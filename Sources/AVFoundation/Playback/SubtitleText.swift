@@ -8,6 +8,8 @@ package enum SubtitleText {
     /// The text, trimmed; nil for a sample without text (an MP4 text track's gap) or bytes that are not
     /// UTF-8 text.
     package static func text(of bytes: [UInt8], subType: FourCharCode) -> String? {
+        // A cue of more than 64 KiB is no subtitle a person reads: left out, not parsed.
+        guard bytes.count <= maximumSampleBytes else { return nil }
         switch subType {
         case FourCharCode(fourCharString: "tx3g"):
             guard bytes.count >= 2 else { return nil }
@@ -15,7 +17,9 @@ package enum SubtitleText {
             guard length > 0, 2 + length <= bytes.count else { return nil }
             return utf8(bytes[2..<(2 + length)])
         case FourCharCode(fourCharString: "wvtt") where bytes.count >= 8 && ["vttc", "vtte"].contains(String(decoding: bytes[4..<8], as: UTF8.self)):
-            return box("payl", in: bytes[8...]).flatMap(utf8)
+            // One cue box each (overlapping cues share a sample): their payloads, a line each.
+            let texts = boxes("vttc", in: bytes[...]).compactMap { box("payl", in: $0).flatMap(utf8) }
+            return texts.isEmpty ? nil : texts.joined(separator: "\n")
         case FourCharCode(fourCharString: "ssa "), FourCharCode(fourCharString: "ass "):
             return utf8(bytes[...]).map(assText)
         default:
@@ -36,6 +40,23 @@ package enum SubtitleText {
         String(validating: bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The most bytes a sample's text is read from.
+    static let maximumSampleBytes = 64 << 10
+
+    /// The payloads of every box of `type` among `bytes`' boxes (32-bit sizes), in order; the walk stops
+    /// at a box whose size does not fit.
+    private static func boxes(_ type: String, in bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var found: [ArraySlice<UInt8>] = []
+        var at = bytes.startIndex
+        while at + 8 <= bytes.endIndex {
+            let size = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            guard size >= 8, size <= bytes.endIndex - at else { break }
+            if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { found.append(bytes[(at + 8)..<(at + size)]) }
+            at += size
+        }
+        return found
+    }
+
     /// The payload of the first box of `type` among `bytes`' boxes (32-bit sizes).
     private static func box(_ type: String, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var at = bytes.startIndex
@@ -52,10 +73,16 @@ package enum SubtitleText {
     /// breaks, `\h` as a space.
     private static func assText(_ event: String) -> String {
         let fields = event.split(separator: ",", maxSplits: 8, omittingEmptySubsequences: false)
-        var text = fields.count == 9 ? String(fields[8]) : event
-        while let open = text.firstIndex(of: "{"), let close = text[open...].firstIndex(of: "}") {
-            text.removeSubrange(open...close)
+        let raw = fields.count == 9 ? fields[8] : event[...]
+        // Override blocks out in one pass: `{` to the next `}`; an unclosed `{` stays as text.
+        var text = ""
+        var rest = raw
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            text += rest[..<open]
+            rest = rest[rest.index(after: close)...]
         }
+        text += rest
         return text.replacingOccurrences(of: "\\N", with: "\n").replacingOccurrences(of: "\\n", with: "\n")
             .replacingOccurrences(of: "\\h", with: " ").trimmingCharacters(in: .whitespacesAndNewlines)
     }

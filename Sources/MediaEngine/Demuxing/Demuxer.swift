@@ -91,7 +91,13 @@ package final class Demuxer: @unchecked Sendable {
             try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
         }
         if !described.variants.isEmpty {
-            try readVariantAttributes(source, into: &described, cancellation: cancellation)
+            // The attributes are extras: a source that will not give the playlist's bytes again leaves
+            // them out rather than failing the asset (a cancellation still ends the parse).
+            do {
+                try readVariantAttributes(source, into: &described, cancellation: cancellation)
+            } catch {
+                if cancellation.isCancelled { throw error }
+            }
         }
         if described.isQuickTimeFamily {
             let boxes = try MP4Boxes.scan(source, cancellation: cancellation)
@@ -140,18 +146,26 @@ package final class Demuxer: @unchecked Sendable {
     /// asset shows one set of tracks, as a player starting on the best variant would.
     private static func selectVariant(_ ctx: UnsafeMutablePointer<AVFormatContext>) {
         let c = ctx.pointee
-        guard c.nb_programs > 1, let programs = c.programs else { return }
-        var best: (bitrate: Int64, program: UnsafeMutablePointer<AVProgram>)?
-        for i in 0..<Int(c.nb_programs) {
-            guard let program = programs[i] else { continue }
-            let bitrate = tags(program.pointee.metadata).value(for: "variant_bitrate").flatMap { Int64($0) } ?? 0
-            if best.map({ bitrate > $0.bitrate }) ?? true { best = (bitrate, program) }
-        }
-        guard let chosen = best?.program.pointee, let indexes = chosen.stream_index else { return }
+        guard c.nb_programs > 1, let programs = c.programs, let best = bestProgram(ctx), let chosen = programs[best]?.pointee,
+              let indexes = chosen.stream_index else { return }
         let keep = Set((0..<Int(chosen.nb_stream_indexes)).map { Int(indexes[$0]) })
         for i in 0..<Int(c.nb_streams) where !keep.contains(i) {
             c.streams[i]?.pointee.discard = AVDISCARD_ALL
         }
+    }
+
+    /// The index of the program with the highest `variant_bitrate` (the first of equals): the variant
+    /// a master playlist's asset shows.
+    private static func bestProgram(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> Int? {
+        let c = ctx.pointee
+        guard let programs = c.programs else { return nil }
+        var best: (bitrate: Int64, index: Int)?
+        for i in 0..<Int(c.nb_programs) {
+            guard let program = programs[i] else { continue }
+            let bitrate = tags(program.pointee.metadata).value(for: "variant_bitrate").flatMap { Int64($0) } ?? 0
+            if best.map({ bitrate > $0.bitrate }) ?? true { best = (bitrate, i) }
+        }
+        return best?.index
     }
 
     /// Whether a stream is one the asset shows: every stream but the other variants of a playlist that
@@ -393,19 +407,25 @@ package final class Demuxer: @unchecked Sendable {
             streams: streams,
             metadata: tags(c.metadata),
             chapters: chapters)
-        if format == .hls, c.nb_programs > 1, let programs = c.programs {
-            for p in 0..<Int(c.nb_programs) {
+        if format == .hls, c.nb_programs >= 1, let programs = c.programs {
+            // A master playlist: one program per variant (a media playlist's one program states no
+            // bandwidth). Each stream is described once, however many variants share it (renditions),
+            // and at most `maximumVariants` variants of at most 64 streams are kept.
+            let shown = bestProgram(ctx)
+            var described: [Int: StreamInfo] = [:]
+            for p in 0..<min(Int(c.nb_programs), HLSMasterPlaylist.maximumVariants) {
                 guard let program = programs[p]?.pointee, let indexes = program.stream_index else { continue }
-                let bitRate = tags(program.metadata).value(for: "variant_bitrate").flatMap { Int64($0) }
-                var shown = false
-                let variantStreams = (0..<Int(program.nb_stream_indexes)).compactMap { k -> StreamInfo? in
+                let bitRate = tags(program.metadata).value(for: "variant_bitrate").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+                if c.nb_programs == 1 && bitRate == nil { break }
+                let variantStreams = (0..<min(Int(program.nb_stream_indexes), 64)).compactMap { k -> StreamInfo? in
                     let i = Int(indexes[k])
                     guard i >= 0, i < Int(c.nb_streams), let st = c.streams[i] else { return nil }
-                    if isDescribed(st, format: format) { shown = true }
-                    return describe(stream: st, index: i, format: format)
+                    if let known = described[i] { return known }
+                    let made = describe(stream: st, index: i, format: format)
+                    described[i] = made
+                    return made
                 }
-                info.variants.append(ContainerInfo.Variant(bitRate: bitRate.flatMap { $0 > 0 ? $0 : nil }, streams: variantStreams,
-                                                           isShown: shown))
+                info.variants.append(ContainerInfo.Variant(bitRate: bitRate, streams: variantStreams, isShown: p == shown))
             }
         }
         info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE

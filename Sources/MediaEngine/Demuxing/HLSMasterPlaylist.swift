@@ -32,8 +32,8 @@ package enum HLSMasterPlaylist {
             guard result.count < maximumVariants else { break }
             let attributes = attributeList(line.dropFirst("#EXT-X-STREAM-INF:".count))
             var variant = Variant()
-            variant.bandwidth = attributes["BANDWIDTH"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-            variant.averageBandwidth = attributes["AVERAGE-BANDWIDTH"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+            variant.bandwidth = attributes["BANDWIDTH"].flatMap(bitRate)
+            variant.averageBandwidth = attributes["AVERAGE-BANDWIDTH"].flatMap(bitRate)
             if let resolution = attributes["RESOLUTION"] {
                 let sides = resolution.split(separator: "x", omittingEmptySubsequences: false)
                 if sides.count == 2, let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0, w <= 1 << 16, h <= 1 << 16 {
@@ -46,6 +46,14 @@ package enum HLSMasterPlaylist {
             result.append(variant)
         }
         return result
+    }
+
+    /// The most bits per second a bandwidth may state (a terabit): beyond, it is no real stream's.
+    static let maximumBitRate: Int64 = 1_000_000_000_000
+
+    /// A positive bit rate no greater than `maximumBitRate`; nil for anything else.
+    static func bitRate(_ text: String) -> Int64? {
+        Int64(text).flatMap { $0 > 0 && $0 <= maximumBitRate ? $0 : nil }
     }
 
     /// An attribute list (`KEY=VALUE,KEY="quoted, value"`) as a dictionary; quotes removed. A name seen

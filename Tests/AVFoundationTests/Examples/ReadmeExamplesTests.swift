@@ -88,9 +88,9 @@ struct ReadmeExamplesTests {
     /// The "Playing" article's subtitle example, on the Matroska fixture with English subtitles chosen.
     @Test func captionsSample() async throws {
         let player = AVPlayer()
-        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"], preferredMediaCharacteristics: nil),
-                                         forMediaCharacteristic: .legible)
-        let item = AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv"))))
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
+        let item = AVPlayerItem(asset: asset)
+        if let subtitles = try await asset.loadMediaSelectionGroup(for: .legible) { item.select(subtitles.options.first, in: subtitles) }
         let captions = Captions()
         let legible = AVPlayerItemLegibleOutput()
         legible.setDelegate(captions, queue: DispatchQueue(label: "captions"))

@@ -57,6 +57,19 @@ struct MetadataWritingTests {
         #expect(read[.quickTimeUserDataLocationISO6709] == "+48.8577+002.2950/")
     }
 
+    /// Matroska's free-form tags that place or identify map onto their common keys, so that a filter
+    /// for sharing drops them too.
+    @Test func sharingMatroskaDropsThePlace() async throws {
+        let items = [Self.item(AVMetadataIdentifier(rawValue: "mkv/TITLE"), "Pier"), Self.item(AVMetadataIdentifier(rawValue: "mkv/LOCATION"), "+48+002/"),
+                     Self.item(AVMetadataIdentifier(rawValue: "mkv/MAKE"), "Apple"), Self.item(AVMetadataIdentifier(rawValue: "mkv/MODEL"), "iPhone")]
+        let kept = try await Self.roundTrip(items, as: .mkv, name: "kept.mkv")
+        #expect(kept[AVMetadataIdentifier(rawValue: "mkv/LOCATION")] == "+48+002/" && kept[AVMetadataIdentifier(rawValue: "mkv/MAKE")] == "Apple")
+        let shared = try await Self.roundTrip(items, as: .mkv, name: "shared.mkv", filter: .forSharing())
+        #expect(shared[AVMetadataIdentifier(rawValue: "mkv/TITLE")] == "Pier")
+        #expect(shared[AVMetadataIdentifier(rawValue: "mkv/LOCATION")] == nil && shared[AVMetadataIdentifier(rawValue: "mkv/MAKE")] == nil
+                && shared[AVMetadataIdentifier(rawValue: "mkv/MODEL")] == nil, "\(shared)")
+    }
+
     @Test func matroskaTagsInMKV() async throws {
         let mood = AVMutableMetadataItem()
         mood.keySpace = .matroska

@@ -89,6 +89,11 @@ struct MediaSelectionTests {
         #expect(audible.options.map(\.extendedLanguageTag) == ["en", "fr"])
         #expect(audible.defaultOption === audible.options[0], "DEFAULT=YES")
 
+        // A master playlist of one variant has that variant.
+        let variants = try await asset.load(.variants)
+        #expect(variants.map(\.peakBitRate) == [120_000])
+        #expect(variants.first?.audioAttributes?.renditionSpecificAttributes(for: audible.options[1])?.channelCount == 1)
+
         let item = AVPlayerItem(asset: asset)
         let player = AVPlayer(playerItem: item)
         try await PlayerTests.ready(item, in: player)

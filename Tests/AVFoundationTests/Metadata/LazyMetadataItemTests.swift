@@ -89,5 +89,10 @@ struct LazyMetadataItemTests {
         #expect(other.stringValue == "Shore Song")
         let spelled = AVMetadataItem(propertiesOfMetadataItem: template()) { $0.respond(value: "x" as NSString) }
         #expect(try await spelled.load(.stringValue) == "x")
+        // Made on the mutable class, the handler gives the value until one is set.
+        let mutable = AVMutableMetadataItem(propertiesOf: template()) { $0.respond(value: "from the handler" as NSString) }
+        #expect(try await mutable.load(.stringValue) == "from the handler")
+        mutable.value = "set" as NSString
+        #expect(try await mutable.load(.stringValue) == "set")
     }
 }

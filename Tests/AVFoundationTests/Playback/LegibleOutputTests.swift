@@ -39,12 +39,14 @@ final class LegibleRecorder: NSObject, AVPlayerItemLegibleOutputPushDelegate, @u
 /// times, placed 21 ms later by the muxer).
 @Suite("Legible output", .serialized)
 struct LegibleOutputTests {
-    /// A player on selection.mkv with the subtitles of `language` presented and a legible output added.
+    /// A player on selection.mkv with the subtitles of `language` ("en": the English track, forced-only;
+    /// "fr": the French one) chosen before the item loads, and a legible output added.
     static func setUp(_ output: AVPlayerItemLegibleOutput, language: String) async throws -> (AVPlayer, AVPlayerItem, LegibleRecorder) {
         let player = AVPlayer()
-        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: [language], preferredMediaCharacteristics: nil),
-                                         forMediaCharacteristic: .legible)
-        let item = AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv"))))
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
+        let item = AVPlayerItem(asset: asset)
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        item.select(legible.options.first { $0.extendedLanguageTag == language }, in: legible)
         let recorder = LegibleRecorder()
         output.setDelegate(recorder, queue: recorder.queue)
         item.add(output)
@@ -84,13 +86,16 @@ struct LegibleOutputTests {
         }
         #expect(recorder.events.withLock { $0 }.contains(.flushed))
 
-        // Another subtitle track chosen: its cues are read and shown from the next jump.
+        // Another subtitle track chosen: what showed is flushed, and the new track's cue showing there
+        // arrives once it is read, with no seek or tick (the player is paused).
         let legible = try #require(try await item.asset.loadMediaSelectionGroup(for: .legible))
+        let flushes = recorder.events.withLock { $0.filter { $0 == .flushed }.count }
         item.select(legible.options[1], in: legible)
-        await until("the French cue shows after a seek") {
-            _ = await player.seek(to: CMTime(value: 7, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero)
-            return recorder.texts.last == ["Tenez bon."]
-        }
+        await until("the French cue shows where the player stands") { recorder.texts.last == ["Tenez bon."] }
+        #expect(recorder.events.withLock { $0.filter { $0 == .flushed }.count } == flushes + 1)
+        // Subtitles turned off: flushed again, and nothing more shows.
+        item.select(nil, in: legible)
+        await until("the text cleared") { recorder.texts.last == [] }
     }
 
     @Test func nativeSubtypesArriveAsSampleBuffers() async throws {

@@ -50,6 +50,19 @@ struct MediaSelectionPlaybackTests {
         #expect(item.currentMediaSelection.mediaSelectionCriteriaCanBeAppliedAutomatically(to: audible))
     }
 
+    /// A choice made before the item loads (with the group loaded from the asset) holds when it loads.
+    @Test func aChoiceBeforeLoadingHolds() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
+        let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
+        let item = AVPlayerItem(asset: asset)
+        item.select(audible.options[2], in: audible)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        #expect(Self.enabled(item, .audio) == [false, false, true])
+        #expect(item.currentMediaSelection.selectedMediaOption(in: audible)?.extendedLanguageTag == "de")
+        #expect(!item.currentMediaSelection.mediaSelectionCriteriaCanBeAppliedAutomatically(to: audible))
+    }
+
     @Test func thePlayersCriteriaChooseWhenTheItemLoads() async throws {
         let player = AVPlayer()
         player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de-CH", "fr"], preferredMediaCharacteristics: nil),
@@ -72,6 +85,24 @@ struct MediaSelectionPlaybackTests {
         described.replaceCurrentItem(with: second)
         try await PlayerTests.ready(second, in: described)
         #expect(Self.enabled(second, .audio) == [false, false, true])
+
+        // A language's subtitles are not its forced-only ones: English criteria choose no subtitles here,
+        // unless they ask for forced subtitles.
+        let english = AVPlayer()
+        english.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"], preferredMediaCharacteristics: nil),
+                                          forMediaCharacteristic: .legible)
+        let fourth = Self.item()
+        english.replaceCurrentItem(with: fourth)
+        try await PlayerTests.ready(fourth, in: english)
+        #expect(Self.enabled(fourth, .subtitle) == [false, false])
+        let forced = AVPlayer()
+        forced.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"],
+                                                                        preferredMediaCharacteristics: [.containsOnlyForcedSubtitles]),
+                                         forMediaCharacteristic: .legible)
+        let fifth = Self.item()
+        forced.replaceCurrentItem(with: fifth)
+        try await PlayerTests.ready(fifth, in: forced)
+        #expect(Self.enabled(fifth, .subtitle) == [true, false])
 
         // A player that does not apply its criteria presents the defaults.
         let plain = AVPlayer()

@@ -15,6 +15,16 @@ struct SubtitleTextTests {
         #expect(SubtitleText.text(of: [0, 0, 0, UInt8(8 + payl.count)] + Array("vttc".utf8) + payl, subType: Self.subtypes[1]) == "Hi")
         #expect(SubtitleText.text(of: Array("0,0,Default,,0,0,0,,{\\b1}Bold\\Nline".utf8), subType: Self.subtypes[2]) == "Bold\nline")
         #expect(SubtitleText.text(of: Array("Plain text".utf8), subType: Self.subtypes[4]) == "Plain text")
+        // Two cues in one MP4 WebVTT sample: both, a line each.
+        func cue(_ text: String) -> [UInt8] {
+            let payl = [0, 0, 0, UInt8(8 + text.utf8.count)] + Array("payl".utf8) + Array(text.utf8)
+            return [0, 0, 0, UInt8(8 + payl.count)] + Array("vttc".utf8) + payl
+        }
+        #expect(SubtitleText.text(of: cue("Top") + cue("Bottom"), subType: Self.subtypes[1]) == "Top\nBottom")
+        // An unclosed override block stays as text; a huge sample is no cue (and costs no parsing).
+        #expect(SubtitleText.text(of: Array("0,0,Default,,0,0,0,,{open".utf8), subType: Self.subtypes[2]) == "{open")
+        let flood = Array(String(repeating: "{}", count: 40_000).utf8)
+        #expect(SubtitleText.text(of: flood, subType: Self.subtypes[2]) == nil)
     }
 
     /// Seeded random samples of every form: lengths and box sizes past the end, nesting, bad UTF-8.
