@@ -145,11 +145,21 @@ enum MetadataMapping {
         }
     }
 
+    /// The tags FFmpeg 5.1's muxers write, by key space (checked with its command: MOV's muxer drops a
+    /// description, a composer and keywords, and reads its `©aut` back as the artist; MP4's drops an
+    /// author, a publisher, a category and a rating). Matroska takes any tag.
+    private static let writable: [AVMetadataKeySpace: Set<String>] = [
+        .quickTimeUserData: ["title", "artist", "album", "date", "comment", "genre", "copyright", "make", "model", "location"],
+        .iTunes: ["title", "artist", "album_artist", "album", "composer", "genre", "date", "comment", "description", "synopsis",
+                  "copyright", "track", "disc", "grouping", "lyrics", "compilation", "show", "network", "episode_id", "media_type",
+                  "hd_video", "gapless_playback", "keywords", "location"],
+    ]
+
     /// Tags under FFmpeg's names that its muxers write in `space` and that `items(_:space:)` reads back
     /// as the same items: an item of `space` by its own key (any key, in Matroska, whose tags are free
     /// form), an item of another key space by the common key it maps onto. Text, numbers and dates go
-    /// in as text; data (cover art) and items with no place in `space` are left out. The first item
-    /// for a tag wins.
+    /// in as text; data (cover art), items with no place in `space` and tags the muxer would drop (see
+    /// `writable`) are left out. The first item for a tag wins.
     static func tags(for items: [AVMetadataItem], space: AVMetadataKeySpace) -> [(key: String, value: String)] {
         let known = table(space)
         var byNative: [String: String] = [:]
@@ -169,6 +179,7 @@ enum MetadataMapping {
             let common = item.keySpace == .common ? item.key.flatMap(MetadataValues.keyString).map { AVMetadataKey(rawValue: $0) } : item.commonKey
             if name == nil, let common { name = byCommon[common] }
             guard let name, !tags.contains(where: { $0.key.lowercased() == name.lowercased() }) else { continue }
+            if let allowed = writable[space], !allowed.contains(name.lowercased()) { continue }
             tags.append((name, value))
         }
         return tags

@@ -46,6 +46,15 @@ struct MetadataWritingTests {
         #expect(read[.iTunesMetadataCopyright] == "2026 The Avocets")
     }
 
+    /// Items FFmpeg's muxers would drop (or, for a MOV's author, read back as the artist) are not
+    /// written under another name.
+    @Test func whatAMuxerDropsIsNotMisfiled() async throws {
+        let mov = try await Self.roundTrip([Self.item(.quickTimeUserDataAuthor, "Someone"), Self.item(.quickTimeUserDataFullName, "Pier")],
+                                           as: .mov, name: "author.mov")
+        #expect(mov[.quickTimeUserDataFullName] == "Pier")
+        #expect(mov[.quickTimeUserDataArtist] == nil && mov[.quickTimeUserDataAuthor] == nil, "\(mov)")
+    }
+
     @Test func quickTimeUserDataInMOV() async throws {
         let read = try await Self.roundTrip([
             Self.item(.quickTimeUserDataFullName, "Pier at Dawn"),
