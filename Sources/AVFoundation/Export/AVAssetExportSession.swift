@@ -276,6 +276,8 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             let tracks = try await pictures.tracks()
             let sources = SegmentSources(for: asset)
             await sources.prepare(tracks)
+            // Items whose value a handler gives are loaded first (a handler that fails leaves its item out).
+            for item in settings.metadata ?? [] where item.valueLoad != nil { try? await item.loadValue() }
             let hasVideo = facts.tracks.contains { $0.mediaType == .video }
             guard let fileType = settings.outputFileType, preset.fileTypes(hasVideo: hasVideo).contains(fileType) else {
                 throw ExportPlanner.unsupported("The \(presetName) preset cannot write \(settings.outputFileType?.rawValue ?? "no file type") for this asset.")

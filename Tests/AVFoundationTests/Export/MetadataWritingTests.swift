@@ -55,6 +55,14 @@ struct MetadataWritingTests {
         #expect(mov[.quickTimeUserDataArtist] == nil && mov[.quickTimeUserDataAuthor] == nil, "\(mov)")
     }
 
+    /// An item whose value a handler gives is loaded before the export writes it.
+    @Test func aHandlerGivenValueIsWritten() async throws {
+        let template = Self.item(.iTunesMetadataSongName, "ignored")
+        let lazy = AVMetadataItem(propertiesOf: template) { $0.respond(value: "From the handler" as NSString) }
+        let read = try await Self.roundTrip([lazy], as: .mp4, name: "lazy.mp4")
+        #expect(read[.iTunesMetadataSongName] == "From the handler")
+    }
+
     @Test func quickTimeUserDataInMOV() async throws {
         let read = try await Self.roundTrip([
             Self.item(.quickTimeUserDataFullName, "Pier at Dawn"),
