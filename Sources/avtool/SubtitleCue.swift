@@ -10,11 +10,8 @@ struct SubtitleCue: Equatable {
     /// The cue a stored subtitle sample holds (its text as `SubtitleText` reads it, its times); nil for
     /// a sample without text.
     static func cue(_ sample: CMSampleBuffer) -> SubtitleCue? {
-        guard let text = SubtitleText.text(of: sample) else { return nil }
-        let start = sample.presentationTimeStamp
-        guard start.isNumeric else { return nil }
-        let end = sample.duration.isNumeric && sample.duration > .zero ? start + sample.duration : start + CMTime(value: 2, timescale: 1)
-        return SubtitleCue(start: start.seconds, end: end.seconds, text: text)
+        guard let text = SubtitleText.text(of: sample), let range = SubtitleText.range(of: sample) else { return nil }
+        return SubtitleCue(start: range.start.seconds, end: range.end.seconds, text: text)
     }
 
     /// The cues as a SubRip file.

@@ -13,9 +13,25 @@ open class AVMediaSelection: NSObject, NSCopying, NSMutableCopying, @unchecked S
     /// What a selection holds: the option chosen in each group (nil: none), and which groups were
     /// chosen by hand rather than by the asset's defaults.
     struct Choices: Sendable {
-        /// Keyed by group: a value of nil is a choice of none (set with `updateValue`, never a subscript).
+        /// Keyed by group: a value of nil is a choice of none. Written only by `choose(_:in:byHand:)`.
         var chosen: [AVMediaCharacteristic: AVMediaSelectionOption?] = [:]
         var byHand: Set<AVMediaCharacteristic> = []
+
+        /// Records `option` (nil: none) as the choice in `group`, made by hand or not, when the group
+        /// accepts it (``AVMediaSelectionGroup/accepts(_:)``); false, and nothing changed, when not.
+        @discardableResult
+        mutating func choose(_ option: AVMediaSelectionOption?, in group: AVMediaSelectionGroup, byHand: Bool) -> Bool {
+            guard group.accepts(option) else { return false }
+            chosen.updateValue(option.flatMap(group.member), forKey: group.characteristic)
+            if byHand { self.byHand.insert(group.characteristic) } else { self.byHand.remove(group.characteristic) }
+            return true
+        }
+
+        /// The choice in `group`, as the group holds it; nil when none is chosen there.
+        func option(in group: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
+            guard case let chosen?? = self.chosen[group.characteristic] else { return nil }
+            return group.member(chosen)
+        }
     }
 
     /// The asset whose groups the selection chooses in (not retained).
@@ -31,7 +47,7 @@ open class AVMediaSelection: NSObject, NSCopying, NSMutableCopying, @unchecked S
     /// The selection of each group's default option (``AVMediaSelectionGroup/defaultOption``).
     convenience init(asset: AVAsset?, defaultsOf groups: [AVMediaSelectionGroup]) {
         var choices = Choices()
-        for group in groups { choices.chosen.updateValue(group.defaultOption, forKey: group.characteristic) }
+        for group in groups { choices.choose(group.defaultOption, in: group, byHand: false) }
         self.init(asset: asset, choices: choices)
     }
 
@@ -41,8 +57,7 @@ open class AVMediaSelection: NSObject, NSCopying, NSMutableCopying, @unchecked S
     /// - Returns: The chosen option, as that group holds it; nil when none is chosen there or the group
     ///   is not one of the asset's.
     open func selectedMediaOption(in mediaSelectionGroup: AVMediaSelectionGroup) -> AVMediaSelectionOption? {
-        guard case let chosen?? = choices.value.chosen[mediaSelectionGroup.characteristic] else { return nil }
-        return mediaSelectionGroup.options.first { $0.trackID == chosen.trackID }
+        choices.value.option(in: mediaSelectionGroup)
     }
 
     /// Whether a player may choose in `mediaSelectionGroup` by its selection criteria: true unless the

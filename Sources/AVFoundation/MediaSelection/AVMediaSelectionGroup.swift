@@ -32,6 +32,17 @@ open class AVMediaSelectionGroup: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
+    /// The group's own option for `option`: the one of the same track (an option of the same asset
+    /// loaded again is another object); nil when the group has none.
+    func member(_ option: AVMediaSelectionOption) -> AVMediaSelectionOption? {
+        options.first { $0.trackID == option.trackID }
+    }
+
+    /// Whether `option` can be chosen in the group: one of its options, or none where it allows that.
+    func accepts(_ option: AVMediaSelectionOption?) -> Bool {
+        option.map { member($0) != nil } ?? allowsEmptySelection
+    }
+
     /// The option that `plist` identifies, as ``AVMediaSelectionOption/propertyList()`` made it.
     ///
     /// - Parameter plist: A property list from an option of this group (or of the same asset read again).

@@ -13,14 +13,6 @@ open class AVMutableMediaSelection: AVMediaSelection, @unchecked Sendable {
     ///   - mediaSelectionOption: One of the group's options, or nil for none.
     ///   - mediaSelectionGroup: One of the asset's groups.
     open func select(_ mediaSelectionOption: AVMediaSelectionOption?, in mediaSelectionGroup: AVMediaSelectionGroup) {
-        if let option = mediaSelectionOption {
-            guard mediaSelectionGroup.options.contains(where: { $0.trackID == option.trackID }) else { return }
-        } else if !mediaSelectionGroup.allowsEmptySelection {
-            return
-        }
-        choices.change { c in
-            c.chosen.updateValue(mediaSelectionOption, forKey: mediaSelectionGroup.characteristic)
-            c.byHand.insert(mediaSelectionGroup.characteristic)
-        }
+        choices.change { $0.choose(mediaSelectionOption, in: mediaSelectionGroup, byHand: true) }
     }
 }

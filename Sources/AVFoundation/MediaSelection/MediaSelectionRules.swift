@@ -37,12 +37,7 @@ enum MediaSelectionRules {
 
     /// The group characteristic a track of `mediaType` belongs under.
     static func characteristic(of mediaType: AVMediaType) -> AVMediaCharacteristic? {
-        switch mediaType {
-        case .audio: return .audible
-        case .subtitle, .closedCaption, .text: return .legible
-        case .video: return .visual
-        default: return nil
-        }
+        TrackFacts.characteristics(of: mediaType).first { [.audible, .legible, .visual].contains($0) }
     }
 
     /// Every combination of one option per group (or none, where a group allows it), the defaults'
@@ -59,7 +54,7 @@ enum MediaSelectionRules {
                 for choice in choices {
                     guard next.count < maximumSelections else { break outer }
                     var extended = combination
-                    extended.chosen.updateValue(choice, forKey: group.characteristic)
+                    extended.choose(choice, in: group, byHand: false)
                     next.append(extended)
                 }
             }

@@ -49,17 +49,11 @@ extension AVPlayerItem {
     }
 
     private func choose(_ option: AVMediaSelectionOption?, in group: AVMediaSelectionGroup, byHand: Bool) {
-        if let option {
-            guard group.options.contains(where: { $0.trackID == option.trackID }) else { return }
-        } else if !group.allowsEmptySelection {
-            return
-        }
         let changed: Bool = state.change { s in
             // Before the item has loaded its groups, the choice is kept and applied when it has.
             if !s.selectionGroups.isEmpty, !s.selectionGroups.contains(where: { $0.characteristic == group.characteristic }) { return false }
-            let before = s.selection.chosen[group.characteristic].flatMap { $0?.trackID }
-            s.selection.chosen.updateValue(option, forKey: group.characteristic)
-            if byHand { s.selection.byHand.insert(group.characteristic) } else { s.selection.byHand.remove(group.characteristic) }
+            let before = s.selection.option(in: group)?.trackID
+            guard s.selection.choose(option, in: group, byHand: byHand) else { return false }
             AVPlayerItem.present(s.selection, of: s.selectionGroups, on: s.tracks)
             return before != option?.trackID
         }
@@ -74,7 +68,7 @@ extension AVPlayerItem {
     /// tracks in no group keep their state.
     static func present(_ choices: AVMediaSelection.Choices, of groups: [AVMediaSelectionGroup], on tracks: [AVPlayerItemTrack]) {
         for group in groups {
-            let chosen = choices.chosen[group.characteristic].flatMap { $0?.trackID }
+            let chosen = choices.option(in: group)?.trackID
             let members = Set(group.options.map(\.trackID))
             for track in tracks {
                 guard let id = track.assetTrack?.trackID, members.contains(id) else { continue }

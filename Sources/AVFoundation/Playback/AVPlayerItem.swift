@@ -325,12 +325,9 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
             change { s in
                 var choices = AVMediaSelection.Choices()
                 for (group, option) in zip(groups, automatic) {
-                    if s.selection.byHand.contains(group.characteristic), let chosen = s.selection.chosen[group.characteristic],
-                       chosen.map({ c in group.options.contains { $0.trackID == c.trackID } }) ?? group.allowsEmptySelection {
-                        choices.chosen.updateValue(chosen.flatMap { c in group.options.first { $0.trackID == c.trackID } }, forKey: group.characteristic)
-                        choices.byHand.insert(group.characteristic)
-                    } else {
-                        choices.chosen.updateValue(option, forKey: group.characteristic)
+                    let byHand = s.selection.byHand.contains(group.characteristic)
+                    if !(byHand && choices.choose(s.selection.chosen[group.characteristic] ?? nil, in: group, byHand: true)) {
+                        choices.choose(option, in: group, byHand: false)
                     }
                 }
                 (s.selectionGroups, s.selection) = (groups, choices)

@@ -116,7 +116,9 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     // MARK: - Following the item
 
     override func itemTracksChanged() {
-        let track = item?.tracks.first { $0.isEnabled && [.subtitle, .closedCaption, .text].contains($0.assetTrack?.mediaType) }?.assetTrack
+        let track = item?.tracks.first { item in
+            item.isEnabled && item.assetTrack.map { MediaSelectionRules.characteristic(of: $0.mediaType) == .legible } == true
+        }?.assetTrack
         // A new track (or none): what showed goes (the delegate hears a flush), and the new track's
         // cues are read; the reading task is swapped in under the lock that numbers it.
         let change = state.change { s -> (generation: Int, cleared: Bool)? in
@@ -217,9 +219,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         var bytes = 0
         do {
             for try await sample in output.sampleBuffers {
-                let start = sample.presentationTimeStamp
-                guard start.isNumeric else { continue }
-                let end = sample.duration.isNumeric && sample.duration > .zero ? start + sample.duration : start + CMTime(value: 2, timescale: 1)
+                guard let (start, end) = SubtitleText.range(of: sample) else { continue }
                 let subtype = sample.formatDescription?.mediaSubType.rawValue ?? 0
                 if native.contains(subtype) {
                     bytes += max(0, CMSampleBufferGetTotalSampleSize(sample))

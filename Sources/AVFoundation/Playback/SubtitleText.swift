@@ -36,6 +36,15 @@ package enum SubtitleText {
         return text(of: [UInt8](bytes), subType: sample.formatDescription?.mediaSubType.rawValue ?? 0).flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// When a stored subtitle sample shows: from its presentation time for its duration, or for two
+    /// seconds where it states none; nil for a sample without a time.
+    package static func range(of sample: CMSampleBuffer) -> (start: CMTime, end: CMTime)? {
+        let start = sample.presentationTimeStamp
+        guard start.isNumeric else { return nil }
+        let duration = sample.duration.isNumeric && sample.duration > .zero ? sample.duration : CMTime(value: 2, timescale: 1)
+        return (start, start + duration)
+    }
+
     private static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
         String(validating: bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
