@@ -23,7 +23,7 @@ final class MetadataValueLoad: @unchecked Sendable {
     }
 
     private let handler: (AVMetadataItemValueRequest) -> Void
-    private let state = Locked<UncheckedBox<State>>(UncheckedBox(State()))
+    private let state = LockedState(State())
 
     init(handler: @escaping (AVMetadataItemValueRequest) -> Void) {
         self.handler = handler
@@ -31,7 +31,7 @@ final class MetadataValueLoad: @unchecked Sendable {
 
     /// Where the value stands.
     var status: LoadStatus<Value> {
-        switch state.withLock({ $0.value.phase }) {
+        switch state.value.phase {
         case .idle: return .notYetLoaded
         case .loading: return .loading
         case .done(.success(let value)): return .loaded(value)
@@ -44,25 +44,16 @@ final class MetadataValueLoad: @unchecked Sendable {
         let id = UUID()
         let result: UncheckedBox<Result<Value, any Error>> = await withTaskCancellationHandler {
             await withHandOffContinuation { (continuation: Waiter) in
-                let (done, starts) = state.withLock { box -> (Result<Value, any Error>?, Bool) in
-                    var s = box.value
-                    defer { box = UncheckedBox(s) }
-                    if case .done(let result) = s.phase { return (result, false) }
-                    if Task.isCancelled { return (.failure(CancellationError()), false) }
+                let done = state.change { s -> Result<Value, any Error>? in
+                    if case .done(let result) = s.phase { return result }
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     s.waiters.append((id, continuation))
-                    if case .idle = s.phase {
-                        s.phase = .loading
-                        return (nil, true)
-                    }
-                    return (nil, false)
+                    return nil
                 }
-                if let done { continuation.resume(returning: UncheckedBox(done)) }
-                if starts { ask(item) }
+                if let done { continuation.resume(returning: UncheckedBox(done)) } else { start(item) }
             }
         } onCancel: {
-            let waiter = state.withLock { box -> Waiter? in
-                var s = box.value
-                defer { box = UncheckedBox(s) }
+            let waiter = state.change { s -> Waiter? in
                 guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
                 return s.waiters.remove(at: index).continuation
             }
@@ -71,13 +62,12 @@ final class MetadataValueLoad: @unchecked Sendable {
         return try result.value.get()
     }
 
-    /// Asks the handler now unless someone has (the synchronous getters, which do not wait).
+    /// Asks the handler now unless someone has (a load that waits, or the synchronous getters, which
+    /// do not).
     func start(_ item: AVMetadataItem) {
-        let starts = state.withLock { box -> Bool in
-            guard case .idle = box.value.phase else { return false }
-            var s = box.value
+        let starts = state.change { s -> Bool in
+            guard case .idle = s.phase else { return false }
             s.phase = .loading
-            box = UncheckedBox(s)
             return true
         }
         if starts { ask(item) }
@@ -85,14 +75,11 @@ final class MetadataValueLoad: @unchecked Sendable {
 
     /// The first answer: records it and wakes every waiter. Later ones change nothing.
     func finish(_ result: Result<Value, any Error>) {
-        let waiters = state.withLock { box -> [Waiter] in
-            var s = box.value
+        let waiters = state.change { s -> [Waiter] in
             if case .done = s.phase { return [] }
             s.phase = .done(result)
-            let woken = s.waiters.map(\.continuation)
-            s.waiters = []
-            box = UncheckedBox(s)
-            return woken
+            defer { s.waiters = [] }
+            return s.waiters.map(\.continuation)
         }
         for waiter in waiters { waiter.resume(returning: UncheckedBox(result)) }
     }
