@@ -11,6 +11,18 @@ struct AudioOutputTests {
         ("avocet", #"pcm.avocet { type file slave { pcm { type null } } file "\#(path)" format raw }"#)
     }
 
+    /// The samples (stereo Float32) a file device at `path` holds, once it holds `frames` frames: the
+    /// renderer thread lets the device go and ALSA's file device writes out what it holds, which a
+    /// loaded machine (a sanitizer build) is slow to do.
+    static func samples(at path: String, atLeast frames: Int, _ what: String) async -> [Float] {
+        let bytes = frames * 2 * MemoryLayout<Float>.size
+        await until("the device's file holding \(what)") {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= bytes
+        }
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
     /// Plays av.mp4 for a while on the host clock into a file device; returns the samples written.
     static func play(muted: Bool) async throws -> [Float] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
@@ -28,14 +40,7 @@ struct AudioOutputTests {
             // Kept a fifth of a second ahead of the player's time, not the whole file at once.
             #expect(Double(player.audioFramesWritten) / 48_000 < player.currentTime().seconds + 0.5)
         }
-        // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
-        // for the file to hold the half second written (a sanitizer build is slow to get there).
-        let half = 24_000 * 2 * MemoryLayout<Float>.size
-        await until("the device's file holding half a second of sound") {
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= half
-        }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return await samples(at: path, atLeast: 24_000, "half a second of sound")
     }
 
     @Test func soundReachesTheDevice() async throws {
@@ -85,12 +90,7 @@ struct AudioOutputTests {
         // The renderer thread lets the device go, and ALSA's file device writes out what it holds: wait
         // for the file to hold the second (a sanitizer build is slow to get there).
         // Enough to hear both halves: the loud half second and some of the silenced one.
-        let enough = 30_000 * 2 * MemoryLayout<Float>.size
-        await until("the device's file holding the loud half and some of the quiet one") {
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= enough
-        }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let samples = await Self.samples(at: path, atLeast: 30_000, "the loud half and some of the quiet one")
         #expect(samples.count >= 30_000 * 2, "sound heard: \(samples.count / 2) frames")
         func rms(_ part: ArraySlice<Float>) -> Double { (part.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, part.count))).squareRoot() }
         let loud = rms(samples.prefix(2 * 23_000)), quiet = rms(samples.dropFirst(2 * 25_000))

@@ -63,56 +63,46 @@ struct MediaSelectionPlaybackTests {
         #expect(!item.currentMediaSelection.mediaSelectionCriteriaCanBeAppliedAutomatically(to: audible))
     }
 
-    @Test func thePlayersCriteriaChooseWhenTheItemLoads() async throws {
+    /// An item of selection.mkv, loaded by a player with `criteria` for the characteristics given
+    /// (applied automatically or not).
+    static func loaded(_ criteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria], applies: Bool = true) async throws -> AVPlayerItem {
         let player = AVPlayer()
-        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de-CH", "fr"], preferredMediaCharacteristics: nil),
-                                         forMediaCharacteristic: .audible)
-        player.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["fr"], preferredMediaCharacteristics: nil),
-                                         forMediaCharacteristic: .legible)
-        #expect(player.mediaSelectionCriteria(forMediaCharacteristic: .audible)?.preferredLanguages == ["de-CH", "fr"])
+        player.appliesMediaSelectionCriteriaAutomatically = applies
+        for (characteristic, c) in criteria { player.setMediaSelectionCriteria(c, forMediaCharacteristic: characteristic) }
         let item = Self.item()
         player.replaceCurrentItem(with: item)
         try await PlayerTests.ready(item, in: player)
+        return item
+    }
+
+    static func languages(_ languages: [String], _ characteristics: [AVMediaCharacteristic]? = nil) -> AVPlayerMediaSelectionCriteria {
+        AVPlayerMediaSelectionCriteria(preferredLanguages: languages, preferredMediaCharacteristics: characteristics)
+    }
+
+    @Test func thePlayersCriteriaChooseWhenTheItemLoads() async throws {
+        let player = AVPlayer()
+        player.setMediaSelectionCriteria(Self.languages(["de-CH", "fr"]), forMediaCharacteristic: .audible)
+        #expect(player.mediaSelectionCriteria(forMediaCharacteristic: .audible)?.preferredLanguages == ["de-CH", "fr"])
+        #expect(player.mediaSelectionCriteria(forMediaCharacteristic: .visual) == nil)
+
+        let item = try await Self.loaded([.audible: Self.languages(["de-CH", "fr"]), .legible: Self.languages(["fr"])])
         #expect(Self.enabled(item, .audio) == [false, false, true], "German, the first preferred language the item has")
         #expect(Self.enabled(item, .subtitle) == [false, true], "French subtitles")
 
         // Criteria that prefer a characteristic: the audio description.
-        let described = AVPlayer()
-        described.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: nil,
-                                                                           preferredMediaCharacteristics: [.describesVideoForAccessibility]),
-                                            forMediaCharacteristic: .audible)
-        let second = Self.item()
-        described.replaceCurrentItem(with: second)
-        try await PlayerTests.ready(second, in: described)
-        #expect(Self.enabled(second, .audio) == [false, false, true])
+        let described = try await Self.loaded([.audible: AVPlayerMediaSelectionCriteria(preferredLanguages: nil,
+                                                                                          preferredMediaCharacteristics: [.describesVideoForAccessibility])])
+        #expect(Self.enabled(described, .audio) == [false, false, true])
 
         // A language's subtitles are not its forced-only ones: English criteria choose no subtitles here,
         // unless they ask for forced subtitles.
-        let english = AVPlayer()
-        english.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"], preferredMediaCharacteristics: nil),
-                                          forMediaCharacteristic: .legible)
-        let fourth = Self.item()
-        english.replaceCurrentItem(with: fourth)
-        try await PlayerTests.ready(fourth, in: english)
-        #expect(Self.enabled(fourth, .subtitle) == [false, false])
-        let forced = AVPlayer()
-        forced.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["en"],
-                                                                        preferredMediaCharacteristics: [.containsOnlyForcedSubtitles]),
-                                         forMediaCharacteristic: .legible)
-        let fifth = Self.item()
-        forced.replaceCurrentItem(with: fifth)
-        try await PlayerTests.ready(fifth, in: forced)
-        #expect(Self.enabled(fifth, .subtitle) == [true, false])
+        #expect(Self.enabled(try await Self.loaded([.legible: Self.languages(["en"])]), .subtitle) == [false, false])
+        let forced = try await Self.loaded([.legible: Self.languages(["en"], [.containsOnlyForcedSubtitles])])
+        #expect(Self.enabled(forced, .subtitle) == [true, false])
 
         // A player that does not apply its criteria presents the defaults.
-        let plain = AVPlayer()
-        plain.appliesMediaSelectionCriteriaAutomatically = false
-        plain.setMediaSelectionCriteria(AVPlayerMediaSelectionCriteria(preferredLanguages: ["de"], preferredMediaCharacteristics: nil),
-                                        forMediaCharacteristic: .audible)
-        let third = Self.item()
-        plain.replaceCurrentItem(with: third)
-        try await PlayerTests.ready(third, in: plain)
-        #expect(Self.enabled(third, .audio) == [true, false, false])
+        let plain = try await Self.loaded([.audible: Self.languages(["de"])], applies: false)
+        #expect(Self.enabled(plain, .audio) == [true, false, false])
     }
 
     /// The tone heard: zero crossings of the left channel, after the first tenth of a second.
@@ -143,12 +133,7 @@ struct MediaSelectionPlaybackTests {
             await until("player.audioFramesWritten > 16_000") { player.audioFramesWritten > 16_000 }
             player.pause()
         }
-        let third = 16_000 * 2 * MemoryLayout<Float>.size
-        await until("the device's file holding a third of a second") {
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= third
-        }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return await AudioOutputTests.samples(at: path, atLeast: 16_000, "a third of a second")
     }
 
     /// Switching while playing: the sound after the switch is the new language's, and the player's
@@ -172,12 +157,7 @@ struct MediaSelectionPlaybackTests {
             player.pause()
             written = player.audioFramesWritten
         }
-        let bytes = written * 2 * MemoryLayout<Float>.size
-        await until("the device's file holding what was written") {
-            ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= bytes
-        }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let samples = await AudioOutputTests.samples(at: path, atLeast: written, "what was written")
         // The last quarter second: French only.
         let tail = Array(samples.suffix(12_000 * 2 + 4_800 * 2))
         let french = Self.frequency(tail)
