@@ -5,7 +5,7 @@ Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` packag
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
 `--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
 with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
-alternative audio in hls-renditions/.
+alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie and its HLS stream.
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
@@ -326,6 +326,152 @@ def make_sharing(sharing):
     ffmpeg(args + ["-movflags", "+use_metadata_tags+faststart"] + BITEXACT + ["-f", "mov", os.path.join(HERE, sharing["name"])])
 
 
+def id3_tag(frames):
+    """An ID3v2.4 tag of the given frames: text frames (TIT2, ...) in UTF-8, user text (TXXX) with its
+    description, private data (PRIV) with its owner and hex bytes."""
+    def syncsafe(n):
+        return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    body = b""
+    for frame in frames:
+        if frame[0] == "PRIV":
+            data = frame[1].encode() + b"\0" + bytes.fromhex(frame[2])
+        elif frame[0] == "TXXX":
+            data = b"\x03" + frame[1].encode() + b"\0" + frame[2].encode()
+        else:
+            data = b"\x03" + frame[1].encode()
+        body += frame[0].encode() + syncsafe(len(data)) + b"\0\0" + data
+    return b"ID3\x04\x00\x00" + syncsafe(len(body)) + body
+
+
+def crc32_mpeg(data):
+    """The CRC of an MPEG-TS section (CRC-32/MPEG-2)."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7) if crc & 0x80000000 else crc << 1
+            crc &= 0xFFFFFFFF
+    return crc
+
+
+def ts_payload(packet):
+    """Where a TS packet's payload starts (after its adaptation field), or None when it has none."""
+    control = (packet[3] >> 4) & 3
+    if control in (0, 2):
+        return None
+    return 4 + (1 + packet[4] if control == 3 else 0)
+
+
+def ts_packet(pid, payload, counter):
+    """One TS packet starting a PES or section with `payload` (at most 184 bytes), stuffed with an
+    adaptation field."""
+    stuffing = 184 - len(payload)
+    header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF])
+    if stuffing == 0:
+        return header + bytes([0x10 | counter]) + payload
+    field = bytes([stuffing - 1]) + (b"\x00" + b"\xff" * (stuffing - 2) if stuffing > 1 else b"")
+    return header + bytes([0x30 | counter]) + field + payload
+
+
+def pes_pts(packet):
+    """The PTS of the PES a TS packet starts, or None."""
+    start = ts_payload(packet)
+    if start is None or not packet[1] & 0x40 or packet[start:start + 3] != b"\0\0\1" or not packet[start + 7] & 0x80:
+        return None
+    b = packet[start + 9:start + 14]
+    return ((b[0] >> 1) & 7) << 30 | b[1] << 22 | (b[2] >> 1) << 15 | b[3] << 7 | b[4] >> 1
+
+
+def add_timed_id3(path, cues, base=None, pid=0x102):
+    """Adds a timed ID3 stream to an MPEG-TS file as Apple's HLS timed metadata specification lays it
+    out: the PMT gains a metadata pointer descriptor and a stream of type 0x15 with a metadata
+    descriptor ('ID3 '), and each cue is one PES packet (stream id 0xBD) holding its ID3 tag, with
+    its time as PTS (counted from `base`, the PTS of the movie's first video frame; this file's when
+    none is given), placed before the first video packet showing after it. Returns the file's first
+    video PTS."""
+    data = open(path, "rb").read()
+    packets = [data[i:i + 188] for i in range(0, len(data), 188)]
+    pid_of = lambda p: ((p[1] & 0x1F) << 8) | p[2]
+    pat = next(p for p in packets if pid_of(p) == 0)
+    at = ts_payload(pat) + 1 + pat[ts_payload(pat)]
+    pmt_pid = ((pat[at + 10] & 0x1F) << 8) | pat[at + 11]
+    ID3 = b"ID3 "
+    pointer = bytes([0x25, 15]) + b"\xff\xff" + ID3 + b"\xff" + ID3 + bytes([0, 0x1F, 0, 1])
+    descriptor = bytes([0x26, 13]) + b"\xff\xff" + ID3 + b"\xff" + ID3 + bytes([0, 0x0F])
+    video_pid = None
+    out = []
+    for packet in packets:
+        if pid_of(packet) == pmt_pid and packet[1] & 0x40:
+            start = ts_payload(packet) + 1 + packet[ts_payload(packet)]
+            length = ((packet[start + 1] & 0x0F) << 8) | packet[start + 2]
+            section = packet[start:start + 3 + length - 4]
+            info_length = ((section[10] & 0x0F) << 8) | section[11]
+            streams = section[12 + info_length:]
+            i = 0
+            while i + 5 <= len(streams):
+                if streams[i] == 0x1B:
+                    video_pid = ((streams[i + 1] & 0x1F) << 8) | streams[i + 2]
+                i += 5 + (((streams[i + 3] & 0x0F) << 8) | streams[i + 4])
+            info = section[12:12 + info_length] + pointer
+            streams += bytes([0x15, 0xE0 | (pid >> 8), pid & 0xFF, 0xF0, len(descriptor)]) + descriptor
+            body = section[3:10] + bytes([0xF0 | (len(info) >> 8), len(info) & 0xFF]) + info + streams
+            new = bytes([section[0], 0xB0 | ((len(body) + 4) >> 8), (len(body) + 4) & 0xFF]) + body
+            new += crc32_mpeg(new).to_bytes(4, "big")
+            packet = packet[:start] + new
+            packet += b"\xff" * (188 - len(packet))
+        out.append(packet)
+    first = next(pes_pts(p) for p in out if pid_of(p) == video_pid and pes_pts(p) is not None)
+    base = first if base is None else base
+    for counter, cue in reversed(list(enumerate(cues))):
+        pts = base + round(cue["time"] * 90_000)
+        tag = id3_tag(cue["frames"])
+        header = bytes([0x84, 0x80, 5, 0x21 | ((pts >> 29) & 0x0E), (pts >> 22) & 0xFF, 0x01 | ((pts >> 14) & 0xFE),
+                        (pts >> 7) & 0xFF, 0x01 | ((pts << 1) & 0xFE)])
+        pes = b"\0\0\1\xbd" + (len(header) + len(tag)).to_bytes(2, "big") + header + tag
+        assert len(pes) <= 184, "a cue's tag must fit one packet"
+        where = next((i for i, p in enumerate(out) if pid_of(p) == video_pid and (pes_pts(p) or -1) > pts), len(out))
+        out.insert(where, ts_packet(pid, pes, counter))
+    with open(path, "wb") as f:
+        f.write(b"".join(out))
+    return first
+
+
+def first_video_pts(path):
+    """The PTS of the first video frame of an MPEG-TS file (stream type 0x1B at PID 0x100, as ffmpeg
+    writes it)."""
+    data = open(path, "rb").read()
+    return next(pes_pts(data[i:i + 188]) for i in range(0, len(data), 188)
+                if ((data[i + 1] & 0x1F) << 8 | data[i + 2]) == 0x100 and pes_pts(data[i:i + 188]) is not None)
+
+
+def make_timed_metadata(tm):
+    """The timed ID3 movie (an MPEG-TS file with video, sound and an ID3 stream) and the same movie
+    as an HLS stream of one-second segments, each segment carrying the cues of its own time. The
+    segments are cut before the ID3 stream is added: ffmpeg 5.1 drops the first five bytes of each
+    timed ID3 packet it reads, so it cannot copy the stream."""
+    d = tm["duration"]
+    path = os.path.join(HERE, tm["name"])
+    ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate=25:duration={d}",
+            "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate=44100:duration={d}"] +
+           VIDEO_ENCODERS["h264"] + ["-threads", "1", "-c:a", "aac", "-b:a", "32k", "-ac", "1"] + BITEXACT +
+           ["-f", "mpegts", path])
+    folder = os.path.join(HERE, tm["hls_directory"])
+    os.makedirs(folder, exist_ok=True)
+    for old in os.listdir(folder):
+        os.remove(os.path.join(folder, old))
+    ffmpeg(["-i", path, "-map", "0", "-c", "copy"] + BITEXACT +
+           ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", os.path.join(folder, "segment%d.ts"), os.path.join(folder, "index.m3u8")])
+    add_timed_id3(path, tm["cues"])
+    segments = sorted((f for f in os.listdir(folder) if f.endswith(".ts")), key=lambda f: int(f[7:-3]))
+    starts = [first_video_pts(os.path.join(folder, f)) for f in segments]
+    base = starts[0]
+    for i, segment in enumerate(segments):
+        end = starts[i + 1] if i + 1 < len(segments) else None
+        mine = [c for c in tm["cues"] if base + c["time"] * 90_000 >= starts[i] and (end is None or base + c["time"] * 90_000 < end)]
+        if mine:
+            add_timed_id3(os.path.join(folder, segment), mine, base)
+
 FRAME_ENCODERS = {
     # One thread each: the outputs do not depend on the machine's core count.
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "26", "-threads", "1"],
@@ -396,6 +542,7 @@ def main():
         "frames": lambda: make_frames(facts["frames"]),
         "selection": lambda: make_selection(facts["selection"]),
         "sharing": lambda: make_sharing(facts["sharing"]),
+        "timed-metadata": lambda: make_timed_metadata(facts["timed_metadata"]),
     }
     if len(sys.argv) == 3 and sys.argv[1] == "--only":
         if sys.argv[2] not in parts:
@@ -420,6 +567,7 @@ def main():
             else:
                 sys.exit(f"unknown recipe {recipe} for {fx['name']}")
     make_sharing(facts["sharing"])
+    make_timed_metadata(facts["timed_metadata"])
     # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
     probes = os.path.join(HERE, "ffprobe")
     os.makedirs(probes, exist_ok=True)

@@ -142,3 +142,12 @@ public var kCMVideoCodecType_VP9: CMVideoCodecType { CMFormatDescription.MediaSu
 public var kCMVideoCodecType_AV1: CMVideoCodecType { CMFormatDescription.MediaSubType.av1.rawValue }
 /// Apple ProRes 422 (`'apcn'`).
 public var kCMVideoCodecType_AppleProRes422: CMVideoCodecType { CMFormatDescription.MediaSubType.proRes422.rawValue }
+
+/// Timed metadata of the ICY protocol (SHOUTcast stream titles) (`'icy '`).
+public var kCMMetadataFormatType_ICY: CMMetadataFormatType { FourCharCode(fourCharString: "icy ") }
+/// Timed ID3 tags, one a sample, as HLS and MPEG-TS carry them (`'id3 '`).
+public var kCMMetadataFormatType_ID3: CMMetadataFormatType { FourCharCode(fourCharString: "id3 ") }
+/// Boxed metadata: QuickTime metadata items keyed by a table in the format description (`'mebx'`).
+public var kCMMetadataFormatType_Boxed: CMMetadataFormatType { FourCharCode(fourCharString: "mebx") }
+/// Event messages of MPEG-DASH and fragmented MP4 (`'emsg'`).
+public var kCMMetadataFormatType_EMSG: CMMetadataFormatType { FourCharCode(fourCharString: "emsg") }

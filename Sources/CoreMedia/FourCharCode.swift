@@ -5,6 +5,8 @@ import CoreVideo
 public typealias CMMediaType = FourCharCode
 /// A four-character video codec code such as ``kCMVideoCodecType_H264``.
 public typealias CMVideoCodecType = FourCharCode
+/// The four-character code of a timed metadata format, such as `'id3 '`.
+public typealias CMMetadataFormatType = FourCharCode
 /// A four-character audio format code such as ``kAudioFormatMPEG4AAC``.
 public typealias AudioFormatID = UInt32
 /// Flag bits of an ``AudioStreamBasicDescription``, whose meaning depends on its format.

@@ -145,10 +145,26 @@ public struct FixtureFacts: Decodable, Sendable {
         public let references: [Reference]
     }
 
+    /// The timed ID3 movie and its HLS stream (facts.json's `timed_metadata`): each cue is an ID3 tag
+    /// at `time` seconds after the first video frame, its frames as [ID, text] (TIT2), [ID,
+    /// description, text] (TXXX) or [ID, owner, hex bytes] (PRIV).
+    public struct TimedMetadata: Decodable, Sendable {
+        public struct Cue: Decodable, Sendable {
+            public let time: Double
+            public let frames: [[String]]
+        }
+
+        public let name: String
+        public let hlsDirectory: String
+        public let duration: Double
+        public let cues: [Cue]
+    }
+
     public let cover: Cover
     public let fixtures: [Fixture]
     public let hls: HLS
     public let frames: Frames
+    public let timedMetadata: TimedMetadata
 }
 
 public enum Fixtures {

@@ -105,6 +105,19 @@ package final class LoopbackHTTPServer: Sendable {
 
     deinit { stop() }
 
+    /// Routes serving every file under `root` at `prefix` + its path below `root` ("/hls/low/index.m3u8"
+    /// for prefix "/hls"), playlists as HLS playlists and the rest as MPEG-TS.
+    package static func routes(serving root: URL, at prefix: String = "") -> [String: Route] {
+        var routes: [String: Route] = [:]
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            if file.hasDirectoryPath { continue }
+            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
+            routes[prefix + relative] = .file(file, contentType: file.pathExtension == "m3u8" ? "application/vnd.apple.mpegurl" : "video/mp2t")
+        }
+        return routes
+    }
+
     /// The URL of `path` on this server ("/a.mp4", "a.mp4" or "/a.mp4?x=1").
     package func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path))!

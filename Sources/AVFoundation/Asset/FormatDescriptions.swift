@@ -56,7 +56,8 @@ enum FormatDescriptions {
         case .webVTT: return .webVTT
         case .subRip: return SubType(string: "srt ")
         case .data: return .qt
-        case .ass, .eia608, .timedID3, .other:
+        case .timedID3: return SubType(rawValue: kCMMetadataFormatType_ID3)
+        case .ass, .eia608, .other:
             if let tag = fourCC(stream.codecTag) { return SubType(string: tag) }
             return SubType(string: String(codecLabel(stream.codec).prefix(4)))
         }

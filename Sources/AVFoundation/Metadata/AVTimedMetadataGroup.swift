@@ -20,6 +20,28 @@ open class AVTimedMetadataGroup: AVMetadataGroup, NSCopying, NSMutableCopying, @
         super.init()
     }
 
+    /// The group a timed metadata sample holds: the items of its tag or boxes, over the sample's time
+    /// (from its presentation time for its duration; a sample without a duration, as a timed ID3 tag
+    /// in HLS, gives an indefinite duration, since its end is not known until the next one). Parses
+    /// the sample's bytes, in memory.
+    ///
+    /// Reads timed ID3 (`'id3 '`, versions 2.3 and 2.4). Returns nil for a sample that is not timed
+    /// metadata, or whose format Avocet does not read.
+    ///
+    /// - Parameter sampleBuffer: A sample of a metadata track, as a track output without output
+    ///   settings gives it.
+    public convenience init?(sampleBuffer: CMSampleBuffer) {
+        guard let format = sampleBuffer.formatDescription, format.mediaType == .metadata,
+              format.mediaSubType.rawValue == kCMMetadataFormatType_ID3,
+              let data = try? sampleBuffer.dataBuffer?.dataBytes() else { return nil }
+        let start = sampleBuffer.presentationTimeStamp
+        guard start.isNumeric else { return nil }
+        let stated = sampleBuffer.duration
+        let duration = stated.isNumeric && stated > .zero ? stated : .indefinite
+        self.init(items: ID3Tag.items(in: data, time: start, duration: duration),
+                  timeRange: CMTimeRange(start: start, duration: duration))
+    }
+
     /// The items that apply during ``timeRange``.
     open override var items: [AVMetadataItem] { contents.value.items }
 

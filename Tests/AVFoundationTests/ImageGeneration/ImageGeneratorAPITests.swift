@@ -171,14 +171,7 @@ struct ImageGeneratorAPITests {
     func hls() async throws {
         let hls = Fixtures.facts.hls
         let root = Fixtures.directory.appendingPathComponent(hls.directory)
-        var routes: [String: LoopbackHTTPServer.Route] = [:]
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            if file.hasDirectoryPath { continue }
-            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
-            routes["/hls" + relative] = .file(file)
-        }
-        let server = try LoopbackHTTPServer(routes: routes)
+        let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: root, at: "/hls"))
         let generator = AVAssetImageGenerator(asset: AVURLAsset(url: server.url("/hls/master.m3u8")))
         let variant = try #require(hls.variants.max { $0.bandwidth < $1.bandwidth })
         let (image, actual) = try await generator.image(at: CMTime(seconds: 2.3, preferredTimescale: 600))

@@ -75,14 +75,7 @@ struct MediaSelectionTests {
     /// the group's default; and a player item presents only it.
     @Test func hlsRenditionsAreTheAudibleOptions() async throws {
         let root = Fixtures.directory.appendingPathComponent("hls-renditions")
-        var routes: [String: LoopbackHTTPServer.Route] = [:]
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            if file.hasDirectoryPath { continue }
-            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
-            routes[relative] = .file(file, contentType: file.pathExtension == "m3u8" ? "application/vnd.apple.mpegurl" : "video/mp2t")
-        }
-        let server = try LoopbackHTTPServer(routes: routes)
+        let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: root))
         let asset = AVURLAsset(url: server.url("/master.m3u8"))
         let audible = try #require(try await asset.loadMediaSelectionGroup(for: .audible))
         #expect(audible.options.map { $0.displayName(with: Self.english) } == ["English", "Français"], "the renditions' NAME")

@@ -14,13 +14,7 @@ struct HLSAssetTests {
     /// Every file of the HLS fixture under /hls/..., plus `extra` routes.
     func server(_ extra: [String: LoopbackHTTPServer.Route] = [:]) throws -> LoopbackHTTPServer {
         let root = Fixtures.directory.appendingPathComponent(Self.hls.directory)
-        var routes = extra
-        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
-        while let file = files?.nextObject() as? URL {
-            if file.hasDirectoryPath { continue }
-            let relative = String(file.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
-            routes["/hls" + relative] = .file(file, contentType: file.pathExtension == "m3u8" ? "application/vnd.apple.mpegurl" : "video/mp2t")
-        }
+        let routes = LoopbackHTTPServer.routes(serving: root, at: "/hls").merging(extra) { _, given in given }
         return try LoopbackHTTPServer(routes: routes)
     }
 

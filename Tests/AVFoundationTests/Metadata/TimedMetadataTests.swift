@@ -1,0 +1,75 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// Timed ID3 metadata (Fixtures/timed-id3.ts and hls-id3/, facts.json's `timed_metadata`): a metadata
+/// track whose samples read back as the cues' groups, through a track output and the metadata adaptor.
+@Suite("Timed metadata")
+struct TimedMetadataTests {
+    static let facts = Fixtures.facts.timedMetadata
+
+    /// The values a cue's frames give, as the items of its group should carry them: identifier, info
+    /// (TXXX's description, PRIV's owner) and value (text, or PRIV's bytes as hex).
+    static func expected(_ cue: FixtureFacts.TimedMetadata.Cue) -> [[String]] {
+        cue.frames.map { frame in
+            switch frame[0] {
+            case "TXXX", "PRIV": return ["id3/\(frame[0])", frame[1], frame[2]]
+            default: return ["id3/\(frame[0])", "", frame[1]]
+            }
+        }
+    }
+
+    static func described(_ group: AVTimedMetadataGroup) async throws -> [[String]] {
+        var described: [[String]] = []
+        for item in group.items {
+            let info = try await item.load(.extraAttributes)?[.info] as? String ?? ""
+            let bytes = try await item.load(.dataValue).map { $0.map { String(format: "%02x", $0) }.joined() }
+            let value = try await item.load(.stringValue)
+            described.append([item.identifier?.rawValue ?? "?", info, bytes ?? value ?? "?"])
+        }
+        return described
+    }
+
+    /// The groups of the asset's metadata track, read through a metadata adaptor on a thread of its own.
+    static func groups(of asset: AVAsset) async throws -> (track: AVAssetTrack, groups: [AVTimedMetadataGroup], videoStart: CMTime) {
+        let metadata = try #require(try await asset.loadTracks(withMediaType: .metadata).first)
+        let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: metadata, outputSettings: nil)
+        let pictures = AVAssetReaderTrackOutput(track: video, outputSettings: nil)
+        reader.add(output)
+        reader.add(pictures)
+        #expect(reader.startReading())
+        let adaptor = AVAssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
+        let found = await withCheckedContinuation { (done: CheckedContinuation<([AVTimedMetadataGroup], CMTime), Never>) in
+            Thread.detachNewThread {
+                let first = pictures.copyNextSampleBuffer()?.presentationTimeStamp ?? .invalid
+                var groups: [AVTimedMetadataGroup] = []
+                while let group = adaptor.nextTimedMetadataGroup() { groups.append(group) }
+                done.resume(returning: (groups, first))
+            }
+        }
+        #expect(reader.status == .reading, "the pictures are still to be read")
+        reader.cancelReading()
+        return (metadata, found.0, found.1)
+    }
+
+    @Test(arguments: ["file", "hls"])
+    func id3CuesReadBackAsGroups(_ kind: String) async throws {
+        let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: Fixtures.directory.appendingPathComponent(Self.facts.hlsDirectory)))
+        let asset = AVURLAsset(url: kind == "file" ? URL(fileURLWithPath: Fixtures.path(Self.facts.name)) : server.url("/index.m3u8"))
+        let (track, groups, videoStart) = try await Self.groups(of: asset)
+        let format = try #require(try await track.load(.formatDescriptions).first)
+        #expect(format.mediaType == .metadata && format.mediaSubType.rawValue == kCMMetadataFormatType_ID3)
+        #expect(groups.count == Self.facts.cues.count)
+        for (group, cue) in zip(groups, Self.facts.cues) {
+            #expect(try await Self.described(group) == Self.expected(cue))
+            let offset = (group.timeRange.start - videoStart).seconds
+            #expect(abs(offset - cue.time) < 0.001, "\(group.timeRange.start.seconds) is \(cue.time) s after the first picture")
+            #expect(group.timeRange.duration == .indefinite, "an ID3 cue lasts until the next one")
+            #expect(group.items.allSatisfy { $0.keySpace == .id3 && $0.time == group.timeRange.start })
+        }
+        #expect(groups.first?.items.first?.commonKey == .commonKeyTitle, "TIT2 is the title")
+    }
+}
