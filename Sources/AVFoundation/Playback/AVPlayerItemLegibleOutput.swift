@@ -209,29 +209,19 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// The cues of `track`, read whole through a reader of their own (waiting without holding a thread);
     /// empty when the track cannot be read. The samples of `native` subtypes are kept as they are.
     private static func readCues(of track: AVAssetTrack, in asset: AVAsset, native: Set<FourCharCode>) async -> [Cue] {
-        guard let reader = try? AVAssetReader(asset: asset) else { return [] }
-        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
-        guard reader.canAdd(output) else { return [] }
-        reader.add(output)
-        guard reader.startReading() else { return [] }
-        defer { reader.cancelReading() }
         var cues: [Cue] = []
         var bytes = 0
-        do {
-            for try await sample in output.sampleBuffers {
-                guard let (start, end) = SubtitleText.range(of: sample) else { continue }
-                let subtype = sample.formatDescription?.mediaSubType.rawValue ?? 0
-                if native.contains(subtype) {
-                    bytes += max(0, CMSampleBufferGetTotalSampleSize(sample))
-                    cues.append(Cue(start: start, end: end, text: nil, sample: sample))
-                } else if let text = SubtitleText.text(of: sample) {
-                    bytes += text.utf8.count
-                    cues.append(Cue(start: start, end: end, text: text, sample: nil))
-                }
-                if cues.count >= maximumCues || bytes >= maximumTextBytes { break }
+        await readStoredSamples(of: track, in: asset) { sample in
+            guard let (start, end) = SubtitleText.range(of: sample) else { return true }
+            let subtype = sample.formatDescription?.mediaSubType.rawValue ?? 0
+            if native.contains(subtype) {
+                bytes += max(0, CMSampleBufferGetTotalSampleSize(sample))
+                cues.append(Cue(start: start, end: end, text: nil, sample: sample))
+            } else if let text = SubtitleText.text(of: sample) {
+                bytes += text.utf8.count
+                cues.append(Cue(start: start, end: end, text: text, sample: nil))
             }
-        } catch {
-            return cues
+            return cues.count < maximumCues && bytes < maximumTextBytes
         }
         return cues.sorted { $0.start < $1.start }
     }

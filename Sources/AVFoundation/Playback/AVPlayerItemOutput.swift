@@ -32,6 +32,23 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     /// The item's tracks loaded, or which of them are presented changed (a media selection).
     func itemTracksChanged() {}
 
+    /// Reads `track`'s stored samples from the start through a reader of its own (on the engine's
+    /// threads; waiting holds no thread), handing each to `take` until it returns false or the track
+    /// ends. Reads nothing when the track cannot be read; stops early when the task is cancelled.
+    static func readStoredSamples(of track: AVAssetTrack, in asset: AVAsset, _ take: (CMSampleBuffer) -> Bool) async {
+        guard let reader = try? AVAssetReader(asset: asset) else { return }
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        guard reader.canAdd(output) else { return }
+        reader.add(output)
+        guard reader.startReading() else { return }
+        defer { reader.cancelReading() }
+        do {
+            for try await sample in output.sampleBuffers where !take(sample) { break }
+        } catch {
+            return
+        }
+    }
+
     /// The item's time when the host clock reads `hostTimeInSeconds`, as the player's timebase maps it.
     ///
     /// - Parameter hostTimeInSeconds: A time of the host clock, in seconds (`CMClock.hostTimeClock`).

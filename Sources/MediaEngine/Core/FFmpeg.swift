@@ -78,11 +78,11 @@ extension FFmpeg {
         return rc < 0 && !token.isCancelled ? first : rc
     }
 
-    /// Where item time zero falls on the container's timeline, in AV_TIME_BASE units: an HLS stream's
-    /// start time (its segments keep the timestamps they were cut with), else zero (files count from
-    /// their own zero).
+    /// Where item time zero falls on the container's timeline, in AV_TIME_BASE units: the start time
+    /// of an HLS stream or an MPEG stream (`ContainerFormat.countsFromItsStart`), else zero (files
+    /// count from their own zero).
     static func itemOrigin(_ ctx: UnsafeMutablePointer<AVFormatContext>, format: ContainerFormat) -> Int64 {
         let start = ctx.pointee.start_time
-        return format == .hls && start != avocet_nopts_value() ? start : 0
+        return format.countsFromItsStart && start != avocet_nopts_value() ? start : 0
     }
 }

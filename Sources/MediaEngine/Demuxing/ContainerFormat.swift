@@ -51,6 +51,17 @@ package enum ContainerFormat: Sendable, Equatable {
         }
     }
 
+    /// Whether the asset's timeline starts where the earliest stream does rather than at the
+    /// container's zero: HLS segments keep the timestamps they were cut with, and MPEG transport and
+    /// program streams count from a clock that starts anywhere (1.4 s in what ffmpeg writes, hours
+    /// into a broadcast recording), as AVFoundation's HLS timeline and FFmpeg's own tools do.
+    package var countsFromItsStart: Bool {
+        switch self {
+        case .hls, .mpegTransportStream, .mpegProgramStream: return true
+        default: return false
+        }
+    }
+
     /// FFmpeg demuxers that may open a file: containers of media. Playlists and manifests that name
     /// other files (HLS, DASH, ffconcat), image sequences and device inputs are left out.
     static let allowedDemuxers = [

@@ -382,9 +382,9 @@ package final class Demuxer: @unchecked Sendable {
         for i in 0..<Int(c.nb_streams) {
             guard let st = c.streams[i], isDescribed(st, format: format) else { continue }
             var stream = describe(stream: st, index: i, format: format)
-            // A playlist's timeline starts at zero, whatever timestamps its segments carry (MPEG-TS
-            // starts at 1.4 s or anywhere): streams start where they do relative to the earliest.
-            if format == .hls, c.start_time != nopts, let start = stream.startTime {
+            // A playlist's or an MPEG stream's timeline starts at zero, whatever timestamps it carries
+            // (MPEG-TS starts at 1.4 s or anywhere): streams start where they do relative to the earliest.
+            if format.countsFromItsStart, c.start_time != nopts, let start = stream.startTime {
                 stream.startTime = start.subtractingSaturating(av_rescale_q(c.start_time, AVRational(num: 1, den: AV_TIME_BASE), st.pointee.time_base))
             }
             streams.append(stream)
@@ -401,7 +401,7 @@ package final class Demuxer: @unchecked Sendable {
             format: format,
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
             duration: c.duration == nopts || c.duration < 0 ? nil : c.duration,
-            startTime: c.start_time == nopts ? nil : format == .hls ? 0 : c.start_time,
+            startTime: c.start_time == nopts ? nil : format.countsFromItsStart ? 0 : c.start_time,
             bitRate: c.bit_rate > 0 ? c.bit_rate : nil,
             byteSize: byteSize,
             streams: streams,

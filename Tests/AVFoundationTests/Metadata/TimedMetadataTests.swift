@@ -55,6 +55,22 @@ struct TimedMetadataTests {
         return (metadata, found.0, found.1)
     }
 
+    /// An MPEG-TS file's timeline starts where its earliest stream does (ffmpeg starts the clock at
+    /// 1.4 s), as an HLS stream's does: the duration ends at its last sample.
+    @Test func anMPEGTSFileCountsFromItsStart() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(Self.facts.name)))
+        let duration = try await asset.load(.duration).seconds
+        #expect(abs(duration - Self.facts.duration) < 0.05, "\(duration)")
+        var starts: [Double] = [], ends: [Double] = []
+        for track in try await asset.load(.tracks) {
+            let range = try await track.load(.timeRange)
+            starts.append(range.start.seconds)
+            ends.append(range.end.seconds)
+        }
+        #expect(starts.min() == 0 && starts.allSatisfy { $0 < 0.6 }, "\(starts)")
+        #expect(ends.allSatisfy { $0 <= duration + 0.001 }, "every track ends within the duration: \(ends)")
+    }
+
     @Test(arguments: ["file", "hls"])
     func id3CuesReadBackAsGroups(_ kind: String) async throws {
         let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: Fixtures.directory.appendingPathComponent(Self.facts.hlsDirectory)))
