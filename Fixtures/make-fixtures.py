@@ -5,12 +5,13 @@ Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` packag
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
 `--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
 with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
-alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie and its HLS stream.
+alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie, its HLS stream and the movie with a\ntimed metadata track (timed-metadata.mov).
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
 which the tests read too, so a fact is written down once.
 """
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -472,6 +473,96 @@ def make_timed_metadata(tm):
         if mine:
             add_timed_id3(os.path.join(folder, segment), mine, base)
 
+CONTAINER_ATOMS = {b"moov", b"trak", b"mdia", b"minf", b"stbl", b"dinf", b"edts", b"udta"}
+
+
+def parse_atoms(data):
+    """QuickTime atoms as [type, bytes or child atoms], containers (moov, trak, ...) opened."""
+    atoms, at = [], 0
+    while at + 8 <= len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        kind, body = data[at + 4:at + 8], data[at + 8:at + size]
+        atoms.append([kind, parse_atoms(body) if kind in CONTAINER_ATOMS else body])
+        at += size
+    return atoms
+
+
+def atom(kind, body):
+    """An atom's bytes: its size, its type, then the body (bytes or child atoms)."""
+    if isinstance(body, list):
+        body = b"".join(atom(k, b) for k, b in body)
+    return (8 + len(body)).to_bytes(4, "big") + kind + body
+
+
+def child(atoms, kind):
+    return next(a for a in atoms if a[0] == kind)
+
+
+def make_boxed_metadata(bm):
+    """The movie with a timed metadata track: ffmpeg writes video and a text track whose cues (one a
+    sample, end to end) are as long as the metadata samples will be; the text track becomes a
+    metadata track (handler 'meta', a null media header, a 'mebx' sample description with the key
+    table) and each sample's text is overwritten with its value atoms. ffmpeg puts the movie atom
+    after the media data, so rebuilding it moves no sample."""
+    def value(v, data_type):
+        return v.encode() if data_type == 1 else struct.pack(">f", v)
+    samples = [b"".join(atom((i + 1).to_bytes(4, "big"), value(v, key[2])) for i, (v, key) in enumerate(zip(values, bm["keys"])))
+               for _, _, values in bm["samples"]]
+    path = os.path.join(HERE, bm["name"])
+    with tempfile.TemporaryDirectory() as tmp:
+        srt = os.path.join(tmp, "cues.srt")
+        with open(srt, "w", encoding="utf-8") as f:
+            for i, ((start, end, _), sample) in enumerate(zip(bm["samples"], samples)):
+                stamp = lambda t: f"00:00:{int(t):02d},{round(t % 1 * 1000):03d}"
+                f.write(f"{i + 1}\n{stamp(start)} --> {stamp(end)}\n{'x' * (len(sample) - 2)}\n\n")
+        ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate=25:duration={bm['duration']}", "-i", srt, "-map", "0", "-map", "1"] +
+               VIDEO_ENCODERS["h264"] + ["-threads", "1", "-c:s", "mov_text"] + BITEXACT + ["-f", "mov", path])
+    data = bytearray(open(path, "rb").read())
+    top = parse_atoms(bytes(data))
+    moov = child(top, b"moov")
+    trak = next(t for k, t in moov[1] if k == b"trak" and child(child(t, b"mdia")[1], b"hdlr")[1][8:12] == b"text")
+    mdia = child(trak, b"mdia")[1]
+    hdlr = child(mdia, b"hdlr")
+    hdlr[1] = hdlr[1][:8] + b"meta" + hdlr[1][12:]
+    minf = child(mdia, b"minf")[1]
+    minf[:] = [[b"nmhd", bytes(4)] if k == b"gmhd" else [k, b] for k, b in minf]
+    stbl = child(minf, b"stbl")[1]
+    keys = b"".join(atom((i + 1).to_bytes(4, "big"), [[b"keyd", ns.encode() + name.encode()],
+                                                     [b"dtyp", bytes(4) + data_type.to_bytes(4, "big")]])
+                    for i, (ns, name, data_type) in enumerate(bm["keys"]))
+    entry = atom(b"mebx", bytes(6) + (1).to_bytes(2, "big") + atom(b"keys", keys))
+    stsd = child(stbl, b"stsd")
+    stsd[1] = bytes(4) + (1).to_bytes(4, "big") + entry
+    # The muxer ends a text track with an empty sample (two bytes, no duration), which a metadata
+    # track cannot hold: it leaves the tables (the muxer writes a chunk a sample here).
+    sizes, times, chunks = child(stbl, b"stsz"), child(stbl, b"stts"), child(stbl, b"stco")
+    n = int.from_bytes(sizes[1][8:12], "big")
+    if n == len(samples) + 1 and int.from_bytes(sizes[1][-4:], "big") == 2 and times[1][-8:] == (1).to_bytes(4, "big") + bytes(4):
+        sizes[1] = sizes[1][:8] + (n - 1).to_bytes(4, "big") + sizes[1][12:-4]
+        times[1] = times[1][:4] + (int.from_bytes(times[1][4:8], "big") - 1).to_bytes(4, "big") + times[1][8:-8]
+        chunks[1] = chunks[1][:4] + (n - 1).to_bytes(4, "big") + chunks[1][8:-4]
+    # Where each sample is: its chunk's offset plus the sizes of the samples before it in the chunk.
+    sizes = child(stbl, b"stsz")[1]
+    constant, count = int.from_bytes(sizes[4:8], "big"), int.from_bytes(sizes[8:12], "big")
+    size_of = [constant or int.from_bytes(sizes[12 + 4 * i:16 + 4 * i], "big") for i in range(count)]
+    assert size_of == [len(s) for s in samples], "one text sample a cue, as long as its metadata sample"
+    offsets_atom = child(stbl, b"stco")[1]
+    offsets = [int.from_bytes(offsets_atom[8 + 4 * i:12 + 4 * i], "big") for i in range(int.from_bytes(offsets_atom[4:8], "big"))]
+    runs_atom = child(stbl, b"stsc")[1]
+    runs = [(int.from_bytes(runs_atom[8 + 12 * i:12 + 12 * i], "big"), int.from_bytes(runs_atom[12 + 12 * i:16 + 12 * i], "big"))
+            for i in range(int.from_bytes(runs_atom[4:8], "big"))]
+    sample = 0
+    for chunk, offset in enumerate(offsets, 1):
+        per_chunk = [n for first, n in runs if first <= chunk][-1]
+        for _ in range(per_chunk):
+            data[offset:offset + size_of[sample]] = samples[sample]
+            offset += size_of[sample]
+            sample += 1
+    start = sum(8 + (len(atom(k, b)) - 8) for k, b in top[:top.index(moov)])
+    with open(path, "wb") as f:
+        f.write(bytes(data[:start]) + atom(b"moov", moov[1]))
+
+
 FRAME_ENCODERS = {
     # One thread each: the outputs do not depend on the machine's core count.
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-crf", "26", "-threads", "1"],
@@ -542,7 +633,7 @@ def main():
         "frames": lambda: make_frames(facts["frames"]),
         "selection": lambda: make_selection(facts["selection"]),
         "sharing": lambda: make_sharing(facts["sharing"]),
-        "timed-metadata": lambda: make_timed_metadata(facts["timed_metadata"]),
+        "timed-metadata": lambda: (make_timed_metadata(facts["timed_metadata"]), make_boxed_metadata(facts["boxed_metadata"])),
     }
     if len(sys.argv) == 3 and sys.argv[1] == "--only":
         if sys.argv[2] not in parts:
@@ -568,6 +659,7 @@ def main():
                 sys.exit(f"unknown recipe {recipe} for {fx['name']}")
     make_sharing(facts["sharing"])
     make_timed_metadata(facts["timed_metadata"])
+    make_boxed_metadata(facts["boxed_metadata"])
     # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
     probes = os.path.join(HERE, "ffprobe")
     os.makedirs(probes, exist_ok=True)

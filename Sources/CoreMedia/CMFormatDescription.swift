@@ -32,6 +32,8 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
     /// The codec's private setup data (for example an AAC AudioSpecificConfig); nil when there is none.
     public let magicCookie: Data?
     private let videoDimensions: CMVideoDimensions?
+    /// The key table of a boxed metadata description (`'mebx'`); empty for other descriptions.
+    package let metadataKeyTable: [CMMetadataKeyTableEntry]
     /// A stable copy of the ASBD for the C-style accessor that returns a pointer.
     fileprivate let asbdPointer: UnsafeMutablePointer<AudioStreamBasicDescription>?
 
@@ -39,8 +41,9 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
     package init(
         mediaType: MediaType, mediaSubType: MediaSubType, extensions: Extensions = Extensions(),
         audioStreamBasicDescription: AudioStreamBasicDescription? = nil, dimensions: CMVideoDimensions? = nil,
-        magicCookie: Data? = nil
+        magicCookie: Data? = nil, metadataKeyTable: [CMMetadataKeyTableEntry] = []
     ) {
+        self.metadataKeyTable = metadataKeyTable
         self.mediaType = mediaType
         self.mediaSubType = mediaSubType
         self.extensions = extensions
@@ -125,11 +128,13 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
         return CGSize(width: width, height: CGFloat(d.height))
     }
 
-    /// Whether both describe the same media: type, subtype, extensions, stream description, dimensions and magic cookie.
+    /// Whether both describe the same media: type, subtype, extensions, stream description, dimensions,
+    /// magic cookie and metadata key table.
     public static func == (lhs: CMFormatDescription, rhs: CMFormatDescription) -> Bool {
         lhs === rhs || (lhs.mediaType == rhs.mediaType && lhs.mediaSubType == rhs.mediaSubType
             && lhs.extensions == rhs.extensions && lhs.audioStreamBasicDescription == rhs.audioStreamBasicDescription
-            && lhs.videoDimensions == rhs.videoDimensions && lhs.magicCookie == rhs.magicCookie)
+            && lhs.videoDimensions == rhs.videoDimensions && lhs.magicCookie == rhs.magicCookie
+            && lhs.metadataKeyTable == rhs.metadataKeyTable)
     }
 
     /// Hashes the same contents that `==` compares.
@@ -140,6 +145,7 @@ public final class CMFormatDescription: Hashable, @unchecked Sendable, CustomStr
         hasher.combine(audioStreamBasicDescription)
         hasher.combine(videoDimensions)
         hasher.combine(magicCookie)
+        hasher.combine(metadataKeyTable)
     }
 
     /// The media type, subtype and, where there are any, sample rate and channels or dimensions.

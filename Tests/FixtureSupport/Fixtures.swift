@@ -160,11 +160,55 @@ public struct FixtureFacts: Decodable, Sendable {
         public let cues: [Cue]
     }
 
+    /// The movie with a QuickTime timed metadata track (facts.json's `boxed_metadata`): keys as
+    /// [namespace, key, well-known type], samples as [start, end, [values in key order]], the values
+    /// strings (type 1) or numbers (type 23).
+    public struct BoxedMetadata: Decodable, Sendable {
+        public struct Key: Decodable, Sendable {
+            public let namespace: String
+            public let key: String
+            public let type: Int
+            public init(from decoder: any Decoder) throws {
+                var list = try decoder.unkeyedContainer()
+                namespace = try list.decode(String.self)
+                key = try list.decode(String.self)
+                type = try list.decode(Int.self)
+            }
+        }
+
+        public enum Value: Decodable, Sendable, Equatable {
+            case text(String)
+            case number(Double)
+            public init(from decoder: any Decoder) throws {
+                let single = try decoder.singleValueContainer()
+                if let text = try? single.decode(String.self) { self = .text(text) } else { self = .number(try single.decode(Double.self)) }
+            }
+        }
+
+        public struct Sample: Decodable, Sendable {
+            public let start: Double
+            public let end: Double
+            public let values: [Value]
+            public init(from decoder: any Decoder) throws {
+                var list = try decoder.unkeyedContainer()
+                start = try list.decode(Double.self)
+                end = try list.decode(Double.self)
+                values = try list.decode([Value].self)
+            }
+        }
+
+        public let name: String
+        public let duration: Double
+        public let keys: [Key]
+        public let samples: [Sample]
+    }
+
     public let cover: Cover
     public let fixtures: [Fixture]
     public let hls: HLS
     public let frames: Frames
     public let timedMetadata: TimedMetadata
+    public let boxedMetadata: BoxedMetadata
 }
 
 public enum Fixtures {

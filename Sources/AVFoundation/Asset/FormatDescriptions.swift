@@ -16,6 +16,8 @@ enum FormatDescriptions {
         case .data:
             if stream.codec == .timedID3 { return .metadata }
             if fourCC(stream.codecTag) == "tmcd" { return .timecode }
+            // QuickTime timed metadata (a phone's boxed metadata, GoPro's telemetry).
+            if ["mebx", "gpmd"].contains(fourCC(stream.codecTag)) { return .metadata }
             // QuickTime chapter lists are text tracks (FFmpeg reads them as "bin_data").
             return info.isQuickTimeFamily ? .text : .metadata
         case .attachment, .unknown: return nil
@@ -55,7 +57,7 @@ enum FormatDescriptions {
         case .movText: return .text3G
         case .webVTT: return .webVTT
         case .subRip: return SubType(string: "srt ")
-        case .data: return .qt
+        case .data: return fourCC(stream.codecTag).flatMap { ["mebx", "gpmd"].contains($0) ? SubType(string: $0) : nil } ?? .qt
         case .timedID3: return SubType(rawValue: kCMMetadataFormatType_ID3)
         case .ass, .eia608, .other:
             if let tag = fourCC(stream.codecTag) { return SubType(string: tag) }
@@ -110,8 +112,11 @@ enum FormatDescriptions {
             case .metadata: type = .metadata
             default: type = .text
             }
+            let keys = (stream.metadataKeys ?? []).map {
+                CMMetadataKeyTableEntry(localID: $0.localID, namespace: $0.namespace, key: Data($0.key), wellKnownType: $0.wellKnownType)
+            }
             return CMFormatDescription(mediaType: type, mediaSubType: subType, extensions: CMFormatDescription.Extensions(),
-                                       magicCookie: cookie)
+                                       magicCookie: cookie, metadataKeyTable: keys)
         }
     }
 

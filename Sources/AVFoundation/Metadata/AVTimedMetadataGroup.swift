@@ -25,21 +25,26 @@ open class AVTimedMetadataGroup: AVMetadataGroup, NSCopying, NSMutableCopying, @
     /// in HLS, gives an indefinite duration, since its end is not known until the next one). Parses
     /// the sample's bytes, in memory.
     ///
-    /// Reads timed ID3 (`'id3 '`, versions 2.3 and 2.4). Returns nil for a sample that is not timed
-    /// metadata, or whose format Avocet does not read.
+    /// Reads timed ID3 (`'id3 '`, versions 2.3 and 2.4) and QuickTime boxed metadata (`'mebx'`, a
+    /// phone movie's timed metadata track, keyed by the format description's key table). Returns nil
+    /// for a sample that is not timed metadata, or whose format Avocet does not read.
     ///
     /// - Parameter sampleBuffer: A sample of a metadata track, as a track output without output
     ///   settings gives it.
     public convenience init?(sampleBuffer: CMSampleBuffer) {
         guard let format = sampleBuffer.formatDescription, format.mediaType == .metadata,
-              format.mediaSubType.rawValue == kCMMetadataFormatType_ID3,
               let data = try? sampleBuffer.dataBuffer?.dataBytes() else { return nil }
         let start = sampleBuffer.presentationTimeStamp
         guard start.isNumeric else { return nil }
         let stated = sampleBuffer.duration
         let duration = stated.isNumeric && stated > .zero ? stated : .indefinite
-        self.init(items: ID3Tag.items(in: data, time: start, duration: duration),
-                  timeRange: CMTimeRange(start: start, duration: duration))
+        let items: [AVMetadataItem]
+        switch format.mediaSubType.rawValue {
+        case kCMMetadataFormatType_ID3: items = ID3Tag.items(in: data, time: start, duration: duration)
+        case kCMMetadataFormatType_Boxed: items = BoxedMetadata.items(in: data, keys: format.metadataKeyTable, time: start, duration: duration)
+        default: return nil
+        }
+        self.init(items: items, timeRange: CMTimeRange(start: start, duration: duration))
     }
 
     /// The items that apply during ``timeRange``.

@@ -104,6 +104,7 @@ package final class Demuxer: @unchecked Sendable {
             described.mp4Boxes = boxes
             for i in described.streams.indices {
                 described.streams[i].alternateGroup = boxes.alternateGroups[described.streams[i].id]
+                described.streams[i].metadataKeys = boxes.metadataKeys[described.streams[i].id]
                 guard described.streams[i].kind == .video else { continue }
                 if let size = boxes.trackSizes[described.streams[i].id], size.width > 0, size.height > 0 {
                     described.streams[i].trackHeaderSize = size

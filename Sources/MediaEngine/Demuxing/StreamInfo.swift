@@ -61,6 +61,8 @@ package struct StreamInfo: Sendable, Equatable {
     /// The alternate group the container's track header states (MP4's `tkhd`; 0: none); nil where the
     /// container has no such thing.
     package var alternateGroup: Int?
+    /// The key table of a QuickTime timed metadata track (`mebx`); nil for other streams.
+    package var metadataKeys: [BoxedMetadataKey]?
     /// The video's dynamic range, from its transfer function (standard where none is stated).
     package var dynamicRange = DynamicRange.standard
     package enum DynamicRange: Sendable, Equatable {

@@ -14,6 +14,8 @@ package struct MP4Boxes: Sendable, Equatable {
     /// Each track header's alternate group, by track ID: tracks of one nonzero group are alternatives
     /// to one another (Apple's track groups and media selection groups); 0 is none.
     package var alternateGroups: [Int32: Int] = [:]
+    /// The key table of each timed metadata track (sample description `mebx`), by track ID.
+    package var metadataKeys: [Int32: [BoxedMetadataKey]] = [:]
 
     /// A track header's width and height, 16.16 fixed point turned into points.
     package struct TrackSize: Sendable, Equatable {
@@ -45,10 +47,14 @@ package struct MP4Boxes: Sendable, Equatable {
                     if childType == "mvex" { result.canContainFragments = true }
                     if childType == "trak" {
                         let trakEnd = min(child.addingSaturating(childSize), end)
-                        if let (id, size, group) = try trackHeader(source, inTrakAt: child.addingSaturating(childHeader), end: trakEnd,
+                        let trakStart = child.addingSaturating(childHeader)
+                        if let (id, size, group) = try trackHeader(source, inTrakAt: trakStart, end: trakEnd,
                                                                    cancellation: cancellation) {
                             result.trackSizes[id] = size
                             result.alternateGroups[id] = group
+                            if let keys = try metadataKeys(source, inTrakAt: trakStart, end: trakEnd, cancellation: cancellation) {
+                                result.metadataKeys[id] = keys
+                            }
                         }
                     }
                     child = child.addingSaturating(childSize)
@@ -91,6 +97,37 @@ package struct MP4Boxes: Sendable, Equatable {
                 return (Int32(bitPattern: id), size, group)
             }
             child = child.addingSaturating(size)
+        }
+        return nil
+    }
+
+    /// The key table of a timed metadata track: its `mdia/minf/stbl/stsd` read (at most 64 KiB) when
+    /// its first sample description is `mebx`; nil for any other track, or a malformed one.
+    private static func metadataKeys(_ source: any ByteSource, inTrakAt start: Int64, end: Int64,
+                                     cancellation: CancellationToken) throws -> [BoxedMetadataKey]? {
+        var range = (start, end)
+        for type in ["mdia", "minf", "stbl", "stsd"] {
+            guard let found = try child(type, of: source, in: range, cancellation: cancellation) else { return nil }
+            range = found
+        }
+        let length = range.1.subtractingSaturating(range.0)
+        guard length >= 16, length <= 65_536 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: range.0, into: $0, cancellation: cancellation) }
+        guard count == bytes.count else { return nil }
+        return BoxedMetadataKey.keys(inSampleDescriptions: bytes[...])
+    }
+
+    /// The body (start, end) of the first box of `type` among those in `range`, looking at no more
+    /// than 64 of them.
+    private static func child(_ type: String, of source: any ByteSource, in range: (Int64, Int64),
+                              cancellation: CancellationToken) throws -> (Int64, Int64)? {
+        var at = range.0
+        for _ in 0..<64 {
+            guard at.addingSaturating(8) <= range.1,
+                  let (kind, size, headerSize) = try header(source, at: at, fileSize: range.1, cancellation: cancellation) else { return nil }
+            if kind == type { return (at.addingSaturating(headerSize), min(at.addingSaturating(size), range.1)) }
+            at = at.addingSaturating(size)
         }
         return nil
     }

@@ -88,4 +88,33 @@ struct TimedMetadataTests {
         }
         #expect(groups.first?.items.first?.commonKey == .commonKeyTitle, "TIT2 is the title")
     }
+
+    /// A QuickTime timed metadata track (Fixtures/timed-metadata.mov, facts.json's `boxed_metadata`):
+    /// its samples read back as groups of the keys' items, typed by the key table, over the samples'
+    /// times; the key table reaches the track's format description.
+    @Test func boxedMetadataReadsBackByItsKeyTable() async throws {
+        let facts = Fixtures.facts.boxedMetadata
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(facts.name)))
+        let (track, groups, _) = try await Self.groups(of: asset)
+        let format = try #require(try await track.load(.formatDescriptions).first)
+        #expect(format.mediaSubType.rawValue == kCMMetadataFormatType_Boxed)
+        #expect(groups.count == facts.samples.count)
+        for (group, sample) in zip(groups, facts.samples) {
+            #expect(abs(group.timeRange.start.seconds - sample.start) < 0.001 && abs(group.timeRange.end.seconds - sample.end) < 0.001,
+                    "\(group.timeRange.start.seconds)-\(group.timeRange.end.seconds)")
+            #expect(group.items.map { $0.identifier?.rawValue } == facts.keys.map { "\($0.namespace)/\($0.key)" })
+            for (item, (value, key)) in zip(group.items, zip(sample.values, facts.keys)) {
+                #expect(item.keySpace == AVMetadataKeySpace(rawValue: key.namespace))
+                switch value {
+                case .text(let text):
+                    #expect(try await item.load(.stringValue) == text)
+                    #expect(item.dataType == "com.apple.metadata.datatype.UTF-8")
+                case .number(let number):
+                    #expect(try await item.load(.numberValue)?.doubleValue == number)
+                    #expect(item.dataType == "com.apple.metadata.datatype.float32")
+                }
+            }
+        }
+        #expect(groups.first?.items.first?.commonKey == .commonKeyLocation, "the ISO 6709 location is the common location")
+    }
 }

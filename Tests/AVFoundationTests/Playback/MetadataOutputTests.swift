@@ -147,4 +147,32 @@ struct MetadataOutputTests {
         output.advanceIntervalForDelegateInvocation = -1
         #expect(output.advanceIntervalForDelegateInvocation == 0)
     }
+
+    /// A phone-style timed metadata track (Fixtures/timed-metadata.mov): the sample in effect after a
+    /// seek (its time range holds the landing time), then the next as playing reaches it.
+    @Test func boxedMetadataArrivesWithItsTimes() async throws {
+        let facts = Fixtures.facts.boxedMetadata
+        let output = AVPlayerItemMetadataOutput(identifiers: ["mdta/com.apple.quicktime.location.ISO6709"])
+        let item = AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(facts.name))))
+        let player = AVPlayer(playerItem: item)
+        let recorder = MetadataRecorder()
+        recorder.player = player
+        output.setDelegate(recorder, queue: recorder.queue)
+        item.add(output)
+        try await PlayerTests.ready(item, in: player)
+        let places = facts.samples.map { sample -> String in if case .text(let text) = sample.values[0] { return text } else { return "" } }
+        try await until("the output has read its track") {
+            _ = await player.seek(to: Self.time((facts.samples[2].start + facts.samples[2].end) / 2), toleranceBefore: .zero, toleranceAfter: .zero)
+            return try await recorder.names().last == places[2]
+        }
+        recorder.events.withLock { $0 = [] }
+        player.play()
+        await until("the last sample delivered") { !recorder.groups.isEmpty || player.rate == 0 }
+        player.pause()
+        #expect(try await recorder.names() == [places[3]])
+        let group = try #require(recorder.groups.first)
+        #expect(abs(group.timeRange.start.seconds - facts.samples[3].start) < 0.001)
+        #expect(abs(group.timeRange.duration.seconds - (facts.samples[3].end - facts.samples[3].start)) < 0.001)
+        #expect(group.items.count == 1, "only the location, as asked")
+    }
 }

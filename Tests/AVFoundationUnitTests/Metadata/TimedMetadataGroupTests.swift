@@ -111,4 +111,53 @@ struct TimedMetadataGroupTests {
         #expect(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([]), subtype: FourCharCode(fourCharString: "text"))) == nil)
         #expect(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([]), mediaType: .audio)) == nil)
     }
+
+    /// A boxed metadata sample (`'mebx'`) of one atom per key, typed by the description's key table.
+    static func boxed(_ atoms: [(UInt32, [UInt8])], keys: [(UInt32, String, UInt32?)]) throws -> CMSampleBuffer {
+        let bytes = atoms.flatMap { id, value in
+            withUnsafeBytes(of: UInt32(8 + value.count).bigEndian, Array.init) + withUnsafeBytes(of: id.bigEndian, Array.init) + value
+        }
+        let table = keys.map { CMMetadataKeyTableEntry(localID: $0.0, namespace: "mdta", key: Data($0.1.utf8), wellKnownType: $0.2) }
+        let format = CMFormatDescription(mediaType: .metadata, mediaSubType: .init(rawValue: kCMMetadataFormatType_Boxed),
+                                         metadataKeyTable: table)
+        let block = try CMBlockBuffer(length: max(1, bytes.count), flags: .assureMemoryNow)
+        try bytes.withUnsafeBytes { try block.replaceDataBytes(with: $0) }
+        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 2), presentationTimeStamp: CMTime(value: 3, timescale: 1),
+                                        decodeTimeStamp: .invalid)
+        return try CMSampleBuffer(dataBuffer: block, formatDescription: format, numSamples: 1, sampleTimings: [timing], sampleSizes: [bytes.count])
+    }
+
+    @Test func boxedValuesFollowTheirKeysTypes() async throws {
+        let keys: [(UInt32, String, UInt32?)] = [(1, "com.example.int8", 21), (2, "com.example.int16", 21), (3, "com.example.uint32", 22),
+                                                 (4, "com.example.float64", 24), (5, "com.example.utf16", 2), (6, "com.example.untyped", nil),
+                                                 (7, "com.example.badfloat", 23)]
+        let atoms: [(UInt32, [UInt8])] = [
+            (1, [0xFE]), (2, [0xFF, 0x38]), (3, [0xFF, 0xFF, 0xFF, 0xFF]),
+            (4, withUnsafeBytes(of: (2.5).bitPattern.bigEndian, Array.init)), (5, [0x00, 0x4F, 0x00, 0x4B]),
+            (6, [1, 2, 3]), (0, [9, 9]), (99, [9]), (7, [1, 2, 3]),
+        ]
+        let group = try #require(AVTimedMetadataGroup(sampleBuffer: try Self.boxed(atoms, keys: keys)))
+        #expect(group.items.map(\.identifier?.rawValue) == keys.map { "mdta/\($0.1)" }, "atoms of no key (0, 99) are skipped")
+        #expect(try await group.items[0].load(.numberValue)?.int64Value == -2)
+        #expect(try await group.items[1].load(.numberValue)?.int64Value == -200)
+        #expect(try await group.items[2].load(.numberValue)?.uint64Value == 4_294_967_295)
+        #expect(try await group.items[3].load(.numberValue)?.doubleValue == 2.5)
+        #expect(try await group.items[4].load(.stringValue) == "OK")
+        #expect(try await group.items[5].load(.dataValue) == Data([1, 2, 3]))
+        #expect(try await group.items[6].load(.dataValue) == Data([1, 2, 3]), "a Float32 of three bytes stays raw")
+        #expect(group.items.map(\.dataType) == ["com.apple.metadata.datatype.int8", "com.apple.metadata.datatype.int16",
+                                                "com.apple.metadata.datatype.uint32", "com.apple.metadata.datatype.float64",
+                                                "com.apple.metadata.datatype.UTF-16", "com.apple.metadata.datatype.raw-data",
+                                                "com.apple.metadata.datatype.raw-data"])
+        #expect(group.timeRange == CMTimeRange(start: CMTime(value: 3, timescale: 1), duration: CMTime(value: 1, timescale: 2)))
+        // An atom that claims more bytes than the sample holds ends it.
+        var cut = try Self.boxed([(1, [0x05])], keys: keys)
+        let bytes: [UInt8] = [0, 0, 0, 0x40, 0, 0, 0, 1, 5]
+        let block = try CMBlockBuffer(length: bytes.count, flags: .assureMemoryNow)
+        try bytes.withUnsafeBytes { try block.replaceDataBytes(with: $0) }
+        cut = try CMSampleBuffer(dataBuffer: block, formatDescription: cut.formatDescription, numSamples: 1,
+                                 sampleTimings: [CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)],
+                                 sampleSizes: [bytes.count])
+        #expect(AVTimedMetadataGroup(sampleBuffer: cut)?.items.isEmpty == true)
+    }
 }
