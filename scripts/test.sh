@@ -19,7 +19,7 @@ fi
 # xvfb, xauth, x11-apps: `avtool play --video` is tested in a virtual X server, screenshot by xwd.
 # pulseaudio, libasound2-plugins: a PulseAudio null sink (through ALSA's pulse plugin) is the sound
 # device that keeps time in the audio clock test.
-# python3: the metadata constants are checked against their table (Tools/Constants).
+# python3: AVFoundation's constants are checked against their table (Tools/Constants).
 bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-plugins python3
 python3 Tools/Constants/generate.py --check
 swift test

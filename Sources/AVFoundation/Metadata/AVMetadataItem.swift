@@ -224,14 +224,16 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
 
     /// The identifier of `key` in `keySpace`: "<prefix>/<key>" with the key's bytes percent-encoded
     /// where they are not letters, digits or `-._~` (© is the Mac Roman byte 0xA9, so "©nam" becomes
-    /// "%A9nam").
+    /// "%A9nam"). In the iTunes and QuickTime user-data key spaces a leading "@", as Apple's key
+    /// constants spell ©, counts as ©: ``AVMetadataKey/iTunesMetadataKeySongName`` ("@nam") gives
+    /// ``AVMetadataIdentifier/iTunesMetadataSongName`` ("itsk/%A9nam").
     ///
     /// - Parameters:
     ///   - key: A string, or an `NSNumber` holding a four-character code.
     ///   - keySpace: The key space, such as ``AVMetadataKeySpace/iTunes``.
     /// - Returns: The identifier; nil for a key that is neither a string nor a number.
     open class func identifier(forKey key: Any, keySpace: AVMetadataKeySpace) -> AVMetadataIdentifier? {
-        guard let text = MetadataValues.keyString(key) else { return nil }
+        guard let text = MetadataValues.nativeKey(key, in: keySpace) else { return nil }
         return AVMetadataIdentifier(rawValue: keySpace.identifierPrefix + "/" + MetadataValues.percentEncode(text))
     }
 
@@ -270,15 +272,16 @@ open class AVMetadataItem: NSObject, AVAsynchronousKeyValueLoading, NSCopying, N
     ///
     /// - Parameters:
     ///   - metadataItems: The items to filter.
-    ///   - key: A string ("©nam") or the four-character code's number; nil matches any key.
+    ///   - key: A string ("©nam", or "@nam" as Apple's constants spell it) or the four-character code's
+    ///     number; nil matches any key.
     ///   - keySpace: The key space; nil matches any.
     /// - Returns: The matching items, in their order.
     open class func metadataItems(from metadataItems: [AVMetadataItem], withKey key: Any?, keySpace: AVMetadataKeySpace?) -> [AVMetadataItem] {
-        let wanted = key.flatMap(MetadataValues.keyString)
-        return metadataItems.filter { item in
+        metadataItems.filter { item in
             if let keySpace, item.keySpace != keySpace { return false }
-            if key != nil {
-                guard let wanted, let itemKey = item.key.flatMap(MetadataValues.keyString), itemKey == wanted else { return false }
+            if let key {
+                guard let wanted = MetadataValues.nativeKey(key, in: item.keySpace),
+                      let itemKey = item.key.flatMap({ MetadataValues.nativeKey($0, in: item.keySpace) }), itemKey == wanted else { return false }
             }
             return true
         }
@@ -358,7 +361,7 @@ open class AVMutableMetadataItem: AVMetadataItem, @unchecked Sendable {
     /// in the common key space its key itself.
     open override var commonKey: AVMetadataKey? {
         if let stored = super.commonKey { return stored }
-        guard let space = keySpace, let key = key.flatMap(MetadataValues.keyString) else { return nil }
+        guard let space = keySpace, let key = key.flatMap({ MetadataValues.nativeKey($0, in: space) }) else { return nil }
         if space == .common { return AVMetadataKey(rawValue: key) }
         return MetadataMapping.commonKey(forKey: key, space: space)
     }

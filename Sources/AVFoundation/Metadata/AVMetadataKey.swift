@@ -1,6 +1,7 @@
 import Foundation
 
-/// A metadata key: a common key ("title") or a format's own key ("©nam", "TIT2").
+/// A metadata key: a common key ("title") or a format's own key ("TIT2"; Apple's constants spell the ©
+/// that starts an iTunes or QuickTime user-data atom as "@", so the `©nam` atom's key is "@nam").
 public struct AVMetadataKey: RawRepresentable, Hashable, Sendable {
     /// The key as a string.
     public let rawValue: String

@@ -9,28 +9,7 @@ public struct AVMetadataKeySpace: RawRepresentable, Hashable, Sendable {
     /// A key space from its code.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
-    /// The common key space: keys every format maps onto (`title`, `artist`, `artwork`).
-    public static let common = AVMetadataKeySpace(rawValue: "comn")
-    /// QuickTime user-data keys (`©nam`).
-    public static let quickTimeUserData = AVMetadataKeySpace(rawValue: "udta")
-    /// ISO (MPEG-4) user-data keys.
-    public static let isoUserData = AVMetadataKeySpace(rawValue: "uiso")
-    /// QuickTime metadata keys (`com.apple.quicktime.title`).
-    public static let quickTimeMetadata = AVMetadataKeySpace(rawValue: "mdta")
-    /// iTunes keys (`©nam`, `trkn`, `covr`).
-    public static let iTunes = AVMetadataKeySpace(rawValue: "itsk")
-    /// ID3 frames (`TIT2`, `APIC`).
-    public static let id3 = AVMetadataKeySpace(rawValue: "org.id3")
-    /// SHOUTcast/Icecast stream metadata.
-    public static let icy = AVMetadataKeySpace(rawValue: "icy")
-    /// HTTP Live Streaming date-range metadata.
-    public static let hlsDateRange = AVMetadataKeySpace(rawValue: "lsdr")
-    /// Tags of audio files without a richer scheme (WAV INFO chunks and the like).
-    public static let audioFile = AVMetadataKeySpace(rawValue: "caaf")
-    /// Vorbis comments (FLAC, Ogg Vorbis, Ogg Opus). Avocet's: Apple has no key space for them.
-    public static let vorbisComment = AVMetadataKeySpace(rawValue: "org.xiph.vorbis-comment")
-    /// Matroska and WebM tags. Avocet's: Apple has no key space for them.
-    public static let matroska = AVMetadataKeySpace(rawValue: "org.matroska.tags")
+    // The constants are generated from one table: see AVMetadataKeySpace+Constants.swift.
 
     /// The prefix of this key space's identifiers ("common", "itsk", "id3", ...).
     var identifierPrefix: String {

@@ -37,6 +37,16 @@ enum MetadataMapping {
         "author": ("©aut", .commonKeyAuthor), "publisher": ("©pub", .commonKeyPublisher),
         // Phones write the place in MP4's user data too; FFmpeg reads and writes it as "location".
         "location": ("©xyz", .commonKeyLocation),
+        // Atoms FFmpeg 5.1's demuxer reads under names of its own (mov_read_udta_string) that have an
+        // Apple constant: `©dir` is iTunesMetadataDirector, `©src` iTunesMetadataCredits, `©url`
+        // iTunesMetadataOnlineExtras, `©mak` iTunesMetadataRecordCompany, and so on.
+        "director": ("©dir", nil), "producer": ("©prd", nil), "performers": ("©prf", nil),
+        "original_artist": ("©ope", nil), "subtitle": ("©st3", nil), "original_source": ("©src", nil),
+        "url": ("©url", nil), "make": ("©mak", nil), "account_type": ("akID", nil), "account_id": ("apID", nil),
+        // Sort orders and TV fields: Apple declares no constant for them, but the item keeps its atom.
+        "sort_name": ("sonm", nil), "sort_artist": ("soar", nil), "sort_album": ("soal", nil),
+        "sort_album_artist": ("soaa", nil), "sort_composer": ("soco", nil), "sort_show": ("sosn", nil),
+        "episode_sort": ("tves", nil), "season_number": ("tvsn", nil),
     ]
 
     private static let quickTimeUserData: [String: Entry] = [
@@ -45,6 +55,12 @@ enum MetadataMapping {
         "copyright": ("©cpy", .commonKeyCopyrights), "encoder": ("©swr", .commonKeySoftware), "make": ("©mak", .commonKeyMake),
         "model": ("©mod", .commonKeyModel), "location": ("©xyz", .commonKeyLocation), "author": ("©aut", .commonKeyAuthor),
         "composer": ("©com", nil), "genre": ("©gen", nil), "encoded_by": ("©enc", nil),
+        // Atoms FFmpeg 5.1's demuxer reads under names of its own that have an Apple constant
+        // (quickTimeUserDataDirector for `©dir`, quickTimeUserDataURLLink for `©url`, ...).
+        "director": ("©dir", nil), "producer": ("©prd", nil), "performers": ("©prf", nil),
+        "original_artist": ("©ope", nil), "original_format": ("©fmt", nil), "original_source": ("©src", nil),
+        "host_computer": ("©hst", nil), "disclaimer": ("©dis", nil), "warning": ("©wrn", nil),
+        "playback_requirements": ("©req", nil), "chapter": ("©chp", nil), "url": ("©url", nil), "track": ("©trk", nil),
     ]
 
     private static let quickTimeMetadata: [String: AVMetadataKey] = [
@@ -173,7 +189,7 @@ enum MetadataMapping {
         for item in items {
             guard let value = item.currentStringValue, !value.isEmpty else { continue }
             var name: String?
-            if item.keySpace == space, let key = item.key.flatMap(MetadataValues.keyString) {
+            if item.keySpace == space, let key = item.key.flatMap({ MetadataValues.nativeKey($0, in: space) }) {
                 name = byNative[key] ?? (space == .matroska || space == .vorbisComment ? key : nil)
             }
             let common = item.keySpace == .common ? item.key.flatMap(MetadataValues.keyString).map { AVMetadataKey(rawValue: $0) } : item.commonKey

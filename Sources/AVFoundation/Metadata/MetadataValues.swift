@@ -5,10 +5,12 @@ enum MetadataValues {
     /// Key spaces whose keys Apple gives as numbers holding four-character codes.
     static let fourCharCodeSpaces: Set<AVMetadataKeySpace> = [.iTunes, .quickTimeUserData]
 
-    /// A key as text: strings as they are, four-character-code numbers as their characters (Mac Roman).
+    /// A key as text: strings (and ``AVMetadataKey`` constants) as they are, four-character-code numbers
+    /// as their characters (Mac Roman).
     static func keyString(_ key: Any) -> String? {
         switch key {
         case let s as String: return s
+        case let k as AVMetadataKey: return k.rawValue
         case let s as NSString: return s as String
         case let n as NSNumber:
             let code = UInt32(truncatingIfNeeded: n.int64Value)
@@ -18,8 +20,19 @@ enum MetadataValues {
         }
     }
 
+    /// A key as the file spells it. Apple's constants for the iTunes and QuickTime user-data key spaces
+    /// write an atom's leading © as "@" (``AVMetadataKey/iTunesMetadataKeySongName`` is "@nam" for the
+    /// `©nam` atom), so there a four-character key that starts with "@" means the © atom; any other key
+    /// is `keyString`'s text.
+    static func nativeKey(_ key: Any, in space: AVMetadataKeySpace?) -> String? {
+        guard let text = keyString(key) else { return nil }
+        guard let space, fourCharCodeSpaces.contains(space), text.unicodeScalars.count == 4, text.hasPrefix("@") else { return text }
+        return "©" + text.dropFirst()
+    }
+
     /// The key object items of `space` carry: an NSNumber four-character code, or an NSString.
     static func keyObject(_ key: String, in space: AVMetadataKeySpace) -> any NSCopying & NSObjectProtocol {
+        let key = nativeKey(key, in: space) ?? key
         if fourCharCodeSpaces.contains(space), let bytes = key.data(using: .isoLatin1), bytes.count == 4 {
             let code = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             return NSNumber(value: Int32(bitPattern: code))

@@ -20,7 +20,7 @@ struct MetadataItemTests {
         #expect(AVMetadataIdentifier.id3MetadataTitleDescription.rawValue == "id3/TIT2")
         #expect(AVMetadataIdentifier.quickTimeMetadataTitle.rawValue == "mdta/com.apple.quicktime.title")
         #expect(AVMetadataIdentifier.quickTimeUserDataFullName.rawValue == "udta/%A9nam")
-        #expect(AVMetadataKey.commonKeyTitle.rawValue == "title" && AVMetadataKey.iTunesMetadataKeySongName.rawValue == "©nam")
+        #expect(AVMetadataKey.commonKeyTitle.rawValue == "title" && AVMetadataKey.iTunesMetadataKeySongName.rawValue == "@nam")
         #expect(AVMetadataKeySpace.id3.rawValue == "org.id3" && AVMetadataFormat.iTunesMetadata.rawValue == "com.apple.itunes")
         #expect(AVMetadataCommonIdentifierTitle == .commonIdentifierTitle, "the Swift 3 global name of seed 004")
     }
