@@ -291,8 +291,9 @@ def make_selection(selection):
 
 
 def make_hls_renditions(hls):
-    """An HLS stream with alternative audio: the video variant and each audio rendition as a media
-    playlist of its own (ffmpeg's HLS muxer), and a master playlist naming them."""
+    """An HLS stream with alternative audio and subtitles: the video variant and each audio rendition
+    as a media playlist of its own (ffmpeg's HLS muxer), WebVTT subtitle renditions (written here), and
+    a master playlist naming them."""
     root = os.path.join(HERE, hls["directory"])
     d = hls["duration"]
     def segments(folder, inputs, codec):
@@ -310,7 +311,30 @@ def make_hls_renditions(hls):
                  ["-c:a", "aac", "-b:a", "32k", "-ac", "1", "-vn"])
         master.append(f'#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="{r["name"]}",LANGUAGE="{r["language"]}",'
                       f'DEFAULT={"YES" if r["default"] else "NO"},AUTOSELECT=YES,URI="{r["folder"]}/index.m3u8"')
-    master.append('#EXT-X-STREAM-INF:BANDWIDTH=120000,RESOLUTION=160x120,CODECS="avc1.42c00b,mp4a.40.2",AUDIO="audio"')
+    # The subtitle renditions: WebVTT segments of a second, whose X-TIMESTAMP-MAP puts cue time 0 at the
+    # video's first frame; a cue that spans a segment boundary goes into both.
+    origin = first_video_pts(os.path.join(root, "video", "segment0.ts"))
+    for sub in hls["subtitles"]:
+        folder = os.path.join(root, sub["folder"])
+        os.makedirs(folder, exist_ok=True)
+        for old in os.listdir(folder):
+            os.remove(os.path.join(folder, old))
+        stamp = lambda t: f"00:00:{int(t):02d}.{round(t % 1 * 1000):03d}"
+        playlist = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for i in range(int(d)):
+            lines = ["WEBVTT", f"X-TIMESTAMP-MAP=MPEGTS:{origin},LOCAL:00:00:00.000", ""]
+            for start, end, text in sub["cues"]:
+                if start < i + 1 and end > i:
+                    lines += [f"{stamp(start)} --> {stamp(end)}", text, ""]
+            with open(os.path.join(folder, f"segment{i}.vtt"), "w", encoding="utf-8") as f:
+                f.write("\n".join(lines))
+            playlist += ["#EXTINF:1.000000,", f"segment{i}.vtt"]
+        with open(os.path.join(folder, "index.m3u8"), "w", encoding="utf-8") as f:
+            f.write("\n".join(playlist + ["#EXT-X-ENDLIST"]) + "\n")
+        master.append(f'#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="{sub["name"]}",LANGUAGE="{sub["language"]}",'
+                      f'DEFAULT={"YES" if sub["default"] else "NO"},AUTOSELECT=YES,FORCED={"YES" if sub["forced"] else "NO"},'
+                      f'URI="{sub["folder"]}/index.m3u8"')
+    master.append('#EXT-X-STREAM-INF:BANDWIDTH=120000,RESOLUTION=160x120,CODECS="avc1.42c00b,mp4a.40.2",AUDIO="audio",SUBTITLES="subs"')
     master.append("video/index.m3u8")
     with open(os.path.join(root, "master.m3u8"), "w", encoding="utf-8") as f:
         f.write("\n".join(master) + "\n")

@@ -203,12 +203,41 @@ public struct FixtureFacts: Decodable, Sendable {
         public let samples: [Sample]
     }
 
+    /// The HLS stream with renditions (facts.json's `hls_renditions`): its WebVTT subtitle renditions,
+    /// each cue [start, end, text] in seconds from the video's first frame.
+    public struct HLSRenditions: Decodable, Sendable {
+        public struct Subtitles: Decodable, Sendable {
+            public struct Cue: Decodable, Sendable {
+                public let start: Double
+                public let end: Double
+                public let text: String
+                public init(from decoder: any Decoder) throws {
+                    var list = try decoder.unkeyedContainer()
+                    start = try list.decode(Double.self)
+                    end = try list.decode(Double.self)
+                    text = try list.decode(String.self)
+                }
+            }
+
+            public let folder: String
+            public let name: String
+            public let language: String
+            public let `default`: Bool
+            public let forced: Bool
+            public let cues: [Cue]
+        }
+
+        public let directory: String
+        public let subtitles: [Subtitles]
+    }
+
     public let cover: Cover
     public let fixtures: [Fixture]
     public let hls: HLS
     public let frames: Frames
     public let timedMetadata: TimedMetadata
     public let boxedMetadata: BoxedMetadata
+    public let hlsRenditions: HLSRenditions
 }
 
 public enum Fixtures {

@@ -84,4 +84,32 @@ struct HLSMasterPlaylistTests {
         #expect(HLSMasterPlaylist.variants(in: text[...]).isEmpty)
         #expect(HLSMasterPlaylist.attributeList("A=1,B=\"x,y\",C=z"[...]) == ["A": "1", "B": "x,y", "C": "z"])
     }
+
+    @Test func renditionsAndTheSubtitlesGroupOfAVariant() {
+        let text = """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,FORCED=NO,CHARACTERISTICS="public.accessibility.transcribes-spoken-dialog,public.accessibility.describes-music-and-sound",URI="en/index.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Forced",LANGUAGE="en",FORCED=YES,URI="forced/index.m3u8"
+        #EXT-X-MEDIA:GROUP-ID="no-type",NAME="x"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="Main"
+        #EXT-X-STREAM-INF:BANDWIDTH=1000,SUBTITLES="subs"
+        v/index.m3u8
+        """
+        let renditions = HLSMasterPlaylist.renditions(in: text[...])
+        #expect(renditions.map(\.type) == ["SUBTITLES", "SUBTITLES", "AUDIO"], "an entry without a TYPE is left out")
+        #expect(renditions[0].isDefault && renditions[0].autoselect && !renditions[0].forced && renditions[0].uri == "en/index.m3u8")
+        #expect(renditions[0].characteristics == ["public.accessibility.transcribes-spoken-dialog", "public.accessibility.describes-music-and-sound"])
+        #expect(renditions[1].forced && !renditions[1].isDefault && renditions[1].name == "Forced")
+        #expect(renditions[2].uri == nil)
+        #expect(HLSMasterPlaylist.variants(in: text[...]).first?.subtitles == "subs")
+    }
+
+    @Test func mediaPlaylistSegments() {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.006,\nseg0.vtt\n#EXTINF:bad,\nseg1.vtt\n#EXT-X-DISCONTINUITY\n#EXTINF:4,title\n  seg2.vtt  \nstray.vtt\n#EXT-X-ENDLIST\n"
+        let segments = HLSMasterPlaylist.segments(in: text[...])
+        #expect(segments == [.init(duration: 6.006, uri: "seg0.vtt"), .init(duration: 0, uri: "seg1.vtt"), .init(duration: 4, uri: "seg2.vtt")],
+                "a URI with no EXTINF before it is no segment")
+        let many = String(repeating: "#EXTINF:1,\ns.vtt\n", count: HLSMasterPlaylist.maximumSegments + 5)
+        #expect(HLSMasterPlaylist.segments(in: many[...]).count == HLSMasterPlaylist.maximumSegments)
+    }
 }

@@ -79,13 +79,26 @@ struct AssetFacts: Sendable {
             let facts = TrackFacts(stream, mediaType: type, info: info, precise: precise, space: space)
             tracks.append(AVAssetTrack(asset: asset, source: source, trackID: id, mediaType: type, stream: stream, facts: facts))
         }
+        // An HLS master playlist's subtitle renditions, which FFmpeg does not read: tracks of their own.
+        if let nested = source.options.nestedSources, let url = (asset as? AVURLAsset)?.url {
+            var next = (usedIDs.max() ?? 0).addingReportingOverflow(1).partialValue
+            let duration = info.duration.map { CMTime(value: $0, timescale: 1_000_000) } ?? .invalid
+            for rendition in info.subtitleRenditions {
+                guard let uri = rendition.uri, let playlist = URL(string: uri, relativeTo: url)?.absoluteURL, next > 0 else { continue }
+                tracks.append(HLSSubtitleTrack(asset: asset, trackID: next, rendition: rendition, playlistURL: playlist, nested: nested,
+                                               originMicroseconds: info.timelineOrigin, duration: duration))
+                next = next.addingReportingOverflow(1).partialValue
+            }
+        }
         self.tracks = tracks
         // Alternate groups (MP4 and QuickTime track headers): the track groups, and the media selection
         // groups with the containers' default flags.
         var alternates: [Int: [CMPersistentTrackID]] = [:]
         for track in tracks { if let group = track.facts.alternateGroup, group != 0 { alternates[group, default: []].append(track.trackID) } }
         trackGroups = alternates.keys.sorted().compactMap { alternates[$0].map { AVAssetTrackGroup(trackIDs: $0) } }
-        mediaSelectionGroups = MediaSelectionRules.groups(of: tracks) { $0.file?.stream.disposition.contains(.default) ?? false }
+        mediaSelectionGroups = MediaSelectionRules.groups(of: tracks) {
+            $0.file?.stream.disposition.contains(.default) ?? ($0 as? HLSSubtitleTrack)?.rendition.isDefault ?? false
+        }
         variants = info.variants.map(AssetFacts.variant)
 
         // Metadata: the container's tags in its key space, then cover art.

@@ -209,6 +209,9 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// The cues of `track`, read whole through a reader of their own (waiting without holding a thread);
     /// empty when the track cannot be read. The samples of `native` subtypes are kept as they are.
     private static func readCues(of track: AVAssetTrack, in asset: AVAsset, native: Set<FourCharCode>) async -> [Cue] {
+        if let rendition = track as? HLSSubtitleTrack {
+            return await rendition.cues().map { Cue(start: $0.start, end: $0.end, text: $0.text, sample: nil) }
+        }
         var cues: [Cue] = []
         var bytes = 0
         await readStoredSamples(of: track, in: asset) { sample in

@@ -70,6 +70,11 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         if track.asset !== reader.asset {
             return AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: "An output may only read tracks of its reader's asset."])
         }
+        if track is HLSSubtitleTrack {
+            return AVError(.operationNotSupportedForAsset, userInfo: [
+                NSLocalizedDescriptionKey: "An HLS subtitle rendition is read by a legible output, not by an asset reader.",
+            ])
+        }
         if track.file == nil, !isComposed {
             return AVError(.operationNotSupportedForAsset, userInfo: [
                 NSLocalizedDescriptionKey: "Avocet's reader reads a composition's tracks decoded, not yet as stored samples.",

@@ -24,6 +24,13 @@ package struct ContainerInfo: Sendable, Equatable {
     /// The variants of an HLS master playlist (one per `EXT-X-STREAM-INF`, as FFmpeg's programs), in
     /// the playlist's order; empty for anything else.
     package var variants: [Variant] = []
+    /// The subtitle renditions (`EXT-X-MEDIA:TYPE=SUBTITLES`) of the group the shown variant names, in
+    /// the master playlist's order; empty for anything else. FFmpeg 5.1 does not read them (its support
+    /// is experimental and glues segments together): Avocet reads their WebVTT itself.
+    package var subtitleRenditions: [HLSMasterPlaylist.Rendition] = []
+    /// Where the asset's time zero falls on the container's clock, in microseconds: the start time taken
+    /// off a timeline that counts from its start (`ContainerFormat.countsFromItsStart`); 0 elsewhere.
+    package var timelineOrigin: Int64 = 0
 
     /// One variant of a master playlist: its stated bandwidth and its streams, as FFmpeg read them from
     /// the variant's first segment.

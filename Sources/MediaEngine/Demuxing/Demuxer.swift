@@ -34,6 +34,23 @@ package final class NestedSources: Sendable, Equatable {
 
     func source(for url: String) throws -> any ByteSource { try open(url) }
 
+    /// The bytes of the resource at `url`, read through the source it opens, up to `limit` bytes (the
+    /// rest is left out). Blocking: call on an engine thread.
+    package func bytes(of url: String, limit: Int, cancellation: CancellationToken) throws -> [UInt8] {
+        let source = try open(url)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while bytes.count < limit {
+            let wanted = min(chunk.count, limit - bytes.count)
+            let n = try chunk.withUnsafeMutableBytes {
+                try source.readFully(at: Int64(bytes.count), into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted]), cancellation: cancellation)
+            }
+            bytes += chunk[0..<n]
+            if n < wanted { break }
+        }
+        return bytes
+    }
+
     package static func == (a: NestedSources, b: NestedSources) -> Bool { a === b }
 }
 
@@ -127,6 +144,9 @@ package final class Demuxer: @unchecked Sendable {
         let entries = HLSMasterPlaylist.variants(in: text[...])
         guard entries.count == info.variants.count else { return }
         for i in info.variants.indices { info.variants[i].playlist = entries[i] }
+        // The subtitles that go with the shown variant.
+        guard let shown = info.variants.firstIndex(where: \.isShown), let group = entries[shown].subtitles else { return }
+        info.subtitleRenditions = HLSMasterPlaylist.renditions(in: text[...]).filter { $0.type == "SUBTITLES" && $0.groupID == group && $0.uri != nil }
     }
 
     /// Opens the container read through `source` as the options say, and keeps one variant of a
@@ -429,6 +449,7 @@ package final class Demuxer: @unchecked Sendable {
                 info.variants.append(ContainerInfo.Variant(bitRate: bitRate, streams: variantStreams, isShown: p == shown))
             }
         }
+        if format.countsFromItsStart, c.start_time != nopts { info.timelineOrigin = c.start_time }
         info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
         info.isQuickTimeMovie = info.format == .quickTime && info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true
         if info.duration == nil {

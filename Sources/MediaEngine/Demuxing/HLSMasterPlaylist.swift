@@ -19,6 +19,73 @@ package enum HLSMasterPlaylist {
         package var codecs: [String] = []
         /// `VIDEO-RANGE` (`SDR`, `PQ`, `HLG`).
         package var videoRange: String?
+        /// `SUBTITLES`: the group of subtitle renditions that goes with the variant.
+        package var subtitles: String?
+    }
+
+    /// One `EXT-X-MEDIA` entry: an alternative rendition (audio, subtitles, ...) of a group.
+    package struct Rendition: Sendable, Equatable {
+        /// `TYPE`: AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
+        package var type: String
+        package var groupID: String
+        package var name: String?
+        package var language: String?
+        package var isDefault = false
+        package var autoselect = false
+        package var forced = false
+        /// `CHARACTERISTICS`: Uniform Type Identifiers, such as public.accessibility.transcribes-spoken-dialog.
+        package var characteristics: [String] = []
+        /// `URI`, as the playlist gives it (relative to the playlist's own URL).
+        package var uri: String?
+    }
+
+    /// The `EXT-X-MEDIA` entries of `text`, in order (at most `maximumVariants`); entries without a
+    /// TYPE or GROUP-ID are left out.
+    package static func renditions(in text: Substring) -> [Rendition] {
+        var result: [Rendition] = []
+        for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("#EXT-X-MEDIA:") {
+            guard result.count < maximumVariants else { break }
+            let attributes = attributeList(line.dropFirst("#EXT-X-MEDIA:".count))
+            guard let type = attributes["TYPE"], let group = attributes["GROUP-ID"] else { continue }
+            var rendition = Rendition(type: type, groupID: group)
+            rendition.name = attributes["NAME"]
+            rendition.language = attributes["LANGUAGE"]
+            rendition.isDefault = attributes["DEFAULT"] == "YES"
+            rendition.autoselect = attributes["AUTOSELECT"] == "YES"
+            rendition.forced = attributes["FORCED"] == "YES"
+            rendition.characteristics = attributes["CHARACTERISTICS"].map { $0.split(separator: ",").map(String.init) } ?? []
+            rendition.uri = attributes["URI"]
+            result.append(rendition)
+        }
+        return result
+    }
+
+    /// One segment of a media playlist: its `EXTINF` duration and its URI.
+    package struct Segment: Sendable, Equatable {
+        package var duration: Double
+        package var uri: String
+    }
+
+    /// The most segments read from a media playlist.
+    static let maximumSegments = 20_000
+
+    /// The segments of a media playlist's `text`, in order (at most `maximumSegments`): each URI line
+    /// after an `EXTINF` tag.
+    package static func segments(in text: Substring) -> [Segment] {
+        var result: [Segment] = []
+        var duration: Double?
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard result.count < maximumSegments else { break }
+            let line = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#EXTINF:") {
+                let value = line.dropFirst("#EXTINF:".count).split(separator: ",", maxSplits: 1).first.map(String.init) ?? ""
+                duration = Double(value).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
+            } else if !line.isEmpty, !line.hasPrefix("#"), let known = duration {
+                result.append(Segment(duration: known, uri: line))
+                duration = nil
+            }
+        }
+        return result
     }
 
     /// The most entries and attribute bytes read: a playlist is text a stranger may write.
@@ -43,6 +110,7 @@ package enum HLSMasterPlaylist {
             variant.frameRate = attributes["FRAME-RATE"].flatMap { Double($0) }.flatMap { $0 > 0 && $0.isFinite && $0 < 1000 ? $0 : nil }
             variant.codecs = attributes["CODECS"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
             variant.videoRange = attributes["VIDEO-RANGE"]
+            variant.subtitles = attributes["SUBTITLES"]
             result.append(variant)
         }
         return result

@@ -95,6 +95,95 @@ struct MediaSelectionTests {
         #expect(item.tracks.filter { $0.assetTrack?.mediaType == .audio }.map(\.isEnabled) == [false, true])
     }
 
+    /// An HLS master playlist's WebVTT subtitles (`EXT-X-MEDIA TYPE=SUBTITLES`, Fixtures/hls-renditions/):
+    /// one legible option per rendition, named, in its language, the DEFAULT one the group's default;
+    /// a legible output on a player shows the chosen rendition's cues at their times (the segments'
+    /// X-TIMESTAMP-MAP applied, a cue two segments repeat shown once), and another choice shows its own.
+    @Test func hlsSubtitleRenditionsAreLegibleOptions() async throws {
+        let facts = Fixtures.facts.hlsRenditions
+        let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: Fixtures.directory.appendingPathComponent(facts.directory)))
+        let asset = AVURLAsset(url: server.url("/master.m3u8"))
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        #expect(legible.options.map { $0.displayName(with: Self.english) } == facts.subtitles.map(\.name))
+        #expect(legible.options.map(\.extendedLanguageTag) == facts.subtitles.map { $0.language })
+        #expect(legible.defaultOption === legible.options[0], "DEFAULT=YES")
+        #expect(legible.options.allSatisfy { $0.mediaType == .subtitle && !$0.hasMediaCharacteristic(.containsOnlyForcedSubtitles) })
+        let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let first = try await video.load(.timeRange).start.seconds
+
+        let item = AVPlayerItem(asset: asset)
+        let output = AVPlayerItemLegibleOutput()
+        let recorder = LegibleRecorder()
+        output.setDelegate(recorder, queue: recorder.queue)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        for (option, subtitles) in zip(legible.options, facts.subtitles) {
+            item.select(option, in: legible)
+            // Each cue shows at its time: a seek into it delivers it (once the rendition is read).
+            for cue in subtitles.cues {
+                let middle = CMTime(seconds: first + (cue.start + cue.end) / 2, preferredTimescale: 1000)
+                await until("\(cue.text) shows") {
+                    _ = await player.seek(to: middle, toleranceBefore: .zero, toleranceAfter: .zero)
+                    return recorder.texts.last == [cue.text]
+                }
+                let at = recorder.events.withLock { $0 }.last { if case .text(let s, _) = $0 { return s == [cue.text] } else { return false } }
+                if case .text(_, let time)? = at { #expect(abs(time - (first + cue.start)) < 0.002, "\(cue.text) from \(time)") }
+            }
+        }
+        // Between cues nothing shows, and the cue two segments repeat is not doubled.
+        _ = await player.seek(to: CMTime(seconds: first + 1.4, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        await until("nothing shows between cues") { recorder.texts.last == [] }
+        item.select(legible.options[0], in: legible)
+        _ = await player.seek(to: CMTime(seconds: first + 1.0, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        await until("the cue across the cut shows once") { recorder.texts.last == [facts.subtitles[0].cues[1].text] }
+
+        // An asset reader does not read a rendition.
+        let reader = try AVAssetReader(asset: asset)
+        let track = try #require(try await asset.loadTracks(withMediaType: .subtitle).first)
+        let trackOutput = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        #expect(!reader.canAdd(trackOutput))
+        reader.add(trackOutput)
+        #expect(reader.status == .failed && (reader.error as? AVError)?.code == .operationNotSupportedForAsset, "\(String(describing: reader.error))")
+    }
+
+    /// Subtitle renditions that cannot be read (a URI that is not http, a playlist the server does not
+    /// have, a segment that is not WebVTT) are options that show nothing: the asset and its player work.
+    @Test func unreadableSubtitleRenditionsShowNothing() async throws {
+        let facts = Fixtures.facts.hlsRenditions
+        var routes = LoopbackHTTPServer.routes(serving: Fixtures.directory.appendingPathComponent(facts.directory))
+        let master = """
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Local",LANGUAGE="en",DEFAULT=YES,URI="file:///etc/passwd"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Missing",LANGUAGE="de",URI="missing/index.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="Garbage",LANGUAGE="fr",URI="garbage/index.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=120000,SUBTITLES="s"
+        video/index.m3u8
+        """
+        routes["/bad.m3u8"] = .data(Data(master.utf8), contentType: "application/vnd.apple.mpegurl")
+        routes["/garbage/index.m3u8"] = .data(Data("#EXTM3U\n#EXTINF:1,\nnot.vtt\n#EXTINF:1,\nfile:///etc/passwd\n".utf8), contentType: "application/vnd.apple.mpegurl")
+        routes["/garbage/not.vtt"] = .data(Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) }), contentType: "text/vtt")
+        let server = try LoopbackHTTPServer(routes: routes)
+        let asset = AVURLAsset(url: server.url("/bad.m3u8"))
+        let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
+        #expect(legible.options.map { $0.displayName(with: Self.english) } == ["Local", "Missing", "Garbage"])
+        let item = AVPlayerItem(asset: asset)
+        let output = AVPlayerItemLegibleOutput()
+        let recorder = LegibleRecorder()
+        output.setDelegate(recorder, queue: recorder.queue)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        #expect(item.status == .readyToPlay)
+        for option in legible.options {
+            item.select(option, in: legible)
+            _ = await player.seek(to: CMTime(seconds: 0.5, preferredTimescale: 1000), toleranceBefore: .zero, toleranceAfter: .zero)
+        }
+        // The seeks' deliveries are in: nothing but empty text ever showed.
+        await until("the last seek delivered") { recorder.events.withLock { $0 }.contains(.flushed) }
+        #expect(recorder.texts.allSatisfy { $0.isEmpty }, "\(recorder.texts)")
+    }
+
     @Test func filtersKeepApplesOrder() async throws {
         let options = try #require(try await asset("selection.mkv").loadMediaSelectionGroup(for: .audible)).options
         let tags = { (found: [AVMediaSelectionOption]) in found.map { $0.extendedLanguageTag ?? "" } }
