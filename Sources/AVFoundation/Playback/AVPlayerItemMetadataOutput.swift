@@ -5,7 +5,8 @@ internal import Locking
 /// plays: each group when the item's time (plus ``advanceIntervalForDelegateInvocation``) reaches its
 /// start, one group a call, with the track it came from.
 ///
-/// Reads timed ID3 (MPEG-TS and HLS metadata streams). The tracks are read whole when the item loads
+/// Reads timed ID3 (MPEG-TS and HLS metadata streams) and QuickTime timed metadata tracks (`mebx`,
+/// as phones write them). The tracks are read whole when the item loads
 /// or a metadata track is enabled, through a reader of their own on the engine's threads (at most
 /// 100,000 groups or 16 MiB of samples a track; the rest is left out): a remote asset is read through
 /// once for it. When playing starts, or a seek lands (after

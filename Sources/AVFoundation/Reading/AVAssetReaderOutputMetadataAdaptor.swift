@@ -20,8 +20,8 @@ open class AVAssetReaderOutputMetadataAdaptor: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The group of the track's next sample. A sample of a format Avocet does not read (not timed ID3)
-    /// is skipped.
+    /// The group of the track's next sample. A sample of a format Avocet does not read (neither timed
+    /// ID3 nor QuickTime boxed metadata) is skipped.
     ///
     /// - Returns: The group; nil at the end of the track, or when the reader failed or was cancelled:
     ///   check the reader's ``AVAssetReader/status``.
