@@ -6,22 +6,41 @@ internal import Locking
 /// start, one group a call, with the track it came from.
 ///
 /// Reads timed ID3 (MPEG-TS and HLS metadata streams) and QuickTime timed metadata tracks (`mebx`,
-/// as phones write them). The tracks are read whole when the item loads
-/// or a metadata track is enabled, through a reader of their own on the engine's threads (at most
-/// 100,000 groups or 16 MiB of samples a track; the rest is left out): a remote asset is read through
-/// once for it. When playing starts, or a seek lands (after
+/// as phones write them); other metadata tracks (GoPro's `gpmd`) are not read. Each track is read from
+/// its start when the item loads or the track is enabled, through a reader of its own on the engine's
+/// threads, its samples kept as they come (a live stream's as they arrive; at most 100,000 samples or
+/// 16 MiB a track, the rest left out): a remote asset is read through once for it. A group whose time
+/// has passed by the time it is read is not delivered. When playing starts, or a seek lands (after
 /// ``AVPlayerItemOutputPushDelegate/outputSequenceWasFlushed(_:)``), the group in effect at that time
-/// is delivered first: the last to start before it whose time range has not ended (a group of
-/// indefinite duration, as a timed ID3 tag, lasts until the next one of its track). The delegate is
-/// called on its queue.
+/// is delivered first, once the reading has got past it: the last sample to start before it, if its
+/// time range has not ended and it holds items asked for (a group of indefinite duration, as a timed
+/// ID3 tag, lasts until the next sample of its track). The delegate is called on its queue.
 open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     // @unchecked Sendable: the mutable state sits behind `state`; the delegate is called on its queue.
 
-    /// The groups of one metadata track, sorted by start, with the item track they are delivered from.
+    /// One timed metadata sample of a track: its group with the items asked for, or nil when it has
+    /// none (the sample still ends the one before it, so an older tag is not taken to be in effect).
+    struct Entry {
+        var start: CMTime
+        var group: AVTimedMetadataGroup?
+    }
+
+    /// The samples of one metadata track read so far, sorted by start, with the item track they are
+    /// delivered from, whether the reading is over, and the time they were delivered up to (nil after
+    /// a flush, or before the first delivery: the group in effect comes first then, once the reading
+    /// has got past the time or ended).
     struct TrackGroups {
         var id: CMPersistentTrackID
         var track: AVPlayerItemTrack
-        var groups: [AVTimedMetadataGroup]
+        var entries: [Entry]
+        var finished = false
+        var deliveredUpTo: CMTime?
+    }
+
+    /// A track's reading: numbered, so that a reading replaced by another installs nothing.
+    struct Reading {
+        var number: Int
+        var task: Task<Void, Never>?
     }
 
     private struct State {
@@ -30,9 +49,8 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         var advance: TimeInterval = 0
         var tracks: [TrackGroups] = []
         /// Which tracks are being read or were read, so that a change that keeps them reads nothing again.
-        var reading: [CMPersistentTrackID: Task<Void, Never>] = [:]
-        /// The time delivered up to; nil after a flush, when the groups in effect are delivered first.
-        var deliveredUpTo: CMTime?
+        var reading: [CMPersistentTrackID: Reading] = [:]
+        var readings = 0
     }
 
     private let state = LockedState(State())
@@ -52,7 +70,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     }
 
     deinit {
-        for task in state.value.reading.values { task.cancel() }
+        for reading in state.value.reading.values { reading.task?.cancel() }
     }
 
     /// Sets the delegate (held weakly) and the queue its methods are called on.
@@ -82,33 +100,53 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     override func itemTracksChanged() {
         let enabled = (item?.tracks ?? []).compactMap { track -> (AVPlayerItemTrack, AVAssetTrack)? in
-            guard track.isEnabled, let asset = track.assetTrack, asset.mediaType == .metadata else { return nil }
+            guard track.isEnabled, let asset = track.assetTrack, asset.mediaType == .metadata,
+                  let subtype = asset.facts.formatDescriptions.first?.mediaSubType.rawValue,
+                  [kCMMetadataFormatType_ID3, kCMMetadataFormatType_Boxed].contains(subtype) else { return nil }
             return (track, asset)
         }
         let ids = Set(enabled.map(\.1.trackID))
-        // Tracks no longer presented stop being read and delivered; new ones are read.
-        let new = state.change { s -> [(AVPlayerItemTrack, AVAssetTrack)] in
-            for (id, task) in s.reading where !ids.contains(id) {
-                task.cancel()
+        // Tracks no longer presented stop being read and delivered; new ones are read, each reading
+        // numbered under the same lock that decides it, so that two changes at once start one.
+        let started = state.change { s -> [(AVAssetTrack, Int)] in
+            for (id, reading) in s.reading where !ids.contains(id) {
+                reading.task?.cancel()
                 s.reading[id] = nil
             }
             s.tracks.removeAll { !ids.contains($0.id) }
-            return enabled.filter { s.reading[$0.1.trackID] == nil }
-        }
-        for (itemTrack, track) in new {
-            guard let asset = track.asset else { continue }
-            let task = Task { [weak self, identifiers] in
-                let groups = await AVPlayerItemMetadataOutput.readGroups(of: track, in: asset, identifiers: identifiers)
-                guard let self, !Task.isCancelled else { return }
-                let installed = self.state.change { s -> Bool in
-                    guard s.reading[track.trackID] != nil else { return false }
-                    s.tracks.append(TrackGroups(id: track.trackID, track: itemTrack, groups: groups))
-                    return true
-                }
-                // What is in effect now, without waiting for the next tick.
-                if installed { self.deliver(flushing: false, newTrack: track.trackID) }
+            var started: [(AVAssetTrack, Int)] = []
+            for (itemTrack, track) in enabled where s.reading[track.trackID] == nil {
+                s.readings += 1
+                s.reading[track.trackID] = Reading(number: s.readings)
+                s.tracks.append(TrackGroups(id: track.trackID, track: itemTrack, entries: []))
+                started.append((track, s.readings))
             }
-            state.change { s in s.reading[track.trackID] = task }
+            return started
+        }
+        for (track, number) in started {
+            guard let asset = track.asset else { continue }
+            let id = track.trackID
+            let task = Task { [weak self, identifiers] in
+                await AVPlayerItemMetadataOutput.readEntries(of: track, in: asset, identifiers: identifiers) { chunk, finished in
+                    guard let self else { return false }
+                    // Installed only while this reading is the track's; what has begun is delivered at
+                    // once (the group in effect first, for a track not delivered yet).
+                    let installed = self.state.change { s -> Bool in
+                        guard s.reading[id]?.number == number, let t = s.tracks.firstIndex(where: { $0.id == id }) else { return false }
+                        let sorted = zip(chunk, chunk.dropFirst()).allSatisfy { $0.start <= $1.start }
+                            && (s.tracks[t].entries.last.map { last in chunk.first.map { last.start <= $0.start } ?? true } ?? true)
+                        s.tracks[t].entries += chunk
+                        if !sorted { s.tracks[t].entries.sort { $0.start < $1.start } }
+                        s.tracks[t].finished = finished
+                        return true
+                    }
+                    if installed { self.deliver(flushing: false) }
+                    return installed
+                }
+            }
+            state.change { s in
+                if s.reading[id]?.number == number { s.reading[id]?.task = task } else { task.cancel() }
+            }
         }
     }
 
@@ -120,28 +158,34 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         deliver(flushing: true)
     }
 
-    /// Delivers the groups that started since the last delivery, up to the item's time now plus the
-    /// advance interval; after a flush (or for a track just read, `newTrack`) the group in effect is
-    /// delivered first. The time is read, and the deliveries queued, under the output's lock, so they
-    /// reach the queue in the order of the times they are for.
-    private func deliver(flushing: Bool, newTrack: CMPersistentTrackID? = nil) {
+    /// Delivers, track by track, the groups that started since the track's last delivery, up to the
+    /// item's time now plus the advance interval; after a flush (or for a track not delivered yet) the
+    /// group in effect comes first. The marks move on whether or not a delegate is set (one set later
+    /// hears what comes from then on), and never back but by a flush. The time is read, and the
+    /// deliveries queued, under the output's lock, so they reach the queue in the order of the times
+    /// they are for.
+    private func deliver(flushing: Bool) {
         let output = self
         state.change { s in
-            guard let delegate = s.delegate, let queue = s.queue, let item = output.item else { return }
+            guard let item = output.item else { return }
             let time = item.player?.itemTime(of: item) ?? item.currentTime()
             guard time.isNumeric else { return }
             let look = time + CMTime(seconds: s.advance, preferredTimescale: 90_000)
-            let after = flushing ? nil : s.deliveredUpTo
             var deliveries: [(AVTimedMetadataGroup, AVPlayerItemTrack)] = []
-            for track in s.tracks {
-                let since = track.id == newTrack ? nil : after
-                for group in AVPlayerItemMetadataOutput.due(track.groups, after: since, upTo: look) {
-                    deliveries.append((group, track.track))
+            for t in s.tracks.indices {
+                let after = flushing ? nil : s.tracks[t].deliveredUpTo
+                // Which group is in effect is known once the reading has got past the time, or ended.
+                guard after != nil || s.tracks[t].finished || (s.tracks[t].entries.last.map { $0.start > look } ?? false) else {
+                    s.tracks[t].deliveredUpTo = nil
+                    continue
                 }
+                for group in AVPlayerItemMetadataOutput.due(s.tracks[t].entries, after: after, upTo: look) {
+                    deliveries.append((group, s.tracks[t].track))
+                }
+                s.tracks[t].deliveredUpTo = flushing ? look : max(look, s.tracks[t].deliveredUpTo ?? look)
             }
+            guard let delegate = s.delegate, let queue = s.queue, flushing || !deliveries.isEmpty else { return }
             deliveries.sort { $0.0.timeRange.start < $1.0.timeRange.start }
-            s.deliveredUpTo = look
-            guard flushing || !deliveries.isEmpty else { return }
             let box = UncheckedBox((delegate, deliveries))
             queue.async {
                 let (delegate, deliveries) = box.value
@@ -153,46 +197,51 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         }
     }
 
-    /// The groups of a track (sorted by start) to deliver for the span (`after`, `upTo`]: those starting
-    /// in it; with no `after` (a flush, or the first delivery), the group in effect at `upTo` and
-    /// none before it.
-    static func due(_ groups: [AVTimedMetadataGroup], after: CMTime?, upTo: CMTime) -> [AVTimedMetadataGroup] {
-        // The first group starting after `upTo`.
-        var low = 0, high = groups.count
+    /// The groups of a track's entries (sorted by start) to deliver for the span (`after`, `upTo`]:
+    /// those starting in it; with no `after` (a flush, or the first delivery), the group in effect at
+    /// `upTo` and none before it: the last entry to start, unless its stated duration has run out or
+    /// it has no group asked for.
+    static func due(_ entries: [Entry], after: CMTime?, upTo: CMTime) -> [AVTimedMetadataGroup] {
+        // The first entry starting after `upTo`.
+        var low = 0, high = entries.count
         while low < high {
             let mid = low + (high - low) / 2
-            if groups[mid].timeRange.start <= upTo { low = mid + 1 } else { high = mid }
+            if entries[mid].start <= upTo { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return [] }
         if let after {
             var first = low
-            while first > 0, groups[first - 1].timeRange.start > after { first -= 1 }
-            return Array(groups[first..<low])
+            while first > 0, entries[first - 1].start > after { first -= 1 }
+            return entries[first..<low].compactMap(\.group)
         }
-        // In effect: the last group to start, unless its stated duration has run out.
-        let last = groups[low - 1]
+        guard let last = entries[low - 1].group else { return [] }
         let duration = last.timeRange.duration
         if duration.isNumeric, last.timeRange.start + duration <= upTo { return [] }
         return [last]
     }
 
-    /// The groups of `track`'s samples with the items whose identifiers are wanted (nil: all), sorted
-    /// by start; groups left empty are dropped.
-    private static func readGroups(of track: AVAssetTrack, in asset: AVAsset, identifiers: Set<String>?) async -> [AVTimedMetadataGroup] {
-        var groups: [AVTimedMetadataGroup] = []
+    /// Reads `track`'s samples in order, handing each to `install` as it is read (a live stream's as
+    /// they come), with its group of the items whose identifiers are wanted (nil: all) or none, until
+    /// `install` returns false, the track ends, or `maximumGroups` samples or `maximumBytes` are read;
+    /// then tells `install` the reading is over.
+    private static func readEntries(of track: AVAssetTrack, in asset: AVAsset, identifiers: Set<String>?,
+                                    install: @escaping ([Entry], _ finished: Bool) -> Bool) async {
+        var count = 0
         var bytes = 0
+        var going = true
         await readStoredSamples(of: track, in: asset) { sample in
             bytes += max(0, CMSampleBufferGetTotalSampleSize(sample))
+            count += 1
             if let group = AVTimedMetadataGroup(sampleBuffer: sample) {
-                if let identifiers {
-                    let items = group.items.filter { $0.identifier.map { identifiers.contains($0.rawValue) } == true }
-                    if !items.isEmpty { groups.append(AVTimedMetadataGroup(items: items, timeRange: group.timeRange)) }
-                } else if !group.items.isEmpty {
-                    groups.append(group)
+                var kept: AVTimedMetadataGroup? = group.items.isEmpty ? nil : group
+                if let identifiers, let found = kept {
+                    let items = found.items.filter { $0.identifier.map { identifiers.contains($0.rawValue) } == true }
+                    kept = items.isEmpty ? nil : AVTimedMetadataGroup(items: items, timeRange: found.timeRange)
                 }
+                going = install([Entry(start: group.timeRange.start, group: kept)], false)
             }
-            return groups.count < maximumGroups && bytes < maximumBytes
+            return going && count < maximumGroups && bytes < maximumBytes
         }
-        return groups.sorted { $0.timeRange.start < $1.timeRange.start }
+        if going { _ = install([], true) }
     }
 }

@@ -23,9 +23,12 @@ open class AVAssetReaderOutputMetadataAdaptor: NSObject, @unchecked Sendable {
     /// The group of the track's next sample. A sample of a format Avocet does not read (neither timed
     /// ID3 nor QuickTime boxed metadata) is skipped.
     ///
-    /// - Returns: The group; nil at the end of the track, or when the reader failed or was cancelled:
-    ///   check the reader's ``AVAssetReader/status``.
+    /// - Returns: The group; nil at the end of the track, for an output of a track that is not a
+    ///   metadata track, or when the reader failed or was cancelled: check the reader's
+    ///   ``AVAssetReader/status``.
     open func nextTimedMetadataGroup() -> AVTimedMetadataGroup? {
+        // An output of another kind of track holds no timed metadata: nothing is read.
+        guard assetReaderTrackOutput.track.mediaType == .metadata else { return nil }
         while let sample = assetReaderTrackOutput.copyNextSampleBuffer() {
             if let group = AVTimedMetadataGroup(sampleBuffer: sample) { return group }
         }

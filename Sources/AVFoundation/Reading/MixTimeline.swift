@@ -18,8 +18,8 @@ enum MixTimeline {
                                     targetStart: (target.start - window.start).seconds, targetEnd: (target.end - window.start).seconds)
         }
         guard let composed = track as? AVCompositionTrack else {
-            // A file's timeline starts where its first stream does (an MPEG-TS recording's at 1.4 s or
-            // at hours): the window counts from there.
+            // A file whose first audio or video sample comes after zero: the window counts from there
+            // (MPEG streams already count from their start; see `ContainerFormat.countsFromItsStart`).
             let origin = fromFileStart ? fileOrigin(of: track) : .zero
             return [try piece(track, source: CMTimeRange(start: window.start + origin, duration: window.duration), target: window)]
         }

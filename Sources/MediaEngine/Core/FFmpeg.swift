@@ -81,8 +81,17 @@ extension FFmpeg {
     /// Where item time zero falls on the container's timeline, in AV_TIME_BASE units: the start time
     /// of an HLS stream or an MPEG stream (`ContainerFormat.countsFromItsStart`), else zero (files
     /// count from their own zero).
+    /// The earliest start of the container and of its streams read (FFmpeg leaves a data or subtitle
+    /// stream that starts well before the others out of the container's), so no track starts before zero.
     static func itemOrigin(_ ctx: UnsafeMutablePointer<AVFormatContext>, format: ContainerFormat) -> Int64 {
-        let start = ctx.pointee.start_time
-        return format.countsFromItsStart && start != avocet_nopts_value() ? start : 0
+        let nopts = avocet_nopts_value()
+        guard format.countsFromItsStart, ctx.pointee.start_time != nopts else { return 0 }
+        var origin = ctx.pointee.start_time
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            guard let st = ctx.pointee.streams[i]?.pointee, st.discard != AVDISCARD_ALL, st.start_time != nopts,
+                  st.time_base.num > 0, st.time_base.den > 0 else { continue }
+            origin = min(origin, av_rescale_q(st.start_time, st.time_base, AVRational(num: 1, den: AV_TIME_BASE)))
+        }
+        return origin
     }
 }

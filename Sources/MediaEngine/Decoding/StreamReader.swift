@@ -7,7 +7,8 @@ import Foundation
 /// `AudioSampleReader` the one for decoded sound.
 ///
 /// Times are item times in the stream's time base (`timeBase`): the container's timestamps less the
-/// item's origin (an HLS stream's start), so a file's first picture is usually at 0.
+/// item's origin (the start of an HLS or MPEG stream: `ContainerFormat.countsFromItsStart`), so a
+/// file's first picture is usually at 0.
 ///
 /// Blocking: every method runs on an engine thread; one caller at a time. Owns its own container
 /// (opened for this stream alone), decoder and scaler, and holds the byte source open until dropped.

@@ -282,6 +282,13 @@ package final class Demuxer: @unchecked Sendable {
             described += 1
         }
         if let expecting, described != expecting.streams { throw changed }
+        // Times count from the item's zero, as the header's do (an MPEG stream's clock starts anywhere).
+        let originMicroseconds = FFmpeg.itemOrigin(ctx, format: format)
+        var origins = [Int64](repeating: 0, count: slot.count)
+        for i in origins.indices where originMicroseconds != 0 {
+            guard let st = ctx.pointee.streams[i], st.pointee.time_base.num > 0, st.pointee.time_base.den > 0 else { continue }
+            origins[i] = av_rescale_q(originMicroseconds, AVRational(num: 1, den: AV_TIME_BASE), st.pointee.time_base)
+        }
         let nopts = avocet_nopts_value()
         var stats = [PacketStatistics](repeating: PacketStatistics(), count: described)
         var lastPTS = [Int64?](repeating: nil, count: stats.count)
@@ -300,8 +307,8 @@ package final class Demuxer: @unchecked Sendable {
                 stats[i].packetCount = stats[i].packetCount.addingSaturating(1)
                 stats[i].totalBytes = stats[i].totalBytes.addingSaturating(Int64(max(0, p.pointee.size)))
                 if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes = stats[i].keyframes.addingSaturating(1) }
-                let pts = p.pointee.pts
-                if pts != nopts {
+                if p.pointee.pts != nopts {
+                    let pts = p.pointee.pts.subtractingSaturating(origins[index])
                     stats[i].firstPresentationTime = min(stats[i].firstPresentationTime ?? pts, pts)
                     let end = pts.addingSaturating(max(0, p.pointee.duration))
                     stats[i].endPresentationTime = max(stats[i].endPresentationTime ?? end, end)
@@ -399,14 +406,15 @@ package final class Demuxer: @unchecked Sendable {
         let c = ctx.pointee
         let nopts = avocet_nopts_value()
         let format = ContainerFormat(demuxer: demuxerName)
+        let origin = FFmpeg.itemOrigin(ctx, format: format)
         var streams: [StreamInfo] = []
         for i in 0..<Int(c.nb_streams) {
             guard let st = c.streams[i], isDescribed(st, format: format) else { continue }
             var stream = describe(stream: st, index: i, format: format)
             // A playlist's or an MPEG stream's timeline starts at zero, whatever timestamps it carries
             // (MPEG-TS starts at 1.4 s or anywhere): streams start where they do relative to the earliest.
-            if format.countsFromItsStart, c.start_time != nopts, let start = stream.startTime {
-                stream.startTime = start.subtractingSaturating(av_rescale_q(c.start_time, AVRational(num: 1, den: AV_TIME_BASE), st.pointee.time_base))
+            if format.countsFromItsStart, origin != 0, let start = stream.startTime {
+                stream.startTime = start.subtractingSaturating(av_rescale_q(origin, AVRational(num: 1, den: AV_TIME_BASE), st.pointee.time_base))
             }
             streams.append(stream)
         }
@@ -421,7 +429,9 @@ package final class Demuxer: @unchecked Sendable {
             formatName: demuxerName,
             format: format,
             formatLongName: c.iformat?.pointee.long_name.map { String(cString: $0) } ?? "",
-            duration: c.duration == nopts || c.duration < 0 ? nil : c.duration,
+            // Counted from the origin, which may lie before the container's start (see `itemOrigin`).
+            duration: c.duration == nopts || c.duration < 0 ? nil
+                : c.duration.addingSaturating(origin != 0 && c.start_time != nopts ? max(0, c.start_time.subtractingSaturating(origin)) : 0),
             startTime: c.start_time == nopts ? nil : format.countsFromItsStart ? 0 : c.start_time,
             bitRate: c.bit_rate > 0 ? c.bit_rate : nil,
             byteSize: byteSize,
@@ -449,7 +459,7 @@ package final class Demuxer: @unchecked Sendable {
                 info.variants.append(ContainerInfo.Variant(bitRate: bitRate, streams: variantStreams, isShown: p == shown))
             }
         }
-        if format.countsFromItsStart, c.start_time != nopts { info.timelineOrigin = c.start_time }
+        info.timelineOrigin = origin
         info.durationIsEstimate = c.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
         info.isQuickTimeMovie = info.format == .quickTime && info.metadata.value(for: "major_brand")?.hasPrefix("qt") == true
         if info.duration == nil {

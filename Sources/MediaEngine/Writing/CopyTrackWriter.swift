@@ -24,6 +24,9 @@ final class CopyTrackWriter: TrackWriter {
     private var piece = 0
     private var started = false
     private var pieceHasKeyframe = false
+    /// The current piece is read again from its stream's start: its seek landed past the last keyframe
+    /// at or before its start.
+    private var fromStreamStart = false
     private var lastDts = Int64.min
     private let packet: UnsafeMutablePointer<AVPacket>
     private(set) var position = 0.0
@@ -94,7 +97,11 @@ final class CopyTrackWriter: TrackWriter {
         }
         guard let reader else { return }
         let sourceTB = reader.timeBase
-        let start = CopyTrackWriter.ticks(current.sourceStart, sourceTB), end = CopyTrackWriter.ticks(current.sourceEnd, sourceTB)
+        // Pieces are in item time; the packets count from the container's clock, which for an MPEG
+        // stream starts where its first sample does (`PacketReader.origin`).
+        let origin = reader.origin(in: sourceTB)
+        let start = CopyTrackWriter.ticks(current.sourceStart, sourceTB).addingSaturating(origin)
+        let end = CopyTrackWriter.ticks(current.sourceEnd, sourceTB).addingSaturating(origin)
         let offset = CopyTrackWriter.ticks(current.targetStart, timeBase)
         let nopts = avocet_nopts_value()
         if !started {
@@ -118,6 +125,14 @@ final class CopyTrackWriter: TrackWriter {
                 if pts >= end { continue }
             }
             if !pieceHasKeyframe {
+                // Seeking an MPEG stream goes by timestamps, not keyframes: a first keyframe (or any
+                // packet) after the start means the one before it was skipped. Read the piece again
+                // from the stream's start, once, rather than start it late.
+                if pts > start, exactCuts || piece == 0, !fromStreamStart {
+                    fromStreamStart = true
+                    try reader.seek(atOrBefore: reader.origin(in: sourceTB), token)
+                    continue
+                }
                 guard isKey, exactCuts || piece == 0 || pts >= start else { continue }
                 pieceHasKeyframe = true
                 if exactCuts { startPiece(keyframe: pts, firstDts: dts, start: start, sourceTB: sourceTB) }
@@ -182,6 +197,7 @@ final class CopyTrackWriter: TrackWriter {
         reader = nil
         started = false
         pieceHasKeyframe = false
+        fromStreamStart = false
         if piece >= pieces.count { isDone = true } else { position = max(position, pieces[piece].targetStart) }
     }
 }

@@ -123,6 +123,33 @@ struct ExportTests {
         #expect(first == 12 || first == 13, "\(String(describing: first))")
     }
 
+    /// An MPEG-TS movie's timeline starts at its first sample (ffmpeg's clock starts at 1.4 s): stream
+    /// copy takes the same pictures the asset shows at each time, whole or cut.
+    @Test("passthrough of an MPEG-TS movie copies the pictures at the asset's times")
+    func passthroughTransportStream() async throws {
+        let facts = Fixtures.frames("frames-long-gop.ts")
+        let source = AVURLAsset(url: Self.url(facts.name))
+        let (whole, _) = try await Self.export(source, preset: AVAssetExportPresetPassthrough, as: .mov, name: "whole.mov")
+        let duration = try await AVURLAsset(url: whole).load(.duration).seconds
+        #expect(abs(duration - facts.duration) < 0.1, "\(duration)")
+        #expect(try await Self.frameNumber(whole, at: 0) == 0)
+        #expect(try await Self.frameNumber(whole, at: facts.duration - 0.5) == Int((facts.duration - 0.5) * Double(facts.fps)))
+        // The end of a range is the asset's time, not the container clock's (1.4 s later).
+        let (cut, _) = try await Self.export(source, preset: AVAssetExportPresetPassthrough, as: .mov, name: "cut.mov") {
+            $0.timeRange = Self.r(0, 2)
+        }
+        let cutDuration = try await AVURLAsset(url: cut).load(.duration).seconds
+        #expect(abs(cutDuration - 2) < 0.1, "\(cutDuration)")
+        #expect(try await Self.frameNumber(cut, at: 1.98) == 2 * facts.fps - 1, "the last picture before 2 s last")
+        // A cut inside the one long group of pictures: copied from its keyframe, shown from the cut.
+        let (inside, _) = try await Self.export(source, preset: AVAssetExportPresetPassthrough, as: .mov, name: "inside.mov") {
+            $0.timeRange = Self.r(1, 2)
+        }
+        let insideDuration = try await AVURLAsset(url: inside).load(.duration).seconds
+        #expect(abs(insideDuration - 1) < 0.1, "\(insideDuration)")
+        #expect(try await Self.frameNumber(inside, at: 0) == facts.fps, "the picture at 1 s first")
+    }
+
     @Test("re-encoding keeps the shape, the rate and the preferred transform, and never enlarges")
     func reencode() async throws {
         let (output, session) = try await Self.export(AVURLAsset(url: Self.url("frames-rotated.mov")), preset: AVAssetExportPreset1280x720,
