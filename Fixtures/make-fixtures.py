@@ -5,9 +5,10 @@ Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` packag
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
 `--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
 with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
-alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie, its HLS stream and the movie with a\ntimed metadata track (timed-metadata.mov).
-The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script. Every number and tag comes from facts.json,
-which the tests read too, so a fact is written down once.
+alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie, its HLS stream and
+the movie with a timed metadata track (timed-metadata.mov).
+The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script.
+Every number and tag comes from facts.json, which the tests read too, so a fact is written down once.
 """
 import json
 import os
@@ -391,7 +392,9 @@ def ts_packet(pid, payload, counter):
     """One TS packet starting a PES or section with `payload` (at most 184 bytes), stuffed with an
     adaptation field."""
     stuffing = 184 - len(payload)
+    assert stuffing >= 0, "a payload of at most 184 bytes"
     header = bytes([0x47, 0x40 | (pid >> 8), pid & 0xFF])
+    counter &= 0x0F  # the continuity counter is four bits
     if stuffing == 0:
         return header + bytes([0x10 | counter]) + payload
     field = bytes([stuffing - 1]) + (b"\x00" + b"\xff" * (stuffing - 2) if stuffing > 1 else b"")
@@ -443,6 +446,7 @@ def add_timed_id3(path, cues, base=None, pid=0x102):
             new = bytes([section[0], 0xB0 | ((len(body) + 4) >> 8), (len(body) + 4) & 0xFF]) + body
             new += crc32_mpeg(new).to_bytes(4, "big")
             packet = packet[:start] + new
+            assert len(packet) <= 188, "the rewritten PMT must fit its packet"
             packet += b"\xff" * (188 - len(packet))
         out.append(packet)
     first = next(pes_pts(p) for p in out if pid_of(p) == video_pid and pes_pts(p) is not None)
@@ -529,7 +533,13 @@ def make_boxed_metadata(bm):
     table) and each sample's text is overwritten with its value atoms. ffmpeg puts the movie atom
     after the media data, so rebuilding it moves no sample."""
     def value(v, data_type):
+        assert data_type in (1, 23), "the script packs UTF-8 (1) and big-endian Float32 (23) values only"
         return v.encode() if data_type == 1 else struct.pack(">f", v)
+
+    def stamp(t):
+        ms = round(t * 1000)
+        return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
     samples = [b"".join(atom((i + 1).to_bytes(4, "big"), value(v, key[2])) for i, (v, key) in enumerate(zip(values, bm["keys"])))
                for _, _, values in bm["samples"]]
     path = os.path.join(HERE, bm["name"])
@@ -537,7 +547,6 @@ def make_boxed_metadata(bm):
         srt = os.path.join(tmp, "cues.srt")
         with open(srt, "w", encoding="utf-8") as f:
             for i, ((start, end, _), sample) in enumerate(zip(bm["samples"], samples)):
-                stamp = lambda t: f"00:00:{int(t):02d},{round(t % 1 * 1000):03d}"
                 f.write(f"{i + 1}\n{stamp(start)} --> {stamp(end)}\n{'x' * (len(sample) - 2)}\n\n")
         ffmpeg(["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate=25:duration={bm['duration']}", "-i", srt, "-map", "0", "-map", "1"] +
                VIDEO_ENCODERS["h264"] + ["-threads", "1", "-c:s", "mov_text"] + BITEXACT + ["-f", "mov", path])

@@ -22,13 +22,43 @@ enum MetadataValues {
 
     /// A key as the file spells it. Apple's constants for the iTunes and QuickTime user-data key spaces
     /// write an atom's leading © as "@" (``AVMetadataKey/iTunesMetadataKeySongName`` is "@nam" for the
-    /// `©nam` atom), so there a four-character key that starts with "@" means the © atom; any other key
-    /// is `keyString`'s text.
+    /// `©nam` atom), so there a key of `atSignConstants` means the © atom. Other keys that start with
+    /// "@" are atoms of their own (iTunes writes `@PST`, `@ppi`, `@pti` and `@sti`) and stay as they are,
+    /// as does any other key: `keyString`'s text.
     static func nativeKey(_ key: Any, in space: AVMetadataKeySpace?) -> String? {
         guard let text = keyString(key) else { return nil }
-        guard let space, fourCharCodeSpaces.contains(space), text.unicodeScalars.count == 4, text.hasPrefix("@") else { return text }
+        guard let space, fourCharCodeSpaces.contains(space), atSignConstants.contains(text) else { return text }
         return "©" + text.dropFirst()
     }
+
+    /// The raw values of Apple's iTunes and QuickTime user-data key constants that spell an atom's © as
+    /// "@" ("@nam"), made once.
+    static let atSignConstants: Set<String> = {
+        let keys: [AVMetadataKey] = [
+            .quickTimeUserDataKeyAccessibilityDescription, .quickTimeUserDataKeyAlbum, .quickTimeUserDataKeyArranger,
+            .quickTimeUserDataKeyArtist, .quickTimeUserDataKeyAuthor, .quickTimeUserDataKeyChapter, .quickTimeUserDataKeyComment,
+            .quickTimeUserDataKeyComposer, .quickTimeUserDataKeyCopyright, .quickTimeUserDataKeyCreationDate,
+            .quickTimeUserDataKeyCredits, .quickTimeUserDataKeyDescription, .quickTimeUserDataKeyDirector,
+            .quickTimeUserDataKeyDisclaimer, .quickTimeUserDataKeyEncodedBy, .quickTimeUserDataKeyFullName,
+            .quickTimeUserDataKeyGenre, .quickTimeUserDataKeyHostComputer, .quickTimeUserDataKeyInformation,
+            .quickTimeUserDataKeyKeywords, .quickTimeUserDataKeyLocationISO6709, .quickTimeUserDataKeyMake,
+            .quickTimeUserDataKeyModel, .quickTimeUserDataKeyOriginalArtist, .quickTimeUserDataKeyOriginalFormat,
+            .quickTimeUserDataKeyOriginalSource, .quickTimeUserDataKeyPerformers, .quickTimeUserDataKeyPhonogramRights,
+            .quickTimeUserDataKeyProducer, .quickTimeUserDataKeyProduct, .quickTimeUserDataKeyPublisher,
+            .quickTimeUserDataKeySoftware, .quickTimeUserDataKeySpecialPlaybackRequirements, .quickTimeUserDataKeyTrack,
+            .quickTimeUserDataKeyURLLink, .quickTimeUserDataKeyWarning, .quickTimeUserDataKeyWriter,
+            .iTunesMetadataKeyAcknowledgement, .iTunesMetadataKeyAlbum, .iTunesMetadataKeyArranger, .iTunesMetadataKeyArtDirector,
+            .iTunesMetadataKeyArtist, .iTunesMetadataKeyAuthor, .iTunesMetadataKeyComposer, .iTunesMetadataKeyConductor,
+            .iTunesMetadataKeyCredits, .iTunesMetadataKeyDescription, .iTunesMetadataKeyDirector, .iTunesMetadataKeyEQ,
+            .iTunesMetadataKeyEncodedBy, .iTunesMetadataKeyEncodingTool, .iTunesMetadataKeyExecProducer,
+            .iTunesMetadataKeyLinerNotes, .iTunesMetadataKeyLyrics, .iTunesMetadataKeyOnlineExtras,
+            .iTunesMetadataKeyOriginalArtist, .iTunesMetadataKeyPerformer, .iTunesMetadataKeyPhonogramRights,
+            .iTunesMetadataKeyProducer, .iTunesMetadataKeyPublisher, .iTunesMetadataKeyRecordCompany,
+            .iTunesMetadataKeyReleaseDate, .iTunesMetadataKeySoloist, .iTunesMetadataKeySongName, .iTunesMetadataKeySoundEngineer,
+            .iTunesMetadataKeyThanks, .iTunesMetadataKeyTrackSubTitle, .iTunesMetadataKeyUserComment, .iTunesMetadataKeyUserGenre
+        ]
+        return Set(keys.map(\.rawValue))
+    }()
 
     /// The key object items of `space` carry: an NSNumber four-character code, or an NSString.
     static func keyObject(_ key: String, in space: AVMetadataKeySpace) -> any NSCopying & NSObjectProtocol {

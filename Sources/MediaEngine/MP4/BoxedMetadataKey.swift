@@ -46,6 +46,11 @@ package struct BoxedMetadataKey: Sendable, Equatable {
     }
 
     /// The key table of a `stsd` body whose first entry is a `mebx` sample description; nil otherwise.
+    ///
+    /// Only the first sample description's table is read: a track whose samples point at a later
+    /// description (a sample-to-chunk entry's description index above 1) has those samples read with
+    /// the first description's keys, so a key whose local ID the later table gives another meaning is
+    /// misread, and one only the later table holds is skipped.
     static func keys(inSampleDescriptions stsd: ArraySlice<UInt8>) -> [BoxedMetadataKey]? {
         // Version and flags (4), entry count (4), then the first entry: its size and type, six reserved
         // bytes and the data reference index, then its atoms.
@@ -60,8 +65,8 @@ package struct BoxedMetadataKey: Sendable, Equatable {
         var found: [(UInt32, ArraySlice<UInt8>)] = []
         var at = bytes.startIndex
         while bytes.endIndex - at >= 8 {
-            let size = Int(bigEndian(bytes[at..<at + 4]))
-            guard size >= 8, size <= bytes.endIndex - at else { break }
+            // Int(exactly:): a 32-bit platform's Int does not hold every atom size.
+            guard let size = Int(exactly: bigEndian(bytes[at..<at + 4])), size >= 8, size <= bytes.endIndex - at else { break }
             found.append((bigEndian(bytes[at + 4..<at + 8]), bytes[at + 8..<at + size]))
             at += size
         }

@@ -101,8 +101,9 @@ package struct MP4Boxes: Sendable, Equatable {
         return nil
     }
 
-    /// The key table of a timed metadata track: its `mdia/minf/stbl/stsd` read (at most 64 KiB) when
-    /// its first sample description is `mebx`; nil for any other track, or a malformed one.
+    /// The key table of a timed metadata track: the first 16 bytes of its `mdia/minf/stbl/stsd` (version
+    /// and flags, entry count, the first entry's size and type), then, when that entry is `mebx`, the
+    /// rest of the entry (at most 64 KiB in all); nil for any other track, or a malformed one.
     private static func metadataKeys(_ source: any ByteSource, inTrakAt start: Int64, end: Int64,
                                      cancellation: CancellationToken) throws -> [BoxedMetadataKey]? {
         var range = (start, end)
@@ -111,8 +112,15 @@ package struct MP4Boxes: Sendable, Equatable {
             range = found
         }
         let length = range.1.subtractingSaturating(range.0)
-        guard length >= 16, length <= 65_536 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(length))
+        guard length >= 16 else { return nil }
+        var head = [UInt8](repeating: 0, count: 16)
+        let headCount = try head.withUnsafeMutableBytes { try source.readFully(at: range.0, into: $0, cancellation: cancellation) }
+        guard headCount == head.count, Array(head[12..<16]) == Array("mebx".utf8) else { return nil }
+        // The entry: its size counts its own header (8), six reserved bytes and a data reference index (2).
+        let entrySize = head[8..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let total = 8 + entrySize
+        guard entrySize >= 16, total <= length, total <= 65_536 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(total))
         let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: range.0, into: $0, cancellation: cancellation) }
         guard count == bytes.count else { return nil }
         return BoxedMetadataKey.keys(inSampleDescriptions: bytes[...])

@@ -1,6 +1,7 @@
 import AVFoundation
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Timed ID3 metadata (Fixtures/timed-id3.ts and hls-id3/, facts.json's `timed_metadata`): a metadata
@@ -31,7 +32,53 @@ struct TimedMetadataTests {
         return described
     }
 
+    /// The first answer given to a waiting continuation: the reading thread's groups, or nil from the
+    /// deadline, whichever comes first; a later answer is dropped. An answer given before the wait
+    /// starts is kept for it.
+    final class FirstAnswer<Value: Sendable>: Sendable {
+        private enum State {
+            case idle
+            case waiting(CheckedContinuation<Value?, Never>)
+            case answered(Value?)
+            case done
+        }
+
+        private let state = Mutex(State.idle)
+
+        func wait() async -> Value? {
+            await withCheckedContinuation { continuation in
+                let early: Value?? = state.withLock { state in
+                    guard case .answered(let value) = state else {
+                        state = .waiting(continuation)
+                        return nil
+                    }
+                    state = .done
+                    return .some(value)
+                }
+                if let early { continuation.resume(returning: early) }
+            }
+        }
+
+        func answer(_ value: Value?) {
+            let waiting: CheckedContinuation<Value?, Never>? = state.withLock { state in
+                switch state {
+                case .idle:
+                    state = .answered(value)
+                    return nil
+                case .waiting(let continuation):
+                    state = .done
+                    return continuation
+                case .answered, .done:
+                    return nil
+                }
+            }
+            waiting?.resume(returning: value)
+        }
+    }
+
     /// The groups of the asset's metadata track, read through a metadata adaptor on a thread of its own.
+    /// A reading that takes longer than a minute (times `TestTiming.scale`) is cancelled and recorded
+    /// as an issue, so a hung adaptor fails the test instead of hanging the suite.
     static func groups(of asset: AVAsset) async throws -> (track: AVAssetTrack, groups: [AVTimedMetadataGroup], videoStart: CMTime) {
         let metadata = try #require(try await asset.loadTracks(withMediaType: .metadata).first)
         let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
@@ -42,14 +89,23 @@ struct TimedMetadataTests {
         reader.add(pictures)
         #expect(reader.startReading())
         let adaptor = AVAssetReaderOutputMetadataAdaptor(assetReaderTrackOutput: output)
-        let found = await withCheckedContinuation { (done: CheckedContinuation<([AVTimedMetadataGroup], CMTime), Never>) in
-            Thread.detachNewThread {
-                let first = pictures.copyNextSampleBuffer()?.presentationTimeStamp ?? .invalid
-                var groups: [AVTimedMetadataGroup] = []
-                while let group = adaptor.nextTimedMetadataGroup() { groups.append(group) }
-                done.resume(returning: (groups, first))
-            }
+        let answer = FirstAnswer<([AVTimedMetadataGroup], CMTime)>()
+        let deadline = TestTiming.seconds(60)
+        let timer = Task {
+            try await Task.sleep(for: deadline)
+            answer.answer(nil)
         }
+        Thread.detachNewThread {
+            let first = pictures.copyNextSampleBuffer()?.presentationTimeStamp ?? .invalid
+            var groups: [AVTimedMetadataGroup] = []
+            while let group = adaptor.nextTimedMetadataGroup() { groups.append(group) }
+            answer.answer((groups, first))
+        }
+        let result = await answer.wait()
+        timer.cancel()
+        // Past the deadline: cancel the reading (the thread may still end), and record the issue.
+        if result == nil { reader.cancelReading() }
+        let found = try #require(result, "the metadata adaptor ends its groups within \(deadline)")
         #expect(reader.status == .reading, "the pictures are still to be read")
         reader.cancelReading()
         return (metadata, found.0, found.1)

@@ -53,4 +53,20 @@ struct ConstantsTests {
         made.key = AVMetadataKey.quickTimeUserDataKeyFullName.rawValue as NSString
         #expect(made.identifier == .quickTimeUserDataFullName && made.commonKey == .commonKeyTitle)
     }
+
+    @Test func anAtKeyOfNoAppleConstantIsItsOwnAtom() {
+        // iTunes writes atoms whose type starts with "@" (`@PST`, `@ppi`, `@pti`, `@sti`): only the "@"
+        // of Apple's key constants stands for ©.
+        for key in ["@PST", "@ppi", "@pti", "@sti"] {
+            #expect(AVMetadataItem.identifier(forKey: key, keySpace: .iTunes)?.rawValue == "itsk/%40" + key.dropFirst(), "\(key)")
+            #expect(AVMetadataItem.identifier(forKey: key, keySpace: .quickTimeUserData)?.rawValue == "udta/%40" + key.dropFirst(), "\(key)")
+        }
+        let item = AVMutableMetadataItem()
+        item.keySpace = .iTunes
+        item.key = "@PST" as NSString
+        #expect(item.identifier?.rawValue == "itsk/%40PST")
+        #expect(AVMetadataItem.metadataItems(from: [item], withKey: "@PST", keySpace: .iTunes).count == 1)
+        #expect(AVMetadataItem.metadataItems(from: [item], withKey: "©PST", keySpace: .iTunes).isEmpty, "@PST is not the ©PST atom")
+        #expect((AVMetadataItem.key(forIdentifier: AVMetadataIdentifier(rawValue: "itsk/%40PST")) as? NSNumber)?.uint32Value == 0x4050_5354)
+    }
 }

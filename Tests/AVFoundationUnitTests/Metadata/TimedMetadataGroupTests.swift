@@ -85,19 +85,80 @@ struct TimedMetadataGroupTests {
         #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([frame])))) == ["id3/PRIV=ffe001"])
     }
 
+    @Test func aVersion24TagHeadersUnsynchronisationIsUndoneFrameByFrame() async throws {
+        // In v2.4 the header's flag marks every frame unsynchronised, and frame sizes count the bytes as
+        // stored: undoing the whole body first would cut the frame short of its size.
+        let stored = Self.frame("PRIV", Array("o\0".utf8) + [0xFF, 0x00, 0xE0, 0x01])
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([stored], flags: 0x80)))) == ["id3/PRIV=ffe001"])
+        // The frame's own flag as well: undone once, so FF 00 00 (FF 00 unsynchronised) stays FF 00.
+        let both = Self.frame("PRIV", Array("o\0".utf8) + [0xFF, 0x00, 0x00, 0xE0], flags: [0, 0x02])
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([both], flags: 0x80)))) == ["id3/PRIV=ff00e0"])
+    }
+
+    @Test func aVersion23TagHeadersUnsynchronisationIsUndoneOverTheBody() async throws {
+        // In v2.3 the whole body is unsynchronised after the frames are made: their sizes count the
+        // bytes with the inserted zeros gone.
+        let frames = Self.frame("PRIV", Array("o\0".utf8) + [0xFF, 0xE0, 0x01], version: 3) + Self.frame("TIT2", [3] + Array("Hi".utf8), version: 3)
+        var stored: [UInt8] = []
+        for byte in frames {
+            if stored.last == 0xFF, byte == 0 || byte >= 0xE0 { stored.append(0) }
+            stored.append(byte)
+        }
+        #expect(stored.count == frames.count + 1)
+        let bytes = Array("ID3".utf8) + [3, 0, 0x80] + Self.syncsafe(stored.count) + stored
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(bytes))) == ["id3/PRIV=ffe001", "id3/TIT2=Hi"])
+    }
+
+    @Test func aVersion24TagWithPlainFrameSizesStillReads() async throws {
+        // Some encoders write v2.4 tags with v2.3's plain 32-bit frame sizes: a 200-byte frame's size
+        // is not syncsafe, and a 256-byte one's reads as 128 and lands inside the frame.
+        let long = String(repeating: "a", count: 199)
+        let longer = String(repeating: "b", count: 255)
+        let first = [Self.frame("TIT2", [3] + Array(long.utf8), version: 3), Self.frame("TPE1", [3] + Array("Ann".utf8), version: 3)]
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag(first)))) == ["id3/TIT2=\(long)", "id3/TPE1=Ann"])
+        let second = [Self.frame("TPE1", [3] + Array("Ann".utf8), version: 3), Self.frame("TIT2", [3] + Array(longer.utf8), version: 3)]
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag(second)))) == ["id3/TPE1=Ann", "id3/TIT2=\(longer)"],
+                "both readings take two frames; the plain one reaches the end")
+        let third = second + [Self.frame("TCOM", [3] + Array("Bo".utf8), version: 3)]
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag(third)))) ==
+                ["id3/TPE1=Ann", "id3/TIT2=\(longer)", "id3/TCOM=Bo"])
+        // Syncsafe sizes of a frame of 128 bytes or more still read as they are.
+        let syncsafe = [Self.frame("TIT2", [3] + Array(longer.utf8)), Self.frame("TPE1", [3] + Array("Ann".utf8))]
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag(syncsafe)))) == ["id3/TIT2=\(longer)", "id3/TPE1=Ann"])
+    }
+
     @Test func aTagCutByFFmpegStillReads() async throws {
         // FFmpeg 5.1 drops "ID3", the version and the revision of every packet of an MPEG-TS metadata
         // stream: the flags byte and the size are left in front of the frames.
         let bytes = Array(Self.tag([Self.frame("TIT2", [3] + Array("Opening".utf8))]).dropFirst(5))
         #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(bytes))) == ["id3/TIT2=Opening"])
+        // A cut v2.3 tag: a frame of 128 bytes or more has a plain size that is not syncsafe.
+        let long = String(repeating: "a", count: 199)
+        let cut = Array(Self.tag([Self.frame("TIT2", [3] + Array(long.utf8), version: 3), Self.frame("TPE1", [3] + Array("Ann".utf8), version: 3)],
+                                 version: 3).dropFirst(5))
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(cut))) == ["id3/TIT2=\(long)", "id3/TPE1=Ann"])
+    }
+
+    @Test func multiValuedUTF16TextHasAByteOrderMarkAValue() async throws {
+        // Each value of a UTF-16 (encoding 1) frame has its own byte order mark: little-endian "Ann",
+        // then big-endian "Bob", each ended by two zero bytes.
+        let ann: [UInt8] = [0xFF, 0xFE] + "Ann".utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let bob: [UInt8] = [0xFE, 0xFF] + "Bob".utf16.flatMap { (unit: UInt16) -> [UInt8] in [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        let content = [UInt8(1)] + ann + [0, 0] + bob + [0, 0]
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([Self.frame("TPE1", content)])))) == ["id3/TPE1=Ann/Bob"])
+        // ISO-8859-1 values end at a zero byte.
+        let latin1 = [UInt8(0)] + Array("Ann\0Bob\0".utf8)
+        #expect(try await Self.values(AVTimedMetadataGroup(sampleBuffer: try Self.sample(Self.tag([Self.frame("TCOM", latin1)])))) == ["id3/TCOM=Ann/Bob"])
     }
 
     @Test func bytesThatAreNotATagGiveNoItems() async throws {
         let title = Self.frame("TIT2", [3] + Array("Opening".utf8))
+        // The frame claims more bytes than the tag holds (its size: after the tag header and the frame's identifier).
         var oversized = Self.tag([title])
-        oversized[oversized.count - 9] = 0x7F  // the frame claims more bytes than the tag holds
+        oversized.replaceSubrange(14..<18, with: [0, 0, 0, 0x7F])
+        let compressed = Self.tag([Self.frame("TIT2", [0, 0, 0, 8, 0x78, 0x9C], flags: [0, 0x08])])
         let cases: [[UInt8]] = [
-            [], Array("ID3".utf8), Array("not a tag at all".utf8), oversized,
+            [], Array("ID3".utf8), Array("not a tag at all".utf8), oversized, compressed,
             Self.tag([title], version: 2), Self.tag([[0, 0, 0, 0] + [0, 0, 0, 1, 0, 0, 0]]),
             Array("ID3".utf8) + [4, 0, 0x40, 0, 0, 0, 4] + [0x7F, 0x7F, 0x7F, 0x7F],
         ]
@@ -114,10 +175,14 @@ struct TimedMetadataGroupTests {
 
     /// A boxed metadata sample (`'mebx'`) of one atom per key, typed by the description's key table.
     static func boxed(_ atoms: [(UInt32, [UInt8])], keys: [(UInt32, String, UInt32?)]) throws -> CMSampleBuffer {
+        try boxed(atoms, table: keys.map { CMMetadataKeyTableEntry(localID: $0.0, namespace: "mdta", key: Data($0.1.utf8), wellKnownType: $0.2) })
+    }
+
+    /// A boxed metadata sample whose description has the key table `table`.
+    static func boxed(_ atoms: [(UInt32, [UInt8])], table: [CMMetadataKeyTableEntry]) throws -> CMSampleBuffer {
         let bytes = atoms.flatMap { id, value in
             withUnsafeBytes(of: UInt32(8 + value.count).bigEndian, Array.init) + withUnsafeBytes(of: id.bigEndian, Array.init) + value
         }
-        let table = keys.map { CMMetadataKeyTableEntry(localID: $0.0, namespace: "mdta", key: Data($0.1.utf8), wellKnownType: $0.2) }
         let format = CMFormatDescription(mediaType: .metadata, mediaSubType: .init(rawValue: kCMMetadataFormatType_Boxed),
                                          metadataKeyTable: table)
         let block = try CMBlockBuffer(length: max(1, bytes.count), flags: .assureMemoryNow)
@@ -159,5 +224,62 @@ struct TimedMetadataGroupTests {
                                  sampleTimings: [CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)],
                                  sampleSizes: [bytes.count])
         #expect(AVTimedMetadataGroup(sampleBuffer: cut)?.items.isEmpty == true)
+    }
+
+    @Test func boxedIntegersOfEveryWellKnownType() async throws {
+        // Timed metadata's fixed-size integers (phones write the still-image time as an int8 and the
+        // video orientation as an int16), and the variable-size 21 and 22 of 1, 2, 3, 4 or 8 bytes.
+        let cases: [(type: UInt32, bytes: [UInt8], value: String, dataType: String)] = [
+            (65, [0xFF], "-1", "int8"), (66, [0x00, 0x06], "6", "int16"), (66, [0xFF, 0x38], "-200", "int16"),
+            (67, [0xFF, 0xFF, 0xFF, 0xFE], "-2", "int32"), (74, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFD], "-3", "int64"),
+            (75, [0xFE], "254", "uint8"), (76, [0xFF, 0x38], "65336", "uint16"), (77, [0xFF, 0xFF, 0xFF, 0xFF], "4294967295", "uint32"),
+            (78, [UInt8](repeating: 0xFF, count: 8), "18446744073709551615", "uint64"),
+            (21, [0xFF, 0xFF, 0xFE], "-2", "int32"), (22, [0x01, 0x00, 0x00], "65536", "uint32"),
+            (21, [0x80, 0, 0, 0, 0, 0, 0, 0], "-9223372036854775808", "int64"), (22, [0x01, 0x02], "258", "uint16"),
+        ]
+        let table = cases.enumerated().map { CMMetadataKeyTableEntry(localID: UInt32($0.offset + 1), namespace: "mdta",
+                                                                     key: Data("com.example.\($0.offset)".utf8), wellKnownType: $0.element.type) }
+        let group = try #require(AVTimedMetadataGroup(sampleBuffer: try Self.boxed(cases.enumerated().map { (UInt32($0.offset + 1), $0.element.bytes) },
+                                                                                   table: table)))
+        #expect(group.items.count == cases.count)
+        for (item, expected) in zip(group.items, cases) {
+            #expect(try await item.load(.numberValue)?.stringValue == expected.value, "type \(expected.type): \(expected.bytes)")
+            #expect(item.dataType == "com.apple.metadata.datatype." + expected.dataType, "type \(expected.type): \(expected.bytes)")
+        }
+    }
+
+    @Test func boxedValuesThatDoNotFitTheirTypeStayRaw() async throws {
+        // A fixed-size integer of another size; a variable-size one of 5 bytes; points, dimensions,
+        // rectangles and affine transforms (70, 71, 72, 79), which Avocet leaves raw.
+        let cases: [(UInt32, [UInt8])] = [(65, [1, 2]), (66, [1]), (67, [1, 2, 3]), (74, [1, 2, 3, 4]), (75, [1, 2]), (76, [1, 2, 3]),
+                                          (77, [1, 2, 3, 4, 5]), (78, [1]), (21, [1, 2, 3, 4, 5]), (22, [1, 2, 3, 4, 5, 6]),
+                                          (70, [UInt8](repeating: 0x3F, count: 8)), (71, [UInt8](repeating: 0x3F, count: 8)),
+                                          (72, [UInt8](repeating: 0x3F, count: 16)), (79, [UInt8](repeating: 0x3F, count: 72))]
+        let table = cases.enumerated().map { CMMetadataKeyTableEntry(localID: UInt32($0.offset + 1), namespace: "mdta",
+                                                                     key: Data("com.example.\($0.offset)".utf8), wellKnownType: $0.element.0) }
+        let group = try #require(AVTimedMetadataGroup(sampleBuffer: try Self.boxed(cases.enumerated().map { (UInt32($0.offset + 1), $0.element.1) },
+                                                                                   table: table)))
+        #expect(group.items.count == cases.count)
+        for (item, (type, bytes)) in zip(group.items, cases) {
+            #expect(item.dataType == "com.apple.metadata.datatype.raw-data", "type \(type): \(bytes)")
+            #expect(try await item.load(.dataValue) == Data(bytes), "type \(type)")
+        }
+    }
+
+    @Test func boxedKeysOfFourCharacterCodesAreAtoms() async throws {
+        // A user-data key is an atom type: 0xA9 'n' 'a' 'm' is not UTF-8 but is the ©nam atom, whose
+        // key is its number. A reverse-DNS key that is not UTF-8 is skipped.
+        let table = [
+            CMMetadataKeyTableEntry(localID: 1, namespace: "udta", key: Data([0xA9, 0x6E, 0x61, 0x6D]), wellKnownType: 1),
+            CMMetadataKeyTableEntry(localID: 2, namespace: "mdta", key: Data([0xA9, 0x6E, 0x61, 0x6D]), wellKnownType: 1),
+            CMMetadataKeyTableEntry(localID: 3, namespace: "itsk", key: Data([0xA9, 0x41, 0x52, 0x54]), wellKnownType: 1),
+        ]
+        let group = try #require(AVTimedMetadataGroup(sampleBuffer: try Self.boxed([(1, Array("Title".utf8)), (2, [0x41]), (3, Array("Ann".utf8))],
+                                                                                   table: table)))
+        #expect(group.items.map(\.identifier) == [.quickTimeUserDataFullName, .iTunesMetadataArtist])
+        #expect((group.items.first?.key as? NSNumber)?.uint32Value == 0xA96E_616D)
+        #expect(group.items.first?.keySpace == .quickTimeUserData && group.items.first?.commonKey == .commonKeyTitle)
+        #expect((group.items.last?.key as? NSNumber)?.uint32Value == 0xA941_5254)
+        #expect(try await group.items.first?.load(.stringValue) == "Title")
     }
 }
