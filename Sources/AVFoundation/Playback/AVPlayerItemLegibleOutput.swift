@@ -164,10 +164,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
     private func deliver(flushing: Bool) {
         let output = self
         state.change { s in
-            guard let delegate = s.delegate, let queue = s.queue, let item = output.item else { return }
-            let time = item.player?.itemTime(of: item) ?? item.currentTime()
-            guard time.isNumeric else { return }
-            let look = time + CMTime(seconds: s.advance, preferredTimescale: 90_000)
+            guard let delegate = s.delegate, let queue = s.queue, let (time, look) = output.itemTime(ahead: s.advance) else { return }
             let showing = AVPlayerItemLegibleOutput.showing(s.cues, at: look, longest: s.maxDuration)
             guard flushing || showing != s.showing else { return }
             let ended = s.showing.compactMap { s.cues.indices.contains($0) && !showing.contains($0) ? s.cues[$0].end : nil }

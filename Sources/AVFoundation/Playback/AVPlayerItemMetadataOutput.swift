@@ -167,10 +167,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
     private func deliver(flushing: Bool) {
         let output = self
         state.change { s in
-            guard let item = output.item else { return }
-            let time = item.player?.itemTime(of: item) ?? item.currentTime()
-            guard time.isNumeric else { return }
-            let look = time + CMTime(seconds: s.advance, preferredTimescale: 90_000)
+            guard let look = output.itemTime(ahead: s.advance)?.ahead else { return }
             var deliveries: [(AVTimedMetadataGroup, AVPlayerItemTrack)] = []
             for t in s.tracks.indices {
                 let after = flushing ? nil : s.tracks[t].deliveredUpTo

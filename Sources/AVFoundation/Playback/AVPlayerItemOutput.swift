@@ -32,6 +32,15 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     /// The item's tracks loaded, or which of them are presented changed (a media selection).
     func itemTracksChanged() {}
 
+    /// The item's time now (its player's, or its own without one) and where an output delivering
+    /// `advance` seconds ahead looks; nil without an item or a numeric time.
+    func itemTime(ahead advance: TimeInterval) -> (now: CMTime, ahead: CMTime)? {
+        guard let item else { return nil }
+        let time = item.player?.itemTime(of: item) ?? item.currentTime()
+        guard time.isNumeric else { return nil }
+        return (time, time + CMTime(seconds: advance, preferredTimescale: 90_000))
+    }
+
     /// Reads `track`'s stored samples from the start through a reader of its own (on the engine's
     /// threads; waiting holds no thread), handing each to `take` until it returns false or the track
     /// ends. Reads nothing when the track cannot be read; stops early when the task is cancelled.

@@ -95,6 +95,18 @@ struct MediaSelectionTests {
         #expect(item.tracks.filter { $0.assetTrack?.mediaType == .audio }.map(\.isEnabled) == [false, true])
     }
 
+    /// A ready player on `asset`, its item with a legible output whose deliveries a recorder keeps.
+    static func playerWithLegibleOutput(_ asset: AVAsset) async throws -> (AVPlayer, AVPlayerItem, LegibleRecorder) {
+        let item = AVPlayerItem(asset: asset)
+        let output = AVPlayerItemLegibleOutput()
+        let recorder = LegibleRecorder()
+        output.setDelegate(recorder, queue: recorder.queue)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        try await PlayerTests.ready(item, in: player)
+        return (player, item, recorder)
+    }
+
     /// An HLS master playlist's WebVTT subtitles (`EXT-X-MEDIA TYPE=SUBTITLES`, Fixtures/hls-renditions/):
     /// one legible option per rendition, named, in its language, the DEFAULT one the group's default;
     /// a legible output on a player shows the chosen rendition's cues at their times (the segments'
@@ -111,13 +123,7 @@ struct MediaSelectionTests {
         let video = try #require(try await asset.loadTracks(withMediaType: .video).first)
         let first = try await video.load(.timeRange).start.seconds
 
-        let item = AVPlayerItem(asset: asset)
-        let output = AVPlayerItemLegibleOutput()
-        let recorder = LegibleRecorder()
-        output.setDelegate(recorder, queue: recorder.queue)
-        item.add(output)
-        let player = AVPlayer(playerItem: item)
-        try await PlayerTests.ready(item, in: player)
+        let (player, item, recorder) = try await Self.playerWithLegibleOutput(asset)
         for (option, subtitles) in zip(legible.options, facts.subtitles) {
             item.select(option, in: legible)
             // Each cue shows at its time: a seek into it delivers it (once the rendition is read).
@@ -167,13 +173,7 @@ struct MediaSelectionTests {
         let asset = AVURLAsset(url: server.url("/bad.m3u8"))
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
         #expect(legible.options.map { $0.displayName(with: Self.english) } == ["Local", "Missing", "Garbage"])
-        let item = AVPlayerItem(asset: asset)
-        let output = AVPlayerItemLegibleOutput()
-        let recorder = LegibleRecorder()
-        output.setDelegate(recorder, queue: recorder.queue)
-        item.add(output)
-        let player = AVPlayer(playerItem: item)
-        try await PlayerTests.ready(item, in: player)
+        let (player, item, recorder) = try await Self.playerWithLegibleOutput(asset)
         #expect(item.status == .readyToPlay)
         for option in legible.options {
             item.select(option, in: legible)

@@ -54,9 +54,11 @@ struct MetadataOutputTests {
     static let facts = Fixtures.facts.timedMetadata
     static var titles: [String] { facts.cues.map { $0.frames[0][1] } }
 
-    /// A player on the timed ID3 movie (or its HLS stream, served by `server`) with `output` added.
-    static func setUp(_ output: AVPlayerItemMetadataOutput, hls server: LoopbackHTTPServer? = nil) async throws -> (AVPlayer, AVPlayerItem, MetadataRecorder) {
-        let url = server?.url("/index.m3u8") ?? URL(fileURLWithPath: Fixtures.path(facts.name))
+    /// A player on the timed ID3 movie (or its HLS stream, served by `server`, or the file `name`) with
+    /// `output` added.
+    static func setUp(_ output: AVPlayerItemMetadataOutput, hls server: LoopbackHTTPServer? = nil,
+                      file name: String = facts.name) async throws -> (AVPlayer, AVPlayerItem, MetadataRecorder) {
+        let url = server?.url("/index.m3u8") ?? URL(fileURLWithPath: Fixtures.path(name))
         let item = AVPlayerItem(asset: AVURLAsset(url: url))
         let player = AVPlayer(playerItem: item)
         let recorder = MetadataRecorder()
@@ -177,13 +179,7 @@ struct MetadataOutputTests {
     @Test func boxedMetadataArrivesWithItsTimes() async throws {
         let facts = Fixtures.facts.boxedMetadata
         let output = AVPlayerItemMetadataOutput(identifiers: ["mdta/com.apple.quicktime.location.ISO6709"])
-        let item = AVPlayerItem(asset: AVURLAsset(url: URL(fileURLWithPath: Fixtures.path(facts.name))))
-        let player = AVPlayer(playerItem: item)
-        let recorder = MetadataRecorder()
-        recorder.player = player
-        output.setDelegate(recorder, queue: recorder.queue)
-        item.add(output)
-        try await PlayerTests.ready(item, in: player)
+        let (player, _, recorder) = try await Self.setUp(output, file: facts.name)
         let places = facts.samples.map { sample -> String in if case .text(let text) = sample.values[0] { return text } else { return "" } }
         try await until("the output has read its track") {
             _ = await player.seek(to: Self.time((facts.samples[2].start + facts.samples[2].end) / 2), toleranceBefore: .zero, toleranceAfter: .zero)
