@@ -292,9 +292,9 @@ def make_selection(selection):
 
 
 def make_hls_renditions(hls):
-    """An HLS stream with alternative audio and subtitles: the video variant and each audio rendition
-    as a media playlist of its own (ffmpeg's HLS muxer), WebVTT subtitle renditions (written here), and
-    a master playlist naming them."""
+    """An HLS stream with alternative audio, subtitles and timed ID3: the video variant and each audio
+    rendition as a media playlist of its own (ffmpeg's HLS muxer), timed ID3 tags added to the video
+    segments, WebVTT subtitle renditions (written here), and a master playlist naming them."""
     root = os.path.join(HERE, hls["directory"])
     d = hls["duration"]
     def segments(folder, inputs, codec):
@@ -312,9 +312,18 @@ def make_hls_renditions(hls):
                  ["-c:a", "aac", "-b:a", "32k", "-ac", "1", "-vn"])
         master.append(f'#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="{r["name"]}",LANGUAGE="{r["language"]}",'
                       f'DEFAULT={"YES" if r["default"] else "NO"},AUTOSELECT=YES,URI="{r["folder"]}/index.m3u8"')
+    # Timed ID3 in the video rendition, each tag in the segment of its time.
+    video = os.path.join(root, "video")
+    segments = sorted((f for f in os.listdir(video) if f.endswith(".ts")), key=lambda f: int(f[7:-3]))
+    starts = [first_video_pts(os.path.join(video, f)) for f in segments]
+    for i, segment in enumerate(segments):
+        end = starts[i + 1] if i + 1 < len(segments) else None
+        mine = [c for c in hls["id3"] if starts[0] + c["time"] * 90_000 >= starts[i] and (end is None or starts[0] + c["time"] * 90_000 < end)]
+        if mine:
+            add_timed_id3(os.path.join(video, segment), mine, starts[0])
     # The subtitle renditions: WebVTT segments of a second, whose X-TIMESTAMP-MAP puts cue time 0 at the
     # video's first frame; a cue that spans a segment boundary goes into both.
-    origin = first_video_pts(os.path.join(root, "video", "segment0.ts"))
+    origin = starts[0]
     for sub in hls["subtitles"]:
         folder = os.path.join(root, sub["folder"])
         os.makedirs(folder, exist_ok=True)

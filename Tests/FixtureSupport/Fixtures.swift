@@ -228,6 +228,8 @@ public struct FixtureFacts: Decodable, Sendable {
         }
 
         public let directory: String
+        /// Timed ID3 tags in the video rendition, as `TimedMetadata`'s cues.
+        public let id3: [TimedMetadata.Cue]
         public let subtitles: [Subtitles]
     }
 

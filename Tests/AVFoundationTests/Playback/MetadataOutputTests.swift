@@ -56,9 +56,9 @@ struct MetadataOutputTests {
 
     /// A player on the timed ID3 movie (or its HLS stream, served by `server`, or the file `name`) with
     /// `output` added.
-    static func setUp(_ output: AVPlayerItemMetadataOutput, hls server: LoopbackHTTPServer? = nil,
+    static func setUp(_ output: AVPlayerItemMetadataOutput, hls server: LoopbackHTTPServer? = nil, playlist: String = "/index.m3u8",
                       file name: String = facts.name) async throws -> (AVPlayer, AVPlayerItem, MetadataRecorder) {
-        let url = server?.url("/index.m3u8") ?? URL(fileURLWithPath: Fixtures.path(name))
+        let url = server?.url(playlist) ?? URL(fileURLWithPath: Fixtures.path(name))
         let item = AVPlayerItem(asset: AVURLAsset(url: url))
         let player = AVPlayer(playerItem: item)
         let recorder = MetadataRecorder()
@@ -194,5 +194,24 @@ struct MetadataOutputTests {
         #expect(abs(group.timeRange.start.seconds - facts.samples[3].start) < 0.001)
         #expect(abs(group.timeRange.duration.seconds - (facts.samples[3].end - facts.samples[3].start)) < 0.001)
         #expect(group.items.count == 1, "only the location, as asked")
+    }
+
+    /// The HLS master with alternative audio and subtitles (Fixtures/hls-renditions/) carries timed ID3
+    /// in its video rendition: the output delivers it with the renditions chosen.
+    @Test func aMasterPlaylistsTimedID3() async throws {
+        let root = Fixtures.directory.appendingPathComponent(Fixtures.facts.hlsRenditions.directory)
+        let server = try LoopbackHTTPServer(routes: LoopbackHTTPServer.routes(serving: root))
+        let output = AVPlayerItemMetadataOutput(identifiers: nil)
+        let (player, item, recorder) = try await Self.setUp(output, hls: server, playlist: "/master.m3u8")
+        let video = try #require(try await item.asset.loadTracks(withMediaType: .video).first)
+        let first = try await video.load(.timeRange).start.seconds
+        let cue = try #require(Fixtures.facts.hlsRenditions.id3.last)
+        try await until("the second tag delivered") {
+            _ = await player.seek(to: Self.time(first + cue.time + 0.1), toleranceBefore: .zero, toleranceAfter: .zero)
+            return try await recorder.names().last == cue.frames[0][1]
+        }
+        let group = try #require(recorder.groups.last)
+        #expect(abs(group.timeRange.start.seconds - (first + cue.time)) < 0.002)
+        #expect(group.items.map { $0.identifier?.rawValue } == cue.frames.map { "id3/\($0[0])" })
     }
 }
