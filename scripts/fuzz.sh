@@ -38,7 +38,8 @@ export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export SWIFT_BACKTRACE="enable=no"
 
 # Seeds: the media fixtures as they are (open); behind a header of settings (thumbnail: exact and
-# default tolerances, a size limit, several times; reader: stored, decoded, scaled and mixed outputs,
+# default tolerances, a size limit, several times; reader: stored, decoded, scaled and mixed outputs
+# and timed metadata (the .ts and timed-metadata.mov fixtures),
 # the async sequence, cancellation, random access); a few delegate programs (loader).
 seed() {
   local target="$1" dir="$build/corpus/$1"
@@ -48,7 +49,7 @@ seed() {
 import os, sys
 target, out = sys.argv[1], sys.argv[2]
 media = [os.path.join("Fixtures", n) for n in sorted(os.listdir("Fixtures"))
-         if n.rsplit(".", 1)[-1] in ("mp4", "mov", "mkv", "webm", "m4a", "mp3", "flac", "opus", "avi", "wav", "3gp")]
+         if n.rsplit(".", 1)[-1] in ("mp4", "mov", "mkv", "webm", "m4a", "mp3", "flac", "opus", "avi", "wav", "3gp", "ts")]
 def write(name, data):
     with open(os.path.join(out, name), "wb") as f: f.write(data)
 if target == "open":

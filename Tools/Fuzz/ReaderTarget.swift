@@ -1,8 +1,9 @@
 import AVFoundation
 import Foundation
 
-/// An 8-byte header of reader settings, then a file: read every video and audio track's samples
-/// through `AVAssetReader`. Traps on a buffer that is not what its output's settings asked for (a
+/// An 8-byte header of reader settings, then a file: read every video, audio and timed metadata
+/// track's samples through `AVAssetReader` (each metadata sample also made into a timed metadata group,
+/// as the metadata adaptor and output do). Traps on a buffer that is not what its output's settings asked for (a
 /// picture of another size or format, sound whose bytes are not its frames times the frame size, a
 /// decoded sample without a time), a failure without an AVError that names a cause, a reader still
 /// reading once every output has ended, or a cancellation nobody asked for.
@@ -46,6 +47,8 @@ enum ReaderTarget {
         case stored
         case picture(format: OSType, size: (width: Int, height: Int)?)
         case sound(bytesPerSample: Int, channels: Int?)
+        /// A stored timed metadata sample, read as a group.
+        case metadata
     }
 
     /// The most buffers one input reads (a long file would only slow the fuzzer down).
@@ -83,6 +86,10 @@ enum ReaderTarget {
                 let (output, expected) = audioOutput(track, settings)
                 if reader.canAdd(output) { reader.add(output); outputs.append((output, expected)) }
             }
+        }
+        for track in tracks.filter({ $0.mediaType == .metadata }).prefix(2) {
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+            if reader.canAdd(output) { reader.add(output); outputs.append((output, .metadata)) }
         }
         if settings.randomAccess { for (output, _) in outputs { output.supportsRandomAccess = true } }
         guard reader.startReading() else {
@@ -202,6 +209,13 @@ enum ReaderTarget {
         switch expected {
         case .stored:
             guard CMSampleBufferGetDataBuffer(buffer) != nil else { fatalError("a stored sample without data") }
+        case .metadata:
+            // Any bytes give a group (of no items, at worst) at the sample's time, or none for a format
+            // not read; never a trap.
+            if let group = AVTimedMetadataGroup(sampleBuffer: buffer) {
+                guard group.timeRange.start == buffer.presentationTimeStamp else { fatalError("a group at \(group.timeRange.start) for a sample at \(buffer.presentationTimeStamp)") }
+                for item in group.items where item.identifier == nil && item.keySpace != nil { fatalError("an item of a key space with no identifier") }
+            }
         case let .picture(format, size):
             guard let image = CMSampleBufferGetImageBuffer(buffer) else { fatalError("a picture output's buffer without a picture") }
             let (width, height) = (CVPixelBufferGetWidth(image), CVPixelBufferGetHeight(image))
