@@ -94,4 +94,18 @@ extension FFmpeg {
         }
         return origin
     }
+
+    /// How many times in a row a demuxer may say it has no packet yet before the file counts as damaged.
+    static let maximumReadRetries = 1_000
+
+    /// `av_read_frame`, asked again while the demuxer says it has no packet ready yet (EAGAIN: FFmpeg's
+    /// MP3 reader says so of a file's damaged frames), up to `maximumReadRetries` times in a row; then
+    /// the file counts as damaged (INVALIDDATA).
+    static func readFrame(_ ctx: UnsafeMutablePointer<AVFormatContext>, _ packet: UnsafeMutablePointer<AVPacket>) -> Int32 {
+        for _ in 0..<maximumReadRetries {
+            let rc = av_read_frame(ctx, packet)
+            if rc != avocet_averror_eagain() { return rc }
+        }
+        return avocet_averror_invaliddata()
+    }
 }

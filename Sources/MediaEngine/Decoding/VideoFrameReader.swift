@@ -428,7 +428,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         while true {
             if token.isCancelled { throw context.failure(avocet_averror_exit(), "read", token) }
             av_packet_unref(p)
-            let rc = av_read_frame(ctx, p)
+            let rc = FFmpeg.readFrame(ctx, p)
             if rc == avocet_averror_eof() { return false }
             if rc < 0 { throw context.failure(rc, "read", token) }
             guard p.pointee.stream_index == streamIndex else { continue }

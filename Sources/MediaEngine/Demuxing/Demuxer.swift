@@ -298,7 +298,7 @@ package final class Demuxer: @unchecked Sendable {
             throw MediaEngineError(.outOfMemory, source: name, operation: "read packets", reason: "out of memory")
         }
         while true {
-            let rc = av_read_frame(ctx, p)
+            let rc = FFmpeg.readFrame(ctx, p)
             if rc == avocet_averror_eof() { break }
             if rc < 0 { throw context.failure(rc, "read packets", cancellation) }
             let index = Int(p.pointee.stream_index)
@@ -352,7 +352,7 @@ package final class Demuxer: @unchecked Sendable {
         }
         for _ in 0..<64 {
             if enough() { break }
-            let rc = av_read_frame(ctx, p)
+            let rc = FFmpeg.readFrame(ctx, p)
             if rc < 0 {
                 if cancellation.isCancelled { throw FFmpeg.error(avocet_averror_exit(), "open", source: source) }
                 break

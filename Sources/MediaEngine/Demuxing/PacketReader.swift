@@ -80,7 +80,7 @@ final class PacketReader {
         while true {
             if token.isCancelled { throw context.failure(avocet_averror_exit(), "read", token) }
             av_packet_unref(packet)
-            let rc = FFmpegLog.capturing { av_read_frame(ctx, packet) }
+            let rc = FFmpegLog.capturing { FFmpeg.readFrame(ctx, packet) }
             if rc == avocet_averror_eof() { return false }
             if rc < 0 { throw context.failure(rc, "read", token) }
             if kept.contains(packet.pointee.stream_index) { return true }
