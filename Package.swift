@@ -41,7 +41,7 @@ let package = Package(
         // (Apple's does not either): code that names UTType imports UniformTypeIdentifiers.
         .target(name: "UniformTypeIdentifiers"),
         // Apple's audio module (settings keys; audio files and buffers to come); AVFoundation re-exports it.
-        .target(name: "AVFAudio", dependencies: ["CoreMedia"]),
+        .target(name: "AVFAudio", dependencies: ["CoreMedia", "Locking"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking", "UniformTypeIdentifiers"]),
         .executableTarget(
             name: "avtool",
