@@ -7,9 +7,17 @@ import Testing
 /// buffer list and the channel pointers say.
 @Suite("Audio formats and buffers")
 struct AudioFormatTests {
+    /// A format's stream description, read while the format is alive (its pointer is valid only as long
+    /// as the format is: as on Apple's platforms, `format.streamDescription.pointee` on a temporary reads
+    /// freed memory).
+    static func asbd(_ format: AVAudioFormat?) -> AudioStreamBasicDescription? {
+        guard let format else { return nil }
+        return withExtendedLifetime(format) { format.streamDescription.pointee }
+    }
+
     @Test func theStandardFormatIsDeinterleavedFloat() throws {
         let format = try #require(AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
-        let d = format.streamDescription.pointee
+        let d = try #require(Self.asbd(format))
         #expect(d.mFormatID == kAudioFormatLinearPCM && d.mFormatFlags == 41, "float, packed, non-interleaved: \(d.mFormatFlags)")
         #expect(d.mBytesPerFrame == 4 && d.mBytesPerPacket == 4 && d.mFramesPerPacket == 1 && d.mBitsPerChannel == 32 && d.mChannelsPerFrame == 2)
         #expect(format.isStandard && !format.isInterleaved && format.commonFormat == .pcmFormatFloat32)
@@ -22,11 +30,11 @@ struct AudioFormatTests {
 
     @Test func commonFormatsHaveApplesDescriptions() throws {
         let int16 = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 16_000, channels: 2, interleaved: true))
-        let d = int16.streamDescription.pointee
+        let d = try #require(Self.asbd(int16))
         #expect(d.mFormatFlags == kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked && d.mBytesPerFrame == 4 && d.mBitsPerChannel == 16)
         #expect(int16.isInterleaved && !int16.isStandard && int16.commonFormat == .pcmFormatInt16)
         let float64 = try #require(AVAudioFormat(commonFormat: .pcmFormatFloat64, sampleRate: 44_100, channels: 1, interleaved: false))
-        #expect(float64.streamDescription.pointee.mBytesPerFrame == 8 && float64.commonFormat == .pcmFormatFloat64)
+        #expect(Self.asbd(float64)?.mBytesPerFrame == 8 && float64.commonFormat == .pcmFormatFloat64)
         #expect(AVAudioFormat(commonFormat: .pcmFormatInt32, sampleRate: 8_000, channels: 1, interleaved: true)?.commonFormat == .pcmFormatInt32)
         #expect(AVAudioFormat(commonFormat: .otherFormat, sampleRate: 8_000, channels: 1, interleaved: true) == nil)
 
@@ -34,7 +42,7 @@ struct AudioFormatTests {
         let six = AVAudioFormat(standardFormatWithSampleRate: 48_000, channelLayout: surround)
         #expect(six.channelCount == 6 && six.channelLayout == surround && six.isStandard)
         let interleaved = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 48_000, interleaved: true, channelLayout: surround)
-        #expect(interleaved.streamDescription.pointee.mBytesPerFrame == 12)
+        #expect(Self.asbd(interleaved)?.mBytesPerFrame == 12)
     }
 
     @Test func settingsGoInAndComeBackOut() throws {
@@ -47,7 +55,7 @@ struct AudioFormatTests {
         // Linear PCM is the default; its depth defaults to 16 and is rounded up to whole bytes.
         let plain = try #require(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1]))
         #expect(plain.commonFormat == .pcmFormatInt16 && plain.isInterleaved)
-        #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 20])?.streamDescription.pointee.mBitsPerChannel == 24)
+        #expect(Self.asbd(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 20]))?.mBitsPerChannel == 24)
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 40]) == nil)
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMIsFloatKey: true,
                                          AVLinearPCMIsNonInterleaved: true])?.isStandard == true)
@@ -55,7 +63,7 @@ struct AudioFormatTests {
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 6]) == nil, "six channels need a layout")
 
         let aac = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]))
-        #expect(aac.commonFormat == .otherFormat && aac.streamDescription.pointee.mFramesPerPacket == 1024)
+        #expect(aac.commonFormat == .otherFormat && Self.asbd(aac)?.mFramesPerPacket == 1024)
         #expect(aac.formatDescription.mediaType == .audio && aac.formatDescription.mediaSubType == .mpeg4AAC)
 
         // A layout travels as Data, and must agree with the channel count.
@@ -73,7 +81,7 @@ struct AudioFormatTests {
 
     @Test func streamDescriptionsAndEquality() throws {
         let standard = try #require(AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2))
-        var d = standard.streamDescription.pointee
+        var d = try #require(Self.asbd(standard))
         let made = try #require(AVAudioFormat(streamDescription: &d))
         #expect(made == AVAudioFormat(standardFormatWithSampleRate: 44_100, channels: 2))
         #expect(made != AVAudioFormat(standardFormatWithSampleRate: 48_000, channels: 2))
@@ -90,7 +98,7 @@ struct AudioFormatTests {
 
     @Test func channelLayouts() throws {
         let stereo = try #require(AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_Stereo))
-        #expect(stereo.channelCount == 2 && stereo.layoutTag == kAudioChannelLayoutTag_Stereo && stereo.layout.pointee.mNumberChannelDescriptions == 0)
+        #expect(stereo.channelCount == 2 && stereo.layoutTag == kAudioChannelLayoutTag_Stereo && withExtendedLifetime(stereo) { stereo.layout.pointee.mNumberChannelDescriptions } == 0)
         #expect(AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_UseChannelDescriptions) == nil)
         #expect(AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_UseChannelBitmap) == nil)
         var bitmap = AudioChannelLayout()
@@ -130,6 +138,7 @@ struct AudioFormatTests {
         #expect(one.count == 1 && one[0].mNumberChannels == 2 && one[0].mDataByteSize == 8)
         let raw = try #require(one[0].mData?.assumingMemoryBound(to: Int16.self))
         #expect((0..<4).map { raw[$0] } == [1, 2, 3, 4], "frames interleaved, channel pointers one sample apart")
+        withExtendedLifetime(frames) {}  // its memory is read through pointers above
 
         let aac = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]))
         #expect(AVAudioPCMBuffer(pcmFormat: aac, frameCapacity: 10) == nil, "not linear PCM")
@@ -144,7 +153,7 @@ struct AudioFormatTests {
         buffer.data.storeBytes(of: 0xAB, as: UInt8.self)
         buffer.packetCount = 20
         buffer.byteLength = 100
-        #expect(buffer.packetCount == 8 && buffer.audioBufferList.pointee.mBuffers.mDataByteSize == 100)
+        #expect(buffer.packetCount == 8 && withExtendedLifetime(buffer) { buffer.audioBufferList.pointee.mBuffers.mDataByteSize } == 100)
         let copy = try #require(buffer.copy() as? AVAudioCompressedBuffer)
         #expect(copy.byteLength == 100 && copy.data.load(as: UInt8.self) == 0xAB)
         var ulaw = AudioStreamBasicDescription(mSampleRate: 8_000, mFormatID: kAudioFormatULaw, mFormatFlags: 0, mBytesPerPacket: 1,
