@@ -82,8 +82,8 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
     ///   without a layout, a layout of another channel count, or a linear PCM depth other than 8 to 32
     ///   bits for integers or 32 or 64 for floats.
     public convenience init?(settings: [String: Any]) {
-        guard let rate = AVAudioFormat.number(settings[AVSampleRateKey]), rate > 0, rate.isFinite,
-              let channelNumber = AVAudioFormat.number(settings[AVNumberOfChannelsKey]), channelNumber >= 1, channelNumber <= 1024,
+        guard let rate = AVAudioFormat.value(settings[AVSampleRateKey]), rate > 0, rate.isFinite,
+              let channelNumber = AVAudioFormat.value(settings[AVNumberOfChannelsKey]), channelNumber >= 1, channelNumber <= 1024,
               channelNumber == channelNumber.rounded() else { return nil }
         let channels = UInt32(channelNumber)
         var layout: AVAudioChannelLayout?
@@ -92,18 +92,18 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
             layout = made
         }
         guard channels <= 2 || layout != nil else { return nil }
-        let formatID = AVAudioFormat.number(settings[AVFormatIDKey]).flatMap { UInt32(exactly: $0) } ?? kAudioFormatLinearPCM
+        let formatID = AVAudioFormat.value(settings[AVFormatIDKey]).flatMap { UInt32(exactly: $0) } ?? kAudioFormatLinearPCM
         var asbd = AudioStreamBasicDescription()
         asbd.mSampleRate = rate
         asbd.mFormatID = formatID
         asbd.mChannelsPerFrame = channels
         if formatID == kAudioFormatLinearPCM {
-            let isFloat = AVAudioFormat.flag(settings[AVLinearPCMIsFloatKey]) ?? false
-            let requested = AVAudioFormat.number(settings[AVLinearPCMBitDepthKey]).map { Int($0.rounded(.up)) } ?? (isFloat ? 32 : 16)
+            let isFloat = AVAudioFormat.boolean(settings[AVLinearPCMIsFloatKey]) ?? false
+            let requested = AVAudioFormat.value(settings[AVLinearPCMBitDepthKey]).map { Int($0.rounded(.up)) } ?? (isFloat ? 32 : 16)
             let bits = (requested + 7) / 8 * 8
             guard isFloat ? bits == 32 || bits == 64 : (8...32).contains(bits) else { return nil }
-            let bigEndian = AVAudioFormat.flag(settings[AVLinearPCMIsBigEndianKey]) ?? false
-            let nonInterleaved = AVAudioFormat.flag(settings[AVLinearPCMIsNonInterleaved]) ?? false
+            let bigEndian = AVAudioFormat.boolean(settings[AVLinearPCMIsBigEndianKey]) ?? false
+            let nonInterleaved = AVAudioFormat.boolean(settings[AVLinearPCMIsNonInterleaved]) ?? false
             asbd.mFormatFlags = (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
                 | (bigEndian ? kAudioFormatFlagIsBigEndian : 0) | (nonInterleaved ? kAudioFormatFlagIsNonInterleaved : 0)
             asbd.mBitsPerChannel = UInt32(bits)
@@ -268,25 +268,9 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
         }
     }
 
-    /// A settings value as a number: `NSNumber`, any Swift integer or floating-point value, or a Boolean.
-    static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let n as NSNumber: return n.doubleValue
-        case let d as Double: return d
-        case let f as Float: return Double(f)
-        case let i as Int: return Double(i)
-        case let u as UInt32: return Double(u)
-        case let i as Int32: return Double(i)
-        case let i as Int64: return Double(i)
-        case let u as UInt: return Double(u)
-        case let b as Bool: return b ? 1 : 0
-        default: return nil
-        }
-    }
+    /// A settings value as a number (see `SettingsValue`); nil when absent or not a number.
+    static func value(_ value: Any?) -> Double? { value.flatMap(SettingsValue.number) }
 
-    /// A settings value as a Boolean: `Bool`, or a number (nonzero is true).
-    static func flag(_ value: Any?) -> Bool? {
-        if let b = value as? Bool { return b }
-        return number(value).map { $0 != 0 }
-    }
+    /// A settings value as a Boolean (see `SettingsValue`); nil when absent or neither.
+    static func boolean(_ value: Any?) -> Bool? { value.flatMap(SettingsValue.flag) }
 }
