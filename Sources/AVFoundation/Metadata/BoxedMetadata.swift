@@ -1,3 +1,4 @@
+internal import MediaEngine
 import Foundation
 
 /// Reads a QuickTime timed metadata sample (`'mebx'`): a run of atoms, each typed by the local ID of a
@@ -13,13 +14,7 @@ enum BoxedMetadata {
         for key in keys where byID[key.localID] == nil { byID[key.localID] = key }
         let bytes = [UInt8](data)
         var items: [AVMetadataItem] = []
-        var at = 0
-        while bytes.count - at >= 8, items.count < maximumItems {
-            // Int(exactly:): a 32-bit platform's Int does not hold every atom size.
-            guard let size = Int(exactly: bigEndian(bytes[at..<at + 4])), size >= 8, size <= bytes.count - at else { break }
-            let id = bigEndian(bytes[at + 4..<at + 8])
-            let value = bytes[(at + 8)..<(at + size)]
-            at += size
+        for (id, value) in Atoms.list(in: bytes[...]) where items.count < maximumItems {
             guard let key = byID[id] else { continue }
             let space = AVMetadataKeySpace(rawValue: key.namespace)
             guard let keyText = keyText(key.key, in: space) else { continue }
@@ -72,7 +67,7 @@ enum BoxedMetadata {
             return integer(bytes, signed: type < 75) ?? raw
         case 23?:
             guard bytes.count == 4 else { return raw }
-            return (NSNumber(value: Float(bitPattern: bigEndian(bytes))), dataTypePrefix + "float32")
+            return (NSNumber(value: Float(bitPattern: Atoms.bigEndian(bytes))), dataTypePrefix + "float32")
         case 24?:
             guard bytes.count == 8 else { return raw }
             return (NSNumber(value: Double(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })), dataTypePrefix + "float64")
@@ -111,5 +106,4 @@ enum BoxedMetadata {
         }
     }
 
-    private static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 { bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 }

@@ -1,3 +1,4 @@
+internal import MediaEngine
 import Foundation
 
 /// The text of a stored subtitle sample, by its format: what the legible output shows and `avtool
@@ -18,7 +19,7 @@ package enum SubtitleText {
             return utf8(bytes[2..<(2 + length)])
         case FourCharCode(fourCharString: "wvtt") where bytes.count >= 8 && ["vttc", "vtte"].contains(String(decoding: bytes[4..<8], as: UTF8.self)):
             // One cue box each (overlapping cues share a sample): their payloads, a line each.
-            let texts = boxes("vttc", in: bytes[...]).compactMap { box("payl", in: $0).flatMap(utf8) }
+            let texts = Atoms.bodies("vttc", in: bytes[...]).compactMap { Atoms.bodies("payl", in: $0).first.flatMap(utf8) }
             return texts.isEmpty ? nil : texts.joined(separator: "\n")
         case FourCharCode(fourCharString: "ssa "), FourCharCode(fourCharString: "ass "):
             return utf8(bytes[...]).map(assText)
@@ -51,32 +52,6 @@ package enum SubtitleText {
 
     /// The most bytes a sample's text is read from.
     static let maximumSampleBytes = 64 << 10
-
-    /// The payloads of every box of `type` among `bytes`' boxes (32-bit sizes), in order; the walk stops
-    /// at a box whose size does not fit.
-    private static func boxes(_ type: String, in bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-        var found: [ArraySlice<UInt8>] = []
-        var at = bytes.startIndex
-        while at + 8 <= bytes.endIndex {
-            let size = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-            guard size >= 8, size <= bytes.endIndex - at else { break }
-            if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { found.append(bytes[(at + 8)..<(at + size)]) }
-            at += size
-        }
-        return found
-    }
-
-    /// The payload of the first box of `type` among `bytes`' boxes (32-bit sizes).
-    private static func box(_ type: String, in bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        var at = bytes.startIndex
-        while at + 8 <= bytes.endIndex {
-            let size = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-            guard size >= 8, size <= bytes.endIndex - at else { return nil }
-            if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { return bytes[(at + 8)..<(at + size)] }
-            at += size
-        }
-        return nil
-    }
 
     /// An ASS event's text: the ninth field, override blocks (`{\i1}`) removed, `\N` and `\n` as line
     /// breaks, `\h` as a space.

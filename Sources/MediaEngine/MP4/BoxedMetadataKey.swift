@@ -26,16 +26,16 @@ package struct BoxedMetadataKey: Sendable, Equatable {
     /// `maximumKeys` are left out; a malformed atom ends the table.
     static func keys(inTable body: ArraySlice<UInt8>) -> [BoxedMetadataKey] {
         var keys: [BoxedMetadataKey] = []
-        for (id, content) in atoms(in: body) where keys.count < maximumKeys {
+        for (id, content) in Atoms.list(in: body) where keys.count < maximumKeys {
             guard id != 0 else { continue }
             var namespace: String?, key: [UInt8] = [], type: UInt32?
-            for (kind, field) in atoms(in: content) {
+            for (kind, field) in Atoms.list(in: content) {
                 switch kind {
-                case fourCC("keyd") where field.count >= 4:
+                case Atoms.fourCC("keyd") where field.count >= 4:
                     namespace = String(decoding: field.prefix(4), as: UTF8.self)
                     key = Array(field.dropFirst(4))
-                case fourCC("dtyp") where field.count == 8 && bigEndian(field.prefix(4)) == 0:
-                    type = bigEndian(field.suffix(4))
+                case Atoms.fourCC("dtyp") where field.count == 8 && Atoms.bigEndian(field.prefix(4)) == 0:
+                    type = Atoms.bigEndian(field.suffix(4))
                 default:
                     break
                 }
@@ -55,25 +55,8 @@ package struct BoxedMetadataKey: Sendable, Equatable {
         // Version and flags (4), entry count (4), then the first entry: its size and type, six reserved
         // bytes and the data reference index, then its atoms.
         let entries = stsd.dropFirst(8)
-        guard let (kind, entry) = atoms(in: entries).first, kind == fourCC("mebx"), entry.count >= 8 else { return nil }
-        guard let table = atoms(in: entry.dropFirst(8)).first(where: { $0.0 == fourCC("keys") })?.1 else { return [] }
+        guard let (kind, entry) = Atoms.list(in: entries).first, kind == Atoms.fourCC("mebx"), entry.count >= 8 else { return nil }
+        guard let table = Atoms.list(in: entry.dropFirst(8)).first(where: { $0.0 == Atoms.fourCC("keys") })?.1 else { return [] }
         return keys(inTable: table)
     }
-
-    /// The atoms of `bytes` as (type, body), in order; stops at the first that does not fit.
-    static func atoms(in bytes: ArraySlice<UInt8>) -> [(UInt32, ArraySlice<UInt8>)] {
-        var found: [(UInt32, ArraySlice<UInt8>)] = []
-        var at = bytes.startIndex
-        while bytes.endIndex - at >= 8 {
-            // Int(exactly:): a 32-bit platform's Int does not hold every atom size.
-            guard let size = Int(exactly: bigEndian(bytes[at..<at + 4])), size >= 8, size <= bytes.endIndex - at else { break }
-            found.append((bigEndian(bytes[at + 4..<at + 8]), bytes[at + 8..<at + size]))
-            at += size
-        }
-        return found
-    }
-
-    static func bigEndian(_ bytes: ArraySlice<UInt8>) -> UInt32 { bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
-
-    static func fourCC(_ code: String) -> UInt32 { code.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 }
