@@ -94,23 +94,24 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
         guard channels <= 2 || layout != nil else { return nil }
         let formatID = AVAudioFormat.value(settings[AVFormatIDKey]).flatMap { UInt32(exactly: $0) } ?? kAudioFormatLinearPCM
         var asbd = AudioStreamBasicDescription()
-        asbd.mSampleRate = rate
-        asbd.mFormatID = formatID
-        asbd.mChannelsPerFrame = channels
         if formatID == kAudioFormatLinearPCM {
             let isFloat = AVAudioFormat.boolean(settings[AVLinearPCMIsFloatKey]) ?? false
-            let requested = AVAudioFormat.value(settings[AVLinearPCMBitDepthKey]).map { Int($0.rounded(.up)) } ?? (isFloat ? 32 : 16)
-            let bits = (requested + 7) / 8 * 8
+            var bits = isFloat ? 32 : 16
+            if let requested = AVAudioFormat.value(settings[AVLinearPCMBitDepthKey]) {
+                // A depth that is not a number of 1 to 64 bits (NaN, infinite, huge) is refused, not trapped on.
+                guard let whole = Int(exactly: requested.rounded(.up)), (1...64).contains(whole) else { return nil }
+                bits = (whole + 7) / 8 * 8
+            }
             guard isFloat ? bits == 32 || bits == 64 : (8...32).contains(bits) else { return nil }
             let bigEndian = AVAudioFormat.boolean(settings[AVLinearPCMIsBigEndianKey]) ?? false
             let nonInterleaved = AVAudioFormat.boolean(settings[AVLinearPCMIsNonInterleaved]) ?? false
-            asbd.mFormatFlags = (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
-                | (bigEndian ? kAudioFormatFlagIsBigEndian : 0) | (nonInterleaved ? kAudioFormatFlagIsNonInterleaved : 0)
-            asbd.mBitsPerChannel = UInt32(bits)
-            asbd.mBytesPerFrame = UInt32(bits / 8) * (nonInterleaved ? 1 : channels)
-            asbd.mBytesPerPacket = asbd.mBytesPerFrame
-            asbd.mFramesPerPacket = 1
+            guard let pcm = AudioStreamBasicDescription.linearPCM(sampleRate: rate, channels: channels, bits: UInt32(bits), isFloat: isFloat,
+                                                                  isBigEndian: bigEndian, isNonInterleaved: nonInterleaved) else { return nil }
+            asbd = pcm
         } else {
+            asbd.mSampleRate = rate
+            asbd.mFormatID = formatID
+            asbd.mChannelsPerFrame = channels
             asbd.mFramesPerPacket = AVAudioFormat.framesPerPacket(formatID)
         }
         self.init(description: asbd, layout: layout)
@@ -229,13 +230,8 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
         case .pcmFormatInt32: (bits, isFloat) = (32, false)
         case .otherFormat: return nil
         }
-        let (frameBytes, overflow) = (bits / 8).multipliedReportingOverflow(by: interleaved ? channels : 1)
-        guard !overflow else { return nil }
-        var flags = (isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger) | kAudioFormatFlagIsPacked
-        if !interleaved { flags |= kAudioFormatFlagIsNonInterleaved }
-        return AudioStreamBasicDescription(mSampleRate: sampleRate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
-                                           mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
-                                           mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
+        return .linearPCM(sampleRate: sampleRate, channels: channels, bits: bits, isFloat: isFloat, isBigEndian: false,
+                          isNonInterleaved: !interleaved)
     }
 
     static func commonFormat(of d: AudioStreamBasicDescription) -> AVAudioCommonFormat {

@@ -40,16 +40,12 @@ enum LinearPCM {
     }
 
     /// Apple's description of the encoding `settings` ask for.
+    /// (The reader's channel counts are a stream's, far from a frame too large for 32 bits; such a
+    /// frame would give an empty description.)
     static func description(_ settings: ReaderOutputFormat.PCMSettings, rate: Double, channels: Int) -> AudioStreamBasicDescription {
-        var flags: AudioFormatFlags = settings.isFloat ? kAudioFormatFlagIsFloat : kAudioFormatFlagIsSignedInteger
-        flags |= kAudioFormatFlagIsPacked
-        if settings.isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
-        if settings.isNonInterleaved { flags |= kAudioFormatFlagIsNonInterleaved }
-        let sampleBytes = UInt32(settings.bitDepth / 8)
-        let frameBytes = settings.isNonInterleaved ? sampleBytes : sampleBytes * UInt32(channels)
-        return AudioStreamBasicDescription(mSampleRate: rate, mFormatID: kAudioFormatLinearPCM, mFormatFlags: flags,
-                                           mBytesPerPacket: frameBytes, mFramesPerPacket: 1, mBytesPerFrame: frameBytes,
-                                           mChannelsPerFrame: UInt32(channels), mBitsPerChannel: UInt32(settings.bitDepth), mReserved: 0)
+        AudioStreamBasicDescription.linearPCM(sampleRate: rate, channels: UInt32(clamping: channels), bits: UInt32(clamping: settings.bitDepth),
+                                              isFloat: settings.isFloat, isBigEndian: settings.isBigEndian,
+                                              isNonInterleaved: settings.isNonInterleaved) ?? AudioStreamBasicDescription()
     }
 
     /// The bytes `frames` frames take (every channel).

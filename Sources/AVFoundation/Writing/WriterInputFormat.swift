@@ -143,7 +143,8 @@ enum WriterInputFormat {
             codec = .opus
         case kAudioFormatLinearPCM:
             let isFloat = settings[AVLinearPCMIsFloatKey].flatMap(SettingsValue.flag) ?? false
-            let bits = settings[AVLinearPCMBitDepthKey].flatMap(SettingsValue.number).map { Int($0) } ?? (isFloat ? 32 : 16)
+            // A fraction dropped; NaN, infinite or huge depths count as 0 bits, which is refused.
+            let bits = settings[AVLinearPCMBitDepthKey].flatMap(SettingsValue.number).map { Int(exactly: $0.rounded(.towardZero)) ?? 0 } ?? (isFloat ? 32 : 16)
             guard (isFloat ? [32, 64] : [8, 16, 24, 32]).contains(bits) else {
                 return .failure(invalid("linear PCM of \(bits) bits\(isFloat ? " floating point" : "") is not supported"))
             }
@@ -154,9 +155,11 @@ enum WriterInputFormat {
         default:
             return .failure(unsupported("Avocet cannot encode audio as \(format.fourCharString)"))
         }
-        var bitRate = settings[AVEncoderBitRateKey].flatMap(SettingsValue.number).map { Int($0) }
+        // Whole bits per second (a fraction dropped); NaN, infinite or huge rates count as -1, which is refused.
+        let wholeRate = { (rate: Double) -> Int in Int(exactly: rate.rounded(.towardZero)) ?? -1 }
+        var bitRate = settings[AVEncoderBitRateKey].flatMap(SettingsValue.number).map(wholeRate)
         if bitRate == nil, let perChannel = settings[AVEncoderBitRatePerChannelKey].flatMap(SettingsValue.number) {
-            bitRate = Int(perChannel * channels)
+            bitRate = wholeRate(perChannel * channels)
         }
         if let bitRate, !(bitRate >= 6000 && bitRate <= 2_000_000) {
             return .failure(invalid("AVEncoderBitRateKey \(bitRate) is out of range"))

@@ -491,6 +491,10 @@ struct AssetWriterTests {
             (.audio, [AVFormatIDKey: kAudioFormatMPEG4AAC]),
             (.audio, [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 44100, AVNumberOfChannelsKey: 2]),
             (.audio, [AVFormatIDKey: kAudioFormatOpus, AVSampleRateKey: 44100, AVNumberOfChannelsKey: 2]),
+            // Rates that are no number of bits a second are refused, not trapped on.
+            (.audio, [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100, AVNumberOfChannelsKey: 2, AVEncoderBitRateKey: Double.nan]),
+            (.audio, [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100, AVNumberOfChannelsKey: 2,
+                      AVEncoderBitRatePerChannelKey: Double.infinity]),
             (.audio, nil),
         ]
         for (mediaType, settings) in cases {

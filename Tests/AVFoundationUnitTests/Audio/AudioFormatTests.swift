@@ -57,6 +57,9 @@ struct AudioFormatTests {
         #expect(plain.commonFormat == .pcmFormatInt16 && plain.isInterleaved)
         #expect(Self.asbd(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 20]))?.mBitsPerChannel == 24)
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: 40]) == nil)
+        for bad in [Double.nan, .infinity, -8, 1e300] {
+            #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMBitDepthKey: bad]) == nil, "\(bad) bits")
+        }
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000, AVNumberOfChannelsKey: 1, AVLinearPCMIsFloatKey: true,
                                          AVLinearPCMIsNonInterleaved: true])?.isStandard == true)
         #expect(AVAudioFormat(settings: [AVSampleRateKey: 8_000]) == nil && AVAudioFormat(settings: [AVNumberOfChannelsKey: 2]) == nil)
