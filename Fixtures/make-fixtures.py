@@ -313,17 +313,9 @@ def make_hls_renditions(hls):
         master.append(f'#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="audio",NAME="{r["name"]}",LANGUAGE="{r["language"]}",'
                       f'DEFAULT={"YES" if r["default"] else "NO"},AUTOSELECT=YES,URI="{r["folder"]}/index.m3u8"')
     # Timed ID3 in the video rendition, each tag in the segment of its time.
-    video = os.path.join(root, "video")
-    segments = sorted((f for f in os.listdir(video) if f.endswith(".ts")), key=lambda f: int(f[7:-3]))
-    starts = [first_video_pts(os.path.join(video, f)) for f in segments]
-    for i, segment in enumerate(segments):
-        end = starts[i + 1] if i + 1 < len(segments) else None
-        mine = [c for c in hls["id3"] if starts[0] + c["time"] * 90_000 >= starts[i] and (end is None or starts[0] + c["time"] * 90_000 < end)]
-        if mine:
-            add_timed_id3(os.path.join(video, segment), mine, starts[0])
+    origin = add_timed_id3_to_segments(os.path.join(root, "video"), hls["id3"])
     # The subtitle renditions: WebVTT segments of a second, whose X-TIMESTAMP-MAP puts cue time 0 at the
     # video's first frame; a cue that spans a segment boundary goes into both.
-    origin = starts[0]
     for sub in hls["subtitles"]:
         folder = os.path.join(root, sub["folder"])
         os.makedirs(folder, exist_ok=True)
@@ -474,6 +466,20 @@ def add_timed_id3(path, cues, base=None, pid=0x102):
     return first
 
 
+def add_timed_id3_to_segments(folder, cues):
+    """Adds timed ID3 to the MPEG-TS segments segment0.ts, segment1.ts, ... of `folder` (as ffmpeg's HLS
+    muxer names them), each cue in the segment whose time holds it, its time counted from the first
+    segment's first video frame. Returns that frame's PTS."""
+    segments = sorted((f for f in os.listdir(folder) if f.endswith(".ts")), key=lambda f: int(f[7:-3]))
+    starts = [first_video_pts(os.path.join(folder, f)) for f in segments]
+    for i, segment in enumerate(segments):
+        end = starts[i + 1] if i + 1 < len(segments) else None
+        mine = [c for c in cues if starts[0] + c["time"] * 90_000 >= starts[i] and (end is None or starts[0] + c["time"] * 90_000 < end)]
+        if mine:
+            add_timed_id3(os.path.join(folder, segment), mine, starts[0])
+    return starts[0]
+
+
 def first_video_pts(path):
     """The PTS of the first video frame of an MPEG-TS file (stream type 0x1B at PID 0x100, as ffmpeg
     writes it)."""
@@ -501,14 +507,7 @@ def make_timed_metadata(tm):
            ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
             "-hls_segment_filename", os.path.join(folder, "segment%d.ts"), os.path.join(folder, "index.m3u8")])
     add_timed_id3(path, tm["cues"])
-    segments = sorted((f for f in os.listdir(folder) if f.endswith(".ts")), key=lambda f: int(f[7:-3]))
-    starts = [first_video_pts(os.path.join(folder, f)) for f in segments]
-    base = starts[0]
-    for i, segment in enumerate(segments):
-        end = starts[i + 1] if i + 1 < len(segments) else None
-        mine = [c for c in tm["cues"] if base + c["time"] * 90_000 >= starts[i] and (end is None or base + c["time"] * 90_000 < end)]
-        if mine:
-            add_timed_id3(os.path.join(folder, segment), mine, base)
+    add_timed_id3_to_segments(folder, tm["cues"])
 
 CONTAINER_ATOMS = {b"moov", b"trak", b"mdia", b"minf", b"stbl", b"dinf", b"edts", b"udta"}
 
