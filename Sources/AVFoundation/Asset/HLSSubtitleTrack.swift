@@ -43,7 +43,7 @@ final class HLSSubtitleTrack: AVAssetTrack, @unchecked Sendable {
         self.nested = nested
         originSeconds = Double(originMicroseconds) / 1_000_000
         let locale = MetadataValues.locale(forISO639: rendition.language)
-        var characteristics: [AVMediaCharacteristic] = [.legible]
+        var characteristics = TrackFacts.characteristics(of: .subtitle)
         if rendition.forced { characteristics.append(.containsOnlyForcedSubtitles) }
         for text in rendition.characteristics {
             let characteristic = AVMediaCharacteristic(rawValue: text)
