@@ -21,13 +21,16 @@ struct TimedMetadataGroupTests {
 
     static func sample(_ bytes: [UInt8], subtype: CMMetadataFormatType = kCMMetadataFormatType_ID3,
                        mediaType: CMFormatDescription.MediaType = .metadata, seconds: Double = 2) throws -> CMSampleBuffer {
+        let format = try CMFormatDescription(mediaType: mediaType, mediaSubType: .init(rawValue: subtype))
+        return try sample(bytes, format: format, timing: CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: CMTime(seconds: seconds, preferredTimescale: 90_000),
+                                                                            decodeTimeStamp: .invalid))
+    }
+
+    /// One sample of `bytes` in `format`, with `timing`.
+    static func sample(_ bytes: [UInt8], format: CMFormatDescription?, timing: CMSampleTimingInfo) throws -> CMSampleBuffer {
         let block = try CMBlockBuffer(length: max(1, bytes.count), flags: .assureMemoryNow)
         try bytes.withUnsafeBytes { try block.replaceDataBytes(with: $0) }
-        let format = try CMFormatDescription(mediaType: mediaType, mediaSubType: .init(rawValue: subtype))
-        let timing = CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: CMTime(seconds: seconds, preferredTimescale: 90_000),
-                                        decodeTimeStamp: .invalid)
-        return try CMSampleBuffer(dataBuffer: block, formatDescription: format, numSamples: 1, sampleTimings: [timing],
-                                  sampleSizes: [bytes.count])
+        return try CMSampleBuffer(dataBuffer: block, formatDescription: format, numSamples: 1, sampleTimings: [timing], sampleSizes: [bytes.count])
     }
 
     static func values(_ group: AVTimedMetadataGroup?) async throws -> [String] {
@@ -185,11 +188,8 @@ struct TimedMetadataGroupTests {
         }
         let format = CMFormatDescription(mediaType: .metadata, mediaSubType: .init(rawValue: kCMMetadataFormatType_Boxed),
                                          metadataKeyTable: table)
-        let block = try CMBlockBuffer(length: max(1, bytes.count), flags: .assureMemoryNow)
-        try bytes.withUnsafeBytes { try block.replaceDataBytes(with: $0) }
-        let timing = CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 2), presentationTimeStamp: CMTime(value: 3, timescale: 1),
-                                        decodeTimeStamp: .invalid)
-        return try CMSampleBuffer(dataBuffer: block, formatDescription: format, numSamples: 1, sampleTimings: [timing], sampleSizes: [bytes.count])
+        return try sample(bytes, format: format, timing: CMSampleTimingInfo(duration: CMTime(value: 1, timescale: 2),
+                                                                            presentationTimeStamp: CMTime(value: 3, timescale: 1), decodeTimeStamp: .invalid))
     }
 
     @Test func boxedValuesFollowTheirKeysTypes() async throws {
@@ -216,13 +216,8 @@ struct TimedMetadataGroupTests {
                                                 "com.apple.metadata.datatype.raw-data"])
         #expect(group.timeRange == CMTimeRange(start: CMTime(value: 3, timescale: 1), duration: CMTime(value: 1, timescale: 2)))
         // An atom that claims more bytes than the sample holds ends it.
-        var cut = try Self.boxed([(1, [0x05])], keys: keys)
-        let bytes: [UInt8] = [0, 0, 0, 0x40, 0, 0, 0, 1, 5]
-        let block = try CMBlockBuffer(length: bytes.count, flags: .assureMemoryNow)
-        try bytes.withUnsafeBytes { try block.replaceDataBytes(with: $0) }
-        cut = try CMSampleBuffer(dataBuffer: block, formatDescription: cut.formatDescription, numSamples: 1,
-                                 sampleTimings: [CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid)],
-                                 sampleSizes: [bytes.count])
+        let cut = try Self.sample([0, 0, 0, 0x40, 0, 0, 0, 1, 5], format: try Self.boxed([(1, [0x05])], keys: keys).formatDescription,
+                                  timing: CMSampleTimingInfo(duration: .invalid, presentationTimeStamp: .zero, decodeTimeStamp: .invalid))
         #expect(AVTimedMetadataGroup(sampleBuffer: cut)?.items.isEmpty == true)
     }
 
