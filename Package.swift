@@ -40,8 +40,9 @@ let package = Package(
         // Apple's UTType over a fixed table of types; Foundation only. AVFoundation does not re-export it
         // (Apple's does not either): code that names UTType imports UniformTypeIdentifiers.
         .target(name: "UniformTypeIdentifiers"),
-        // Apple's audio module (settings keys; audio files and buffers to come); AVFoundation re-exports it.
-        .target(name: "AVFAudio", dependencies: ["CoreMedia", "Locking"]),
+        // Apple's audio module (formats, buffers, audio files, the converter and the audio player, over
+        // MediaEngine); AVFoundation re-exports it.
+        .target(name: "AVFAudio", dependencies: ["CoreMedia", "MediaEngine", "Locking"]),
         .target(name: "AVFoundation", dependencies: ["AVFAudio", "CoreMedia", "MediaEngine", "Locking", "UniformTypeIdentifiers"]),
         .executableTarget(
             name: "avtool",

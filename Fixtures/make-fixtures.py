@@ -6,7 +6,8 @@ Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` packag
 `--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
 with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
 alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie, its HLS stream and
-the movie with a timed metadata track (timed-metadata.mov).
+the movie with a timed metadata track (timed-metadata.mov), `--only audio` just the audio fixtures in audio/
+(sines in many codecs and containers, damaged files, ffmpeg's resampling references and audio/expected.json).
 The outputs are committed, with ffprobe's report of each media file in ffprobe/; tests never run this script.
 Every number and tag comes from facts.json, which the tests read too, so a fact is written down once.
 """
@@ -225,10 +226,10 @@ def rotation_tag(rotation):
     return ["-metadata:s:v:0", f"rotate={(360 - rotation) % 360}"]
 
 
-def make_truncated(fx):
-    with open(os.path.join(HERE, fx["source"]), "rb") as f:
+def make_truncated(fx, folder=HERE):
+    with open(os.path.join(folder, fx["source"]), "rb") as f:
         data = f.read()
-    with open(os.path.join(HERE, fx["name"]), "wb") as f:
+    with open(os.path.join(folder, fx["name"]), "wb") as f:
         f.write(data[: int(len(data) * fx["keep_fraction"])])
 
 
@@ -664,6 +665,94 @@ def make_frames(frames):
                 "-frames:v", "1", "-pix_fmt", "rgb24"] + BITEXACT + [os.path.join(HERE, ref["file"])])
 
 
+# ffmpeg's encoder for each codec name facts.json's audio files give (ffprobe's names); others are their own.
+AUDIO_FIXTURE_ENCODERS = {"mp3": "libmp3lame", "vorbis": "libvorbis", "opus": "libopus"}
+
+
+def audio_signal(signal, sample_rate=None):
+    """The lavfi source of a facts.json audio signal: aevalsrc with one sine a channel, exactly
+    sample_rate * duration frames (atrim cuts aevalsrc's last block of 1024 to length)."""
+    rate = sample_rate or signal["sample_rate"]
+    frames = round(rate * signal["duration"])
+    sines = "|".join(f"{a}*sin(2*PI*{f}*t)" for a, f in zip(signal["amplitudes"], signal["frequencies"]))
+    return f"aevalsrc='{sines}':sample_rate={rate}:channel_layout={signal['layout']},atrim=end_sample={frames}"
+
+
+def audio_expectation(path):
+    """What ffprobe and ffmpeg say of an audio file's first sound track: codec, rate, channels, sample
+    format, packets (ffprobe -count_packets) and decoded_frames (the frames `ffmpeg -i F -f f32le -` writes)."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "a:0", "-show_streams",
+                          "-of", "json", path], check=True, capture_output=True, text=True).stdout
+    stream = json.loads(out)["streams"][0]
+    pcm = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "quiet", "-i", path, "-map", "0:a:0", "-f", "f32le", "-"],
+                         check=True, capture_output=True).stdout
+    channels = stream["channels"]
+    assert len(pcm) % (4 * channels) == 0, f"{path}: whole frames of Float32"
+    bits = stream.get("bits_per_raw_sample") or stream.get("bits_per_sample") or 0
+    return {
+        "name": os.path.basename(path),
+        "codec": stream["codec_name"],
+        "sample_rate": int(stream["sample_rate"]),
+        "channels": channels,
+        "channel_layout": stream.get("channel_layout"),
+        "sample_fmt": stream["sample_fmt"],
+        "bits_per_sample": int(bits),
+        "packets": int(stream["nb_read_packets"]),
+        "decoded_frames": len(pcm) // (4 * channels),
+        "duration": float(stream["duration"]) if "duration" in stream else None,
+    }
+
+
+def make_audio(audio):
+    """The audio fixtures (facts.json's audio): each file one signal in its codec and container, the
+    damaged files, ffmpeg's resampling references and expected.json, ffprobe's and ffmpeg's view of
+    every file that holds sound."""
+    folder = os.path.join(HERE, audio["directory"])
+    os.makedirs(folder, exist_ok=True)
+    signals = {signal["name"]: signal for signal in audio["signals"]}
+    for fx in audio["files"]:
+        signal = signals[fx["signal"]]
+        inputs, maps, codec = [], [], []
+        video = fx.get("video")
+        if video:
+            inputs += ["-f", "lavfi", "-i", f"testsrc2=size={video['width']}x{video['height']}:rate={video['fps']}"
+                                            f":duration={signal['duration']}"]
+            maps += ["-map", "0:v"]
+            # One thread: the output does not depend on the machine's core count.
+            codec += VIDEO_ENCODERS[video["codec"]] + ["-threads", "1"]
+        maps += ["-map", f"{1 if video else 0}:a"]
+        inputs += ["-f", "lavfi", "-i", audio_signal(signal, fx.get("sample_rate"))]
+        codec += ["-c:a", AUDIO_FIXTURE_ENCODERS.get(fx["codec"], fx["codec"])]
+        if "bit_rate" in fx:
+            codec += ["-b:a", str(fx["bit_rate"])]
+        if "sample_fmt" in fx:
+            codec += ["-sample_fmt", fx["sample_fmt"]]
+        ffmpeg(inputs + maps + codec + BITEXACT + ["-f", fx["container"], os.path.join(folder, fx["name"])])
+    for fx in audio["damaged"]:
+        if "source" in fx:
+            make_truncated(fx, folder)
+        else:
+            with open(os.path.join(folder, fx["name"]), "w", encoding="utf-8") as out:
+                out.write(fx["text"])
+    for ref in audio["references"]:
+        if ref["command"] == "aresample":
+            resample = ["-af", f"aresample={ref['sample_rate']}"]
+        else:
+            resample = ["-ar", str(ref["sample_rate"]), "-ac", str(ref["channels"])]
+        ffmpeg(["-i", os.path.join(folder, ref["source"])] + resample + ["-f", "f32le", os.path.join(folder, ref["name"])])
+    sounding = [fx["name"] for fx in audio["files"]] + [fx["name"] for fx in audio["damaged"] if "source" in fx]
+    expected = {
+        "comment": "Written by make-fixtures.py --only audio: per audio file, ffprobe's view of its first sound "
+                   "track (codec, sample_rate, channels, channel_layout, sample_fmt, bits_per_sample: "
+                   "bits_per_raw_sample where ffprobe gives one, duration in seconds) and its count of packets "
+                   "(-count_packets), and decoded_frames, the frames that ffmpeg -i FILE -f f32le - writes.",
+        "files": [audio_expectation(os.path.join(folder, name)) for name in sounding],
+    }
+    with open(os.path.join(folder, audio["expected"]), "w", encoding="utf-8") as f:
+        json.dump(expected, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def main():
     with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
@@ -675,6 +764,7 @@ def main():
         "selection": lambda: make_selection(facts["selection"]),
         "sharing": lambda: make_sharing(facts["sharing"]),
         "timed-metadata": lambda: (make_timed_metadata(facts["timed_metadata"]), make_boxed_metadata(facts["boxed_metadata"])),
+        "audio": lambda: make_audio(facts["audio"]),
     }
     if len(sys.argv) == 3 and sys.argv[1] == "--only":
         if sys.argv[2] not in parts:
@@ -701,6 +791,7 @@ def main():
     make_sharing(facts["sharing"])
     make_timed_metadata(facts["timed_metadata"])
     make_boxed_metadata(facts["boxed_metadata"])
+    make_audio(facts["audio"])
     # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
     probes = os.path.join(HERE, "ffprobe")
     os.makedirs(probes, exist_ok=True)

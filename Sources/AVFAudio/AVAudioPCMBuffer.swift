@@ -74,6 +74,10 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     /// The same for signed 32-bit integer formats.
     open var int32ChannelData: UnsafePointer<UnsafeMutablePointer<Int32>>? { channelData(.pcmFormatInt32) }
 
+    /// The same for 64-bit float formats (Apple's class has no such property; Avocet's audio file
+    /// reads and writes through it).
+    var float64ChannelData: UnsafePointer<UnsafeMutablePointer<Double>>? { channelData(.pcmFormatFloat64) }
+
     private func channelData<Sample>(_ wanted: AVAudioCommonFormat) -> UnsafePointer<UnsafeMutablePointer<Sample>>? {
         guard format.commonFormat == wanted else { return nil }
         return UnsafeRawPointer(channels).assumingMemoryBound(to: UnsafeMutablePointer<Sample>.self)

@@ -111,3 +111,10 @@ public var kAudioChannelLayoutTag_MPEG_6_1_A: AudioChannelLayoutTag { tag(125, 7
 public var kAudioChannelLayoutTag_MPEG_7_1_A: AudioChannelLayoutTag { tag(126, 8) }
 /// L R C LFE Ls Rs Rls Rrs.
 public var kAudioChannelLayoutTag_MPEG_7_1_C: AudioChannelLayoutTag { tag(128, 8) }
+/// Channels in no named order, the first to the N-th; OR the channel count into it
+/// (`kAudioChannelLayoutTag_DiscreteInOrder | 6`).
+public var kAudioChannelLayoutTag_DiscreteInOrder: AudioChannelLayoutTag { 147 << 16 }
+/// A layout of unknown channels; OR the channel count into it.
+public var kAudioChannelLayoutTag_Unknown: AudioChannelLayoutTag { 0xFFFF_0000 }
+/// L R C LFE Rls Rrs Ls Rs: WAVE's (and FFmpeg's) 7.1 order.
+public var kAudioChannelLayoutTag_WAVE_7_1: AudioChannelLayoutTag { tag(188, 8) }

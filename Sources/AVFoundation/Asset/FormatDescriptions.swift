@@ -39,21 +39,8 @@ enum FormatDescriptions {
         case .vp8: return SubType(string: "vp08")
         case .av1: return .av1
         case .proRes: return preferredTag(stream, among: ["apcn", "apch", "apcs", "apco", "ap4h", "ap4x"]) ?? .proRes422
-        case .aac: return .mpeg4AAC
-        case .mp3: return .mpegLayer3
-        case .mp2: return .mpegLayer2
-        case .mp1: return .mpegLayer1
-        case .flac: return .flac
-        case .opus: return .opus
-        case .vorbis: return SubType(string: "vorb")
-        case .alac: return .appleLossless
-        case .ac3: return .ac3
-        case .eac3: return .enhancedAC3
-        case .amrNB: return SubType(string: "samr")
-        case .amrWB: return SubType(string: "sawb")
-        case .pcm: return .linearPCM
-        case .muLaw: return .uLaw
-        case .aLaw: return .aLaw
+        case .aac, .mp3, .mp2, .mp1, .flac, .opus, .vorbis, .alac, .ac3, .eac3, .amrNB, .amrWB, .pcm, .muLaw, .aLaw:
+            return SubType(rawValue: AudioStreamBasicDescription.formatID(of: stream.codec) ?? kAudioFormatLinearPCM)
         case .movText: return .text3G
         case .webVTT: return .webVTT
         case .subRip: return SubType(string: "srt ")
@@ -97,7 +84,8 @@ enum FormatDescriptions {
         switch mediaType {
         case .audio:
             return CMFormatDescription(mediaType: .audio, mediaSubType: subType, extensions: audioExtensions(stream),
-                                       audioStreamBasicDescription: asbd(for: stream, subType: subType), magicCookie: cookie)
+                                       audioStreamBasicDescription: AudioStreamBasicDescription(stream: stream, formatID: subType.rawValue),
+                                       magicCookie: cookie)
         case .video:
             return CMFormatDescription(
                 mediaType: .video, mediaSubType: subType, extensions: videoExtensions(stream),
@@ -118,56 +106,6 @@ enum FormatDescriptions {
             return CMFormatDescription(mediaType: type, mediaSubType: subType, extensions: CMFormatDescription.Extensions(),
                                        magicCookie: cookie, metadataKeyTable: keys)
         }
-    }
-
-    /// The stream description Apple fills in: compressed formats leave byte counts at zero; linear PCM
-    /// fills every field.
-    static func asbd(for stream: StreamInfo, subType: SubType) -> AudioStreamBasicDescription {
-        let channels = UInt32(clamping: stream.channels ?? 0)
-        let frameSize = stream.frameSize.map { UInt32(clamping: $0) }
-        var asbd = AudioStreamBasicDescription()
-        asbd.mSampleRate = Double(stream.sampleRate ?? 0)
-        asbd.mFormatID = subType.rawValue
-        asbd.mChannelsPerFrame = channels
-        switch stream.codec {
-        case .aac:
-            switch stream.aacProfile {
-            case .highEfficiency?: asbd.mFormatID = kAudioFormatMPEG4AAC_HE; asbd.mFormatFlags = kMPEG4Object_AAC_SBR
-            case .highEfficiencyV2?: asbd.mFormatID = kAudioFormatMPEG4AAC_HE_V2; asbd.mFormatFlags = 29
-            case .main?: asbd.mFormatFlags = kMPEG4Object_AAC_Main
-            case .longTermPrediction?: asbd.mFormatFlags = kMPEG4Object_AAC_LTP
-            default: asbd.mFormatFlags = kMPEG4Object_AAC_LC
-            }
-            asbd.mFramesPerPacket = frameSize ?? 1024
-        case .mp3, .mp2, .mp1:
-            asbd.mFramesPerPacket = frameSize ?? 1152
-        case .opus:
-            asbd.mFramesPerPacket = frameSize ?? 960
-        case .flac, .alac:
-            asbd.mFramesPerPacket = frameSize ?? 0
-            switch stream.bitsPerSample ?? 0 {
-            case 16: asbd.mFormatFlags = kAppleLosslessFormatFlag_16BitSourceData
-            case 20: asbd.mFormatFlags = kAppleLosslessFormatFlag_20BitSourceData
-            case 24: asbd.mFormatFlags = kAppleLosslessFormatFlag_24BitSourceData
-            case 32: asbd.mFormatFlags = kAppleLosslessFormatFlag_32BitSourceData
-            default: break
-            }
-        case .ac3, .eac3:
-            asbd.mFramesPerPacket = 1536
-        case .pcm(let layout):
-            guard let bits = stream.bitsPerSample, bits > 0 else { break }
-            var flags: AudioFormatFlags = kAudioFormatFlagIsPacked
-            if layout.isFloat { flags |= kAudioFormatFlagIsFloat } else if layout.isSigned { flags |= kAudioFormatFlagIsSignedInteger }
-            if layout.isBigEndian { flags |= kAudioFormatFlagIsBigEndian }
-            asbd.mFormatFlags = flags
-            asbd.mBitsPerChannel = UInt32(clamping: bits)
-            asbd.mBytesPerFrame = UInt32(clamping: bits / 8).multipliedReportingOverflow(by: channels).partialValue
-            asbd.mFramesPerPacket = 1
-            asbd.mBytesPerPacket = asbd.mBytesPerFrame
-        default:
-            asbd.mFramesPerPacket = frameSize ?? 0
-        }
-        return asbd
     }
 
     private static func audioExtensions(_ stream: StreamInfo) -> CMFormatDescription.Extensions {

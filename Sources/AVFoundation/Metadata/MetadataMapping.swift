@@ -158,6 +158,8 @@ enum MetadataMapping {
         case .mp4, .m4v, .m4a: return .iTunes
         case .mov: return .quickTimeUserData
         case .matroska, .webm: return .matroska
+        case .flac, .ogg: return .vorbisComment
+        case .wav, .aiff, .caf: return .audioFile
         }
     }
 

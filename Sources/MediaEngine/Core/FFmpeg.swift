@@ -108,4 +108,27 @@ extension FFmpeg {
         }
         return avocet_averror_invaliddata()
     }
+
+    /// The audio samples `packet`'s skip-samples side data tells the decoder to drop at its start and
+    /// at its end (two little-endian 32-bit counts); none without such data. Damaged counts (beyond a
+    /// day at 384 kHz) count as none.
+    static func skippedSamples(_ packet: UnsafePointer<AVPacket>) -> (start: Int64, end: Int64) {
+        var size = 0
+        guard let data = av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else { return (0, 0) }
+        let raw = UnsafeRawPointer(data)
+        let start = Int64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+        let end = Int64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        let limit: Int64 = 384_000 * 86_400
+        return (start <= limit ? start : 0, end <= limit ? end : 0)
+    }
+}
+
+extension MediaTimestamp {
+    /// The time in ticks of `target`, rounded to the nearest (FFmpeg's `av_rescale_q`: no overflow in
+    /// the product); 0 for a time base or target that is not positive.
+    package func rescaled(to target: Rational) -> Int64 {
+        guard timeBase.numerator > 0, timeBase.denominator > 0, target.numerator > 0, target.denominator > 0 else { return 0 }
+        return av_rescale_q(value, AVRational(num: timeBase.numerator, den: timeBase.denominator),
+                            AVRational(num: target.numerator, den: target.denominator))
+    }
 }

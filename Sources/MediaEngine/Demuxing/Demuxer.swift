@@ -318,6 +318,9 @@ package final class Demuxer: @unchecked Sendable {
                 if p.pointee.duration > 0 {
                     stats[i].minimumDuration = min(stats[i].minimumDuration ?? p.pointee.duration, p.pointee.duration)
                 }
+                let skipped = FFmpeg.skippedSamples(p)
+                stats[i].skippedAtStart = stats[i].skippedAtStart.addingSaturating(skipped.start)
+                stats[i].discardedAtEnd = stats[i].discardedAtEnd.addingSaturating(skipped.end)
             }
             av_packet_unref(p)
         }

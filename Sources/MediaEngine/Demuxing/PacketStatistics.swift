@@ -11,6 +11,12 @@ package struct PacketStatistics: Sendable, Equatable {
     package var minimumDuration: Int64?
     /// True when some packet presents earlier than one decoded before it (B-frames).
     package var hasReordering = false
+    /// Audio samples the container tells the decoder to drop at the start of packets (FFmpeg's
+    /// skip-samples side data: an MP3's encoder delay from its LAME header, an Ogg Opus stream's
+    /// pre-skip), and at their end (an MP3's padding, an Ogg stream's end trim: which Ogg's demuxer
+    /// has already taken out of the last packet's duration).
+    package var skippedAtStart: Int64 = 0
+    package var discardedAtEnd: Int64 = 0
 
     package init() {}
 }

@@ -1,0 +1,151 @@
+import Foundation
+internal import MediaEngine
+
+/// The reading side of an ``AVAudioFile``: the file's first audio stream, decoded at its own rate and
+/// channel count (FFmpeg's decoder, libswresample for the sample format), counted in frames from the
+/// stream's first sound. Everything runs on the calling thread, one caller at a time (the file's lock
+/// sees to that).
+final class AudioFileReader {
+    let path: String
+    /// The stream as the container describes it (for `fileFormat`), and the frames a second.
+    let stream: StreamInfo
+    let format: ContainerFormat
+    let rate: Int32
+    let channels: Int32
+    private let reader: AudioSampleReader
+    private let token = CancellationToken()
+    /// The next frame `read` gives, from the stream's first sound.
+    private(set) var position: Int64 = 0
+    /// Where the stream's first sound lies (item time, frames); known once something was decoded.
+    private var origin: Int64?
+    /// The length once worked out.
+    private var knownLength: Int64?
+    /// Whether the position was set at or past the end.
+    private var atEnd = false
+
+    /// Opens `path` and its first audio stream (the default one where several are), and parses the
+    /// header; reads the first packets only for containers whose header leaves facts out.
+    init(path: String) throws {
+        self.path = path
+        let info = try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token).info
+        let audio = info.streams.filter { $0.kind == .audio }
+        guard let chosen = audio.first(where: { $0.disposition.contains(.default) }) ?? audio.first else {
+            throw AudioError.make(AudioError.unsupportedFileType, "\(path) has no audio", failedCall: "ExtAudioFileOpenURL")
+        }
+        guard chosen.hasDecoder else {
+            throw AudioError.make(AudioError.unsupportedDataFormat, "\(path): this FFmpeg cannot decode \(chosen.codecName) audio",
+                                  failedCall: "ExtAudioFileOpenURL")
+        }
+        guard let rate = chosen.sampleRate, rate > 0, rate <= 1_536_000, let channels = chosen.channels, (1...64).contains(channels) else {
+            throw AudioError.make(AudioError.unsupportedDataFormat, "\(path): the audio has no usable sample rate or channel count",
+                                  failedCall: "ExtAudioFileOpenURL")
+        }
+        (stream, format, self.rate, self.channels) = (chosen, info.format, Int32(rate), Int32(channels))
+        reader = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: chosen.index,
+                                       outputRate: Int32(rate), channels: Int32(channels), cancellation: token)
+        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, Int32(rate))), speed: 1, fillsGap: false, token)
+    }
+
+    /// Reads up to `count` frames into `buffer` from its first frame, setting its `frameLength`; fewer
+    /// only at the end of the stream (none there). A damaged stream throws once what could be read
+    /// was read.
+    func read(_ count: Int, into buffer: AVAudioPCMBuffer) throws {
+        buffer.frameLength = 0
+        guard !atEnd else { return }
+        var filled = 0
+        while filled < count {
+            let got = try reader.read(count - filled, token) { samples -> Int in
+                buffer.store(interleaved: samples, at: filled)
+            }
+            if origin == nil { origin = reader.firstFrame }
+            guard got > 0 else { break }
+            filled += got
+            position += Int64(got)
+        }
+        buffer.frameLength = AVAudioFrameCount(filled)
+    }
+
+    /// Makes `frame` (from the stream's first sound) the next frame read; exact to the sample. At or
+    /// past the end (which may need the length worked out) nothing more is read.
+    func seek(to frame: Int64) throws {
+        let target = max(0, frame)
+        if target >= (try length()) {
+            atEnd = true
+            position = target
+            return
+        }
+        atEnd = false
+        if origin == nil {
+            // Where the sound starts is known once a frame was decoded: decode one from the start.
+            try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+            _ = try reader.read(1, token) { $0.count }
+            origin = reader.firstFrame ?? 0
+        }
+        let start = (origin ?? 0).addingSaturating(target)
+        try reader.start(at: MediaTimestamp(value: start, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        position = target
+    }
+
+    /// The frames the stream decodes to, exact: from the header where it states them (linear PCM, FLAC's
+    /// stream info, an MP4 track's edited duration), else from a scan of every packet's times less the
+    /// samples the container tells the decoder to drop (MP3's LAME delay and padding, Ogg's pre-skip),
+    /// else (times too coarse to count samples in, as Matroska's milliseconds) by decoding the stream.
+    /// The first call may read the whole file; later calls are free.
+    func length() throws -> Int64 {
+        if let knownLength { return knownLength }
+        let counted = try headerLength() ?? scannedLength() ?? decodedLength()
+        knownLength = counted
+        return counted
+    }
+
+    private func headerLength() -> Int64? {
+        guard let duration = stream.duration, duration > 0 else { return nil }
+        switch (format, stream.codec) {
+        case (.wav, .pcm), (.aiff, .pcm), (.caf, .pcm), (.flac, .flac), (.quickTime, _):
+            return frames(duration)
+        default:
+            return nil
+        }
+    }
+
+    private func scannedLength() throws -> Int64? {
+        // FFmpeg's Vorbis decoder gives no sound for a stream's first packet (its blocks only overlap
+        // the next): the packets' times say more than it decodes, so Vorbis is counted by decoding.
+        guard stream.codec != .vorbis else { return nil }
+        let tb = stream.timeBase
+        guard tb.numerator > 0, tb.denominator > 0 else { return nil }
+        // Whole samples a tick (Ogg's 1/rate) or whole ticks a sample (MP3's 1/14112000): times
+        // convert to samples exactly.
+        let samplesPerTick = Int64(tb.numerator) * Int64(rate)
+        guard samplesPerTick % Int64(tb.denominator) == 0 || Int64(tb.denominator) % samplesPerTick == 0 else { return nil }
+        let all = try Demuxer.scanPackets(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token)
+        let described = try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token).info.streams
+        guard let slot = described.firstIndex(where: { $0.index == stream.index }), all.indices.contains(slot),
+              let first = all[slot].firstPresentationTime, let end = all[slot].endPresentationTime, end > first else { return nil }
+        // Ogg's demuxer has already shortened the last packet by its end trim.
+        let discarded = format == .ogg ? 0 : all[slot].discardedAtEnd
+        return max(0, frames(end - first) - all[slot].skippedAtStart - discarded)
+    }
+
+    /// Counts the frames by decoding the whole stream through a reader of its own.
+    private func decodedLength() throws -> Int64 {
+        let counter = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: stream.index,
+                                            outputRate: rate, channels: channels, cancellation: token)
+        try counter.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        var total: Int64 = 0
+        while true {
+            let got = try counter.read(65_536, token) { $0.count / Int(channels) }
+            if got == 0 { break }
+            total += Int64(got)
+        }
+        return total
+    }
+
+    /// Stream ticks as frames at the stream's rate, rounded to the nearest.
+    private func frames(_ ticks: Int64) -> Int64 {
+        MediaTimestamp(value: ticks, timeBase: stream.timeBase).rescaled(to: Rational(1, rate))
+    }
+
+    /// Stops what is running (a length scan on another thread cannot be, as the file's lock serializes).
+    func cancel() { token.cancel() }
+}
