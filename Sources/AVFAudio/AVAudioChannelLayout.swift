@@ -2,7 +2,7 @@ import Foundation
 
 /// A channel layout (which speaker each channel feeds), owning a copy of Core Audio's variable-length
 /// `AudioChannelLayout`. Immutable. Made in memory.
-open class AVAudioChannelLayout: NSObject, @unchecked Sendable {
+open class AVAudioChannelLayout: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked Sendable: the layout memory is written once, in init, and freed in deinit.
     private let storage: UnsafeMutableRawPointer
     /// The bytes of the layout, its descriptions included.
@@ -46,6 +46,20 @@ open class AVAudioChannelLayout: NSObject, @unchecked Sendable {
     }
 
     deinit { storage.deallocate() }
+
+    /// Layouts decode only as layouts (secure coding).
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Writes the layout's bytes (Avocet's own key; archives do not cross to Apple's platforms).
+    open func encode(with coder: NSCoder) {
+        coder.encode(Data(bytes: storage, count: byteCount) as NSData, forKey: "layout")
+    }
+
+    /// The layout ``encode(with:)`` wrote; nil for bytes that are not one.
+    public required convenience init?(coder: NSCoder) {
+        guard let data = coder.decodeObject(of: NSData.self, forKey: "layout") as Data? else { return nil }
+        self.init(data: data)
+    }
 
     /// The bytes of a layout with `descriptions` channel descriptions (at least the struct's own size).
     static func size(descriptions: Int) -> Int {

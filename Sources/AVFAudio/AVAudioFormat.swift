@@ -4,7 +4,7 @@ internal import Locking
 /// An audio format: Core Audio's stream description, with a channel layout where the channels need one
 /// (more than two), and the conveniences of Apple's class for the common linear PCM formats. Made in
 /// memory; immutable but for ``magicCookie``.
-open class AVAudioFormat: NSObject, @unchecked Sendable {
+open class AVAudioFormat: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked Sendable: the description and layout are written once, in init; the cookie sits behind
     // a lock.
     private let stream: UnsafeMutablePointer<AudioStreamBasicDescription>
@@ -144,6 +144,43 @@ open class AVAudioFormat: NSObject, @unchecked Sendable {
     public convenience init(cmAudioFormatDescription formatDescription: CMAudioFormatDescription) {
         self.init(description: formatDescription.audioStreamBasicDescription ?? AudioStreamBasicDescription(), layout: nil)
         magicCookie = formatDescription.magicCookie
+    }
+
+    // MARK: - Coding
+
+    /// Formats decode only as formats (secure coding).
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Writes the stream description's fields, the layout's bytes and the magic cookie (Avocet's own
+    /// keys: Apple's archive format is not published, so archives do not cross between the two).
+    open func encode(with coder: NSCoder) {
+        let d = stream.pointee
+        coder.encode(d.mSampleRate, forKey: "sampleRate")
+        for (key, value) in [("formatID", d.mFormatID), ("formatFlags", d.mFormatFlags), ("bytesPerPacket", d.mBytesPerPacket),
+                             ("framesPerPacket", d.mFramesPerPacket), ("bytesPerFrame", d.mBytesPerFrame),
+                             ("channelsPerFrame", d.mChannelsPerFrame), ("bitsPerChannel", d.mBitsPerChannel)] {
+            coder.encode(Int64(value), forKey: key)
+        }
+        if let layout { coder.encode(Data(bytes: layout.layout, count: layout.byteCount) as NSData, forKey: "channelLayout") }
+        if let cookie = magicCookie { coder.encode(cookie as NSData, forKey: "magicCookie") }
+    }
+
+    /// The format ``encode(with:)`` wrote; nil for an archive that does not describe one (fields out of
+    /// range, no channels, a layout of another channel count).
+    public required convenience init?(coder: NSCoder) {
+        func field(_ key: String) -> UInt32? { UInt32(exactly: coder.decodeInt64(forKey: key)) }
+        guard let formatID = field("formatID"), let flags = field("formatFlags"), let bytesPerPacket = field("bytesPerPacket"),
+              let framesPerPacket = field("framesPerPacket"), let bytesPerFrame = field("bytesPerFrame"),
+              let channels = field("channelsPerFrame"), let bits = field("bitsPerChannel") else { return nil }
+        var d = AudioStreamBasicDescription(mSampleRate: coder.decodeDouble(forKey: "sampleRate"), mFormatID: formatID, mFormatFlags: flags,
+                                            mBytesPerPacket: bytesPerPacket, mFramesPerPacket: framesPerPacket, mBytesPerFrame: bytesPerFrame,
+                                            mChannelsPerFrame: channels, mBitsPerChannel: bits, mReserved: 0)
+        // Only keys that are there are decoded: asking for a missing one fails the whole decoding.
+        let layout = coder.containsValue(forKey: "channelLayout")
+            ? (coder.decodeObject(of: NSData.self, forKey: "channelLayout") as Data?).flatMap(AVAudioChannelLayout.init(data:)) : nil
+        guard let made = withUnsafePointer(to: &d, { AVAudioFormat(streamDescription: $0, channelLayout: layout) }) else { return nil }
+        self.init(description: d, layout: made.channelLayout)
+        if coder.containsValue(forKey: "magicCookie") { magicCookie = coder.decodeObject(of: NSData.self, forKey: "magicCookie") as Data? }
     }
 
     // MARK: - Properties

@@ -164,4 +164,20 @@ struct AudioFormatTests {
         let constant = AVAudioCompressedBuffer(format: try #require(AVAudioFormat(streamDescription: &ulaw)), packetCapacity: 160)
         #expect(constant.byteCapacity == 160 && constant.packetDescriptions == nil)
     }
+
+    @Test func formatsAndLayoutsSurviveAnArchive() throws {
+        let layout = try #require(AVAudioChannelLayout(layoutTag: kAudioChannelLayoutTag_MPEG_5_1_A))
+        let surround = AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 48_000, interleaved: true, channelLayout: layout)
+        let aac = try #require(AVAudioFormat(settings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 2]))
+        aac.magicCookie = Data([0x12, 0x10])
+        for format in [surround, aac] {
+            let data = try NSKeyedArchiver.archivedData(withRootObject: format, requiringSecureCoding: true)
+            let back = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: AVAudioFormat.self, from: data))
+            #expect(back == format, "\(back) for \(format)")
+            #expect(back.magicCookie == format.magicCookie && back.channelLayout?.layoutTag == format.channelLayout?.layoutTag)
+        }
+        let data = try NSKeyedArchiver.archivedData(withRootObject: layout, requiringSecureCoding: true)
+        #expect(try NSKeyedUnarchiver.unarchivedObject(ofClass: AVAudioChannelLayout.self, from: data) == layout)
+        #expect(AVAudioFormat.supportsSecureCoding && AVAudioChannelLayout.supportsSecureCoding)
+    }
 }
