@@ -8,9 +8,12 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
     public let frameCapacity: AVAudioFrameCount
     /// The bytes one frame takes in each buffer of the list.
     private let bytesPerFrame: Int
-    /// The audio memory, and each channel's first sample in it.
-    private let memory: UnsafeMutableRawPointer
+    /// The audio memory (nil: the caller's, for a buffer made with no copy), and each channel's first
+    /// sample in it.
+    private let memory: UnsafeMutableRawPointer?
     private let channels: UnsafeMutablePointer<UnsafeMutableRawPointer>
+    /// For a buffer made with no copy: the caller's list and what to call with it when the buffer goes.
+    private let borrowed: (list: UnsafePointer<AudioBufferList>, deallocator: ((UnsafePointer<AudioBufferList>) -> Void)?)?
 
     /// A buffer for `frameCapacity` frames of `format`, its ``frameLength`` zero.
     ///
@@ -29,8 +32,10 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         self.frameCapacity = frameCapacity
         bytesPerFrame = Int(d.mBytesPerFrame)
         let total = max(1, Int(perBuffer) * buffers)
-        memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: total)
+        self.memory = memory
+        borrowed = nil
         channels = .allocate(capacity: Int(d.mChannelsPerFrame))
         let sampleBytes = Int(d.mBitsPerChannel / 8)
         for c in 0..<Int(d.mChannelsPerFrame) {
@@ -43,9 +48,45 @@ open class AVAudioPCMBuffer: AVAudioBuffer, @unchecked Sendable {
         }
     }
 
+    /// A buffer over the memory of `bufferList`, without a copy: its capacity and length are the
+    /// frames the list's buffers hold (`mDataByteSize`), and writing the buffer writes that memory,
+    /// which must outlive it. `deallocator` is called with the list when the buffer goes.
+    ///
+    /// - Parameters:
+    ///   - format: A linear PCM format.
+    ///   - bufferList: One buffer for interleaved audio, one a channel otherwise, each with data.
+    ///   - deallocator: Called with `bufferList` from the buffer's deinitializer; nil: nothing is.
+    /// - Returns: nil for a format that is not linear PCM, or a list whose buffers do not match it
+    ///   (their count, channels, no data, sizes that differ or hold no whole frame count).
+    public init?(pcmFormat format: AVAudioFormat, bufferListNoCopy bufferList: UnsafePointer<AudioBufferList>,
+                 deallocator: ((UnsafePointer<AudioBufferList>) -> Void)? = nil) {
+        let d = format.streamDescription.pointee
+        guard d.mFormatID == kAudioFormatLinearPCM, d.mBytesPerFrame > 0, d.mChannelsPerFrame > 0 else { return nil }
+        let deinterleaved = !format.isInterleaved
+        let buffers = deinterleaved ? Int(d.mChannelsPerFrame) : 1
+        let given = UnsafeMutableAudioBufferListPointer(UnsafeMutablePointer(mutating: bufferList))
+        guard given.count == buffers, let bytes = given.first?.mDataByteSize,
+              given.allSatisfy({ $0.mData != nil && $0.mDataByteSize == bytes && $0.mNumberChannels == (deinterleaved ? 1 : d.mChannelsPerFrame) })
+        else { return nil }
+        frameCapacity = bytes / d.mBytesPerFrame
+        bytesPerFrame = Int(d.mBytesPerFrame)
+        memory = nil
+        borrowed = (bufferList, deallocator)
+        channels = .allocate(capacity: Int(d.mChannelsPerFrame))
+        let sampleBytes = Int(d.mBitsPerChannel / 8)
+        for c in 0..<Int(d.mChannelsPerFrame) {
+            let base = given[deinterleaved ? c : 0].mData ?? UnsafeMutableRawPointer(mutating: bufferList)
+            (channels + c).initialize(to: deinterleaved ? base : base + c * sampleBytes)
+        }
+        super.init(format: format, buffers: buffers)
+        for b in 0..<buffers { list[b] = given[b] }
+        frameLength = frameCapacity
+    }
+
     deinit {
         channels.deallocate()
-        memory.deallocate()
+        memory?.deallocate()
+        if let borrowed { borrowed.deallocator?(borrowed.list) }
     }
 
     /// The frames that are valid, from the first; setting it sets every buffer's `mDataByteSize` (a

@@ -12,7 +12,7 @@ final class AudioFileReader {
     let format: ContainerFormat
     let rate: Int32
     let channels: Int32
-    private let reader: AudioSampleReader
+    private var reader: AudioSampleReader
     private let token = CancellationToken()
     /// The next frame `read` gives, from the stream's first sound.
     private(set) var position: Int64 = 0
@@ -41,9 +41,7 @@ final class AudioFileReader {
                                   failedCall: "ExtAudioFileOpenURL")
         }
         (stream, format, self.rate, self.channels) = (chosen, info.format, Int32(rate), Int32(channels))
-        reader = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: chosen.index,
-                                       outputRate: Int32(rate), channels: Int32(channels), cancellation: token)
-        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, Int32(rate))), speed: 1, fillsGap: false, token)
+        reader = try AudioFileReader.fromTheStart(path: path, stream: chosen.index, rate: Int32(rate), channels: Int32(channels), token)
     }
 
     /// Reads up to `count` frames into `buffer` from its first frame, setting its `frameLength`; fewer
@@ -67,6 +65,12 @@ final class AudioFileReader {
 
     /// Makes `frame` (from the stream's first sound) the next frame read; exact to the sample. At or
     /// past the end (which may need the length worked out) nothing more is read.
+    ///
+    /// Near the start (the first two seconds) the stream is decoded afresh from its first packet and
+    /// the frames before `frame` dropped: a decoder sent back to the first packet by a seek does not
+    /// always start as it did (FFmpeg's MP4 reader gives the skip of AAC's priming to the first packet
+    /// read after opening only). Further on, the container seeks to the packet before and decodes
+    /// from there.
     func seek(to frame: Int64) throws {
         let target = max(0, frame)
         if target >= (try length()) {
@@ -75,6 +79,18 @@ final class AudioFileReader {
             return
         }
         atEnd = false
+        if target < 2 * Int64(rate) {
+            reader = try AudioFileReader.fromTheStart(path: path, stream: stream.index, rate: rate, channels: channels, token)
+            var dropped: Int64 = 0
+            while dropped < target {
+                let got = try reader.read(Int(min(target - dropped, 65_536)), token) { $0.count / Int(channels) }
+                if got == 0 { break }
+                dropped += Int64(got)
+            }
+            if origin == nil { origin = reader.firstFrame }
+            position = target
+            return
+        }
         if origin == nil {
             // Where the sound starts is known once a frame was decoded: decode one from the start.
             try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
@@ -84,6 +100,14 @@ final class AudioFileReader {
         let start = (origin ?? 0).addingSaturating(target)
         try reader.start(at: MediaTimestamp(value: start, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
         position = target
+    }
+
+    /// A reader of stream `stream` at its own rate and channels, at the stream's first packet.
+    private static func fromTheStart(path: String, stream: Int, rate: Int32, channels: Int32, _ token: CancellationToken) throws -> AudioSampleReader {
+        let reader = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: stream,
+                                           outputRate: rate, channels: channels, cancellation: token)
+        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        return reader
     }
 
     /// The frames the stream decodes to, exact: from the header where it states them (linear PCM, FLAC's
@@ -129,9 +153,7 @@ final class AudioFileReader {
 
     /// Counts the frames by decoding the whole stream through a reader of its own.
     private func decodedLength() throws -> Int64 {
-        let counter = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: stream.index,
-                                            outputRate: rate, channels: channels, cancellation: token)
-        try counter.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        let counter = try AudioFileReader.fromTheStart(path: path, stream: stream.index, rate: rate, channels: channels, token)
         var total: Int64 = 0
         while true {
             let got = try counter.read(65_536, token) { $0.count / Int(channels) }

@@ -180,4 +180,32 @@ struct AudioFormatTests {
         #expect(try NSKeyedUnarchiver.unarchivedObject(ofClass: AVAudioChannelLayout.self, from: data) == layout)
         #expect(AVAudioFormat.supportsSecureCoding && AVAudioChannelLayout.supportsSecureCoding)
     }
+
+    @Test func buffersOverTheCallersMemory() throws {
+        let format = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 8_000, channels: 2, interleaved: false))
+        var left: [Int16] = [1, 2, 3, 4], right: [Int16] = [-1, -2, -3, -4]
+        let list = AudioBufferList.allocate(maximumBuffers: 2)
+        defer { list.unsafeMutablePointer.deallocate() }
+        var released = 0
+        try left.withUnsafeMutableBufferPointer { l in
+            try right.withUnsafeMutableBufferPointer { r in
+                list[0] = AudioBuffer(l, numberOfChannels: 1)
+                list[1] = AudioBuffer(r, numberOfChannels: 1)
+                #expect(list[0].mDataByteSize == 8 && list[1].mNumberChannels == 1)
+                do {
+                    let buffer = try #require(AVAudioPCMBuffer(pcmFormat: format, bufferListNoCopy: list.unsafePointer) { _ in released += 1 })
+                    #expect(buffer.frameCapacity == 4 && buffer.frameLength == 4)
+                    let data = try #require(buffer.int16ChannelData)
+                    #expect(data[0][2] == 3 && data[1][3] == -4)
+                    data[1][0] = 100   // writes the caller's memory
+                    // Apple's overlay reads a buffer as typed samples.
+                    #expect(Array(UnsafeBufferPointer<Int16>(buffer.audioBufferList.pointee.mBuffers)) == [1, 2, 3, 4])
+                }
+            }
+        }
+        #expect(right[0] == 100 && released == 1, "the deallocator runs once, when the buffer goes")
+        // A list that does not match the format is refused.
+        let mono = try #require(AVAudioFormat(commonFormat: .pcmFormatInt16, sampleRate: 8_000, channels: 1, interleaved: true))
+        #expect(AVAudioPCMBuffer(pcmFormat: mono, bufferListNoCopy: list.unsafePointer) == nil)
+    }
 }
