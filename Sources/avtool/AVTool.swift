@@ -7,7 +7,7 @@ struct AVTool: AsyncParsableCommand {
         commandName: "avtool",
         abstract: "Inspect, picture, export, splice and play media files with Avocet, AVFoundation for Linux.",
         version: "avtool \(AVTool.version) (Avocet)",
-        subcommands: [Inspect.self, Thumbnail.self, Thumbnails.self, Frames.self, Subtitles.self, Segment.self, Export.self, Splice.self, Play.self])
+        subcommands: [Inspect.self, Thumbnail.self, Thumbnails.self, Frames.self, Audio.self, Subtitles.self, Segment.self, Export.self, Splice.self, Play.self])
 
     /// avtool's version, which `avtool --version` prints.
     static let version = "0.6.0"
