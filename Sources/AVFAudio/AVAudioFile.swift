@@ -267,18 +267,11 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
         } catch {
             throw AudioError.make(error, failedCall: "ExtAudioFileOpenURL")
         }
-        let layout = processingLayout(channels: UInt32(reader.channels))
-        var description = AudioStreamBasicDescription(stream: reader.stream,
-                                                      formatID: AudioStreamBasicDescription.formatID(of: reader.stream.codec) ?? 0)
-        description.mSampleRate = Double(reader.rate)
-        description.mChannelsPerFrame = UInt32(reader.channels)
-        let onDisk = withUnsafePointer(to: &description) { AVAudioFormat(streamDescription: $0, channelLayout: layout) }
-        guard let onDisk, let processing = processingFormat(common, rate: Double(reader.rate), channels: UInt32(reader.channels),
-                                                            interleaved: interleaved, layout: layout) else {
+        guard let onDisk = reader.storedFormat, let processing = processingFormat(common, rate: Double(reader.rate), channels: UInt32(reader.channels),
+                                                                                 interleaved: interleaved, layout: processingLayout(channels: UInt32(reader.channels))) else {
             throw AudioError.make(AudioError.parameter, "no \(common) processing format for \(reader.channels) channels at \(reader.rate) Hz",
                                   failedCall: "false condition")
         }
-        onDisk.magicCookie = reader.stream.extradata
         return (url, onDisk, processing, Locked(.reading(reader)))
     }
 

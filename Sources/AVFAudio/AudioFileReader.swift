@@ -12,6 +12,10 @@ final class AudioFileReader {
     let format: ContainerFormat
     let rate: Int32
     let channels: Int32
+    /// The stream's place among those the container describes (the packet scan's order).
+    private let slot: Int?
+    /// The format the stream is stored in (`fileFormat`); nil where none describes it.
+    let storedFormat: AVAudioFormat?
     private var reader: AudioSampleReader
     private let token = CancellationToken()
     /// The next frame `read` gives, from the stream's first sound.
@@ -28,20 +32,11 @@ final class AudioFileReader {
     init(path: String) throws {
         self.path = path
         let info = try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token).info
-        let audio = info.streams.filter { $0.kind == .audio }
-        guard let chosen = audio.first(where: { $0.disposition.contains(.default) }) ?? audio.first else {
-            throw AudioError.make(AudioError.unsupportedFileType, "\(path) has no audio", failedCall: "ExtAudioFileOpenURL")
-        }
-        guard chosen.hasDecoder else {
-            throw AudioError.make(AudioError.unsupportedDataFormat, "\(path): this FFmpeg cannot decode \(chosen.codecName) audio",
-                                  failedCall: "ExtAudioFileOpenURL")
-        }
-        guard let rate = chosen.sampleRate, rate > 0, rate <= 1_536_000, let channels = chosen.channels, (1...64).contains(channels) else {
-            throw AudioError.make(AudioError.unsupportedDataFormat, "\(path): the audio has no usable sample rate or channel count",
-                                  failedCall: "ExtAudioFileOpenURL")
-        }
-        (stream, format, self.rate, self.channels) = (chosen, info.format, Int32(rate), Int32(channels))
-        reader = try AudioFileReader.fromTheStart(path: path, stream: chosen.index, rate: Int32(rate), channels: Int32(channels), token)
+        let choice = try AudioStreamChoice(info, name: path, failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
+        (stream, format, rate, channels) = (choice.stream, info.format, choice.rate, choice.channels)
+        slot = info.streams.firstIndex { $0.index == choice.stream.index }
+        storedFormat = choice.storedFormat()
+        reader = try AudioFileReader.fromTheStart(path: path, stream: choice.stream.index, rate: choice.rate, channels: choice.channels, token)
     }
 
     /// Reads up to `count` frames into `buffer` from its first frame, setting its `frameLength`; fewer
@@ -143,8 +138,7 @@ final class AudioFileReader {
         let samplesPerTick = Int64(tb.numerator) * Int64(rate)
         guard samplesPerTick % Int64(tb.denominator) == 0 || Int64(tb.denominator) % samplesPerTick == 0 else { return nil }
         let all = try Demuxer.scanPackets(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token)
-        let described = try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token).info.streams
-        guard let slot = described.firstIndex(where: { $0.index == stream.index }), all.indices.contains(slot),
+        guard let slot, all.indices.contains(slot),
               let first = all[slot].firstPresentationTime, let end = all[slot].endPresentationTime, end > first else { return nil }
         // Ogg's demuxer has already shortened the last packet by its end trim.
         let discarded = format == .ogg ? 0 : all[slot].discardedAtEnd
