@@ -226,4 +226,52 @@ struct ReadmeExamplesTests {
         player.removeTimeObserver(token)
         observation.invalidate()
     }
+
+    /// The "Working with audio" article's samples: a file to 16 kHz mono floats, a FLAC written and
+    /// read back, a sound played (on a null device, as no sound card is assumed).
+    @Test func workingWithAudioSamples() throws {
+        let file = try AVAudioFile(forReading: URL(fileURLWithPath: Fixtures.audioPath("sine.mp3")))
+        let speech = try #require(AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: 16_000, channels: 1, interleaved: false))
+        let converter = try #require(AVAudioConverter(from: file.processingFormat, to: speech))
+        let input = try #require(AVAudioPCMBuffer(pcmFormat: file.processingFormat, frameCapacity: 44_100))
+        let output = try #require(AVAudioPCMBuffer(pcmFormat: speech, frameCapacity: 16_384))
+        var samples: [Float] = []
+        var finished = false
+        while true {
+            var error: NSError?
+            let status = converter.convert(to: output, error: &error) { _, inputStatus in
+                do { try file.read(into: input) } catch { finished = true }
+                if finished || input.frameLength == 0 {
+                    finished = true
+                    inputStatus.pointee = .endOfStream
+                    return nil
+                }
+                inputStatus.pointee = .haveData
+                return input
+            }
+            samples += UnsafeBufferPointer(start: output.floatChannelData?[0], count: Int(output.frameLength))
+            if status == .endOfStream || status == .error || (status == .inputRanDry && finished) { break }
+        }
+        #expect(file.length == 44_100 && samples.count == 16_000, "\(file.length) \(samples.count)")
+
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("tone.flac")
+        let settings: [String: Any] = [AVFormatIDKey: kAudioFormatFLAC, AVSampleRateKey: 48_000, AVNumberOfChannelsKey: 1]
+        let tone = try AVAudioFile(forWriting: url, settings: settings)
+        let buffer = try #require(AVAudioPCMBuffer(pcmFormat: tone.processingFormat, frameCapacity: 48_000))
+        let data = try #require(buffer.floatChannelData)
+        for i in 0..<48_000 { data[0][i] = 0.5 * sin(2 * .pi * 440 * Float(i) / 48_000) }
+        buffer.frameLength = 48_000
+        try tone.write(from: buffer)
+        tone.close()
+        #expect(try AVAudioFile(forReading: url).length == 48_000)
+
+        let player = try AVAudioPlayer(contentsOf: URL(fileURLWithPath: Fixtures.audioPath("sine.flac")))
+        player.audioDevice = (name: "avocetnull", configuration: "pcm.avocetnull { type null }")
+        player.numberOfLoops = 1
+        player.enableRate = true
+        player.rate = 1.5
+        #expect(player.play() && player.isPlaying)
+        player.stop()
+        #expect(!player.isPlaying)
+    }
 }
