@@ -543,16 +543,12 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
                     break filling
                 }
             case .needInput:
-                var status = AVAudioConverterInputStatus.haveData
-                let buffer = inputBlock(packetsWanted(forOutput: capacity - filled), &status)
-                switch status {
-                case .noDataNow:
+                switch try ask(inputBlock, packetsWanted(forOutput: capacity - filled)) {
+                case .ranDry:
                     return .inputRanDry
-                case .endOfStream:
+                case .ended:
                     inputEnded = true
-                case .haveData:
-                    guard let buffer else { throw Self.parameterError("the input block said it had data but returned no buffer") }
-                    guard buffer.format.isEqual(inputFormat) else { throw Self.parameterError("the input buffer's format is not the converter's input format") }
+                case .data(let buffer):
                     if case .decode = route {
                         guard let packets = buffer as? AVAudioCompressedBuffer else { throw Self.parameterError("the input buffer is not an AVAudioCompressedBuffer") }
                         if packets.packetCount == 0 { inputEnded = true } else { pendingPackets = (packets, 0) }
@@ -684,18 +680,15 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
                 try encoder.finish()
                 continue
             }
-            var status = AVAudioConverterInputStatus.haveData
             let perPacket = max(1, encoder.frameSize)
             let wanted = Double((capacity - count) * perPacket) * inputFormat.sampleRate / max(1, outputFormat.sampleRate)
-            let buffer = inputBlock(AVAudioPacketCount(max(1, min(wanted.rounded(.up), Double(UInt32.max)))), &status)
-            switch status {
-            case .noDataNow:
+            switch try ask(inputBlock, AVAudioPacketCount(max(1, min(wanted.rounded(.up), Double(UInt32.max))))) {
+            case .ranDry:
                 return .inputRanDry
-            case .endOfStream:
+            case .ended:
                 inputEnded = true
-            case .haveData:
-                guard let pcm = buffer as? AVAudioPCMBuffer else { throw Self.parameterError("the input block said it had data but returned no PCM buffer") }
-                guard pcm.format.isEqual(inputFormat) else { throw Self.parameterError("the input buffer's format is not the converter's input format") }
+            case .data(let buffer):
+                guard let pcm = buffer as? AVAudioPCMBuffer else { throw Self.parameterError("the input block returned no PCM buffer") }
                 if pcm.frameLength == 0 {
                     inputEnded = true
                 } else {
@@ -704,6 +697,28 @@ open class AVAudioConverter: NSObject, @unchecked Sendable {
                     _ = try encode(converter, encoder, inputFrames: frames) { try converter.convert(from: inPlanes, frames: frames, to: $0, capacity: $1) }
                 }
             }
+        }
+    }
+
+    /// What the input block gave when asked.
+    private enum Input {
+        case data(AVAudioBuffer)
+        case ranDry
+        case ended
+    }
+
+    /// Asks `inputBlock` for `packets` packets (frames of PCM); a block that says it has data must
+    /// return a buffer of ``inputFormat`` (-50 otherwise).
+    private func ask(_ inputBlock: AVAudioConverterInputBlock, _ packets: AVAudioPacketCount) throws -> Input {
+        var status = AVAudioConverterInputStatus.haveData
+        let buffer = inputBlock(packets, &status)
+        switch status {
+        case .noDataNow: return .ranDry
+        case .endOfStream: return .ended
+        case .haveData:
+            guard let buffer else { throw Self.parameterError("the input block said it had data but returned no buffer") }
+            guard buffer.format.isEqual(inputFormat) else { throw Self.parameterError("the input buffer's format is not the converter's input format") }
+            return .data(buffer)
         }
     }
 

@@ -194,14 +194,8 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
     ///   - frames: At most the buffer's `frameCapacity` (-50 beyond it, where Apple raises an exception).
     open func read(into buffer: AVAudioPCMBuffer, frameCount frames: AVAudioFrameCount) throws {
         try mode.withLock { mode in
-            guard case .reading(let reader) = mode else {
-                throw AudioError.make(isClosed(mode) ? AudioError.fileNotFound : AudioError.operationNotSupported,
-                                      isClosed(mode) ? "the file is closed" : "the file was opened for writing", failedCall: "ExtAudioFileRead")
-            }
-            guard buffer.format.isEqual(processing) else {
-                throw AudioError.make(AudioError.parameter, "the buffer's format \(buffer.format) is not the file's processing format \(processing)",
-                                      failedCall: "false condition")
-            }
+            try checkBuffer(buffer, against: mode, reading: true)
+            guard case .reading(let reader) = mode else { return }
             guard frames <= buffer.frameCapacity else {
                 throw AudioError.make(AudioError.parameter, "\(frames) frames do not fit a buffer of \(buffer.frameCapacity)",
                                       failedCall: "false condition")
@@ -226,14 +220,8 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
     ///   -43 after ``close()``.
     open func write(from buffer: AVAudioPCMBuffer) throws {
         try mode.withLock { mode in
-            guard case .writing(let writer) = mode else {
-                throw AudioError.make(isClosed(mode) ? AudioError.fileNotFound : AudioError.operationNotSupported,
-                                      isClosed(mode) ? "the file is closed" : "the file was opened for reading", failedCall: "ExtAudioFileWrite")
-            }
-            guard buffer.format.isEqual(processing) else {
-                throw AudioError.make(AudioError.parameter, "the buffer's format \(buffer.format) is not the file's processing format \(processing)",
-                                      failedCall: "false condition")
-            }
+            try checkBuffer(buffer, against: mode, reading: false)
+            guard case .writing(let writer) = mode else { return }
             do {
                 try writer.write(buffer.interleavedFloats(0..<Int(buffer.frameLength)))
             } catch {
@@ -254,9 +242,20 @@ open class AVAudioFile: NSObject, @unchecked Sendable {
 
     // MARK: - Opening
 
-    private func isClosed(_ mode: Mode) -> Bool {
-        if case .closed = mode { return true }
-        return false
+    /// Throws unless the file is open for the operation (-43 closed, 'op??' in the other mode) and
+    /// `buffer` is in the processing format (-50).
+    private func checkBuffer(_ buffer: AVAudioPCMBuffer, against mode: Mode, reading: Bool) throws {
+        let call = reading ? "ExtAudioFileRead" : "ExtAudioFileWrite"
+        switch (mode, reading) {
+        case (.reading, true), (.writing, false): break
+        case (.closed, _): throw AudioError.make(AudioError.fileNotFound, "the file is closed", failedCall: call)
+        default:
+            throw AudioError.make(AudioError.operationNotSupported, "the file was opened for \(reading ? "writing" : "reading")", failedCall: call)
+        }
+        guard buffer.format.isEqual(processing) else {
+            throw AudioError.make(AudioError.parameter, "the buffer's format \(buffer.format) is not the file's processing format \(processing)",
+                                  failedCall: "false condition")
+        }
     }
 
     private static func openForReading(_ url: URL, _ common: AVAudioCommonFormat,
