@@ -57,6 +57,7 @@ let package = Package(
         .executableTarget(name: "avocet-play-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Playback"),
         .executableTarget(name: "avocet-read-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Reading"),
         .executableTarget(name: "avocet-write-bench", dependencies: ["AVFoundation", "UniformTypeIdentifiers"], path: "Benchmarks/Writing"),
+        .executableTarget(name: "avocet-audio-bench", dependencies: ["AVFoundation"], path: "Benchmarks/Audio"),
         // Drives the public API for the test tools: loads everything about a file (avocet-probe,
         // avocet-fuzz), a resource loader delegate that follows a program of faults (avocet-fuzz, avocet-soak).
         .target(name: "AssetProbe", dependencies: ["AVFoundation", "Locking"], path: "Tools/AssetProbe"),

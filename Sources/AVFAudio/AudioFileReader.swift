@@ -3,8 +3,8 @@ internal import MediaEngine
 
 /// The reading side of an ``AVAudioFile``: the file's first audio stream, decoded at its own rate and
 /// channel count (FFmpeg's decoder, libswresample for the sample format), counted in frames from the
-/// stream's first sound. Everything runs on the calling thread, one caller at a time (the file's lock
-/// sees to that).
+/// stream's first sound. Decoding runs ahead on a thread of its own (`DecodeAhead`) from the first
+/// read; the rest on the calling thread, one caller at a time (the file's lock sees to that).
 final class AudioFileReader {
     let path: String
     /// The stream as the container describes it (for `fileFormat`), and the frames a second.
@@ -16,7 +16,7 @@ final class AudioFileReader {
     private let slot: Int?
     /// The format the stream is stored in (`fileFormat`); nil where none describes it.
     let storedFormat: AVAudioFormat?
-    private var reader: AudioSampleReader
+    private let ahead: DecodeAhead
     private let token = CancellationToken()
     /// The next frame `read` gives, from the stream's first sound.
     private(set) var position: Int64 = 0
@@ -36,8 +36,11 @@ final class AudioFileReader {
         (stream, format, rate, channels) = (choice.stream, info.format, choice.rate, choice.channels)
         slot = info.streams.firstIndex { $0.index == choice.stream.index }
         storedFormat = choice.storedFormat()
-        reader = try AudioFileReader.fromTheStart(path: path, stream: choice.stream.index, rate: choice.rate, channels: choice.channels, token)
+        let reader = try AudioFileReader.fromTheStart(path: path, stream: choice.stream.index, rate: choice.rate, channels: choice.channels, token)
+        ahead = DecodeAhead(reader, channels: Int(choice.channels), token: token)
     }
+
+    deinit { ahead.stop() }
 
     /// Reads up to `count` frames into `buffer` from its first frame, setting its `frameLength`; fewer
     /// only at the end of the stream (none there). A damaged stream throws once what could be read
@@ -47,10 +50,10 @@ final class AudioFileReader {
         guard !atEnd else { return }
         var filled = 0
         while filled < count {
-            let got = try reader.read(count - filled, token) { samples -> Int in
+            let got = try ahead.read(count - filled) { samples -> Int in
                 buffer.store(interleaved: samples, at: filled)
             }
-            if origin == nil { origin = reader.firstFrame }
+            if origin == nil { origin = ahead.firstFrame }
             guard got > 0 else { break }
             filled += got
             position += Int64(got)
@@ -75,25 +78,28 @@ final class AudioFileReader {
         }
         atEnd = false
         if target < 2 * Int64(rate) {
-            reader = try AudioFileReader.fromTheStart(path: path, stream: stream.index, rate: rate, channels: channels, token)
+            try ahead.restart { _ in try AudioFileReader.fromTheStart(path: path, stream: stream.index, rate: rate, channels: channels, token) }
             var dropped: Int64 = 0
             while dropped < target {
-                let got = try reader.read(Int(min(target - dropped, 65_536)), token) { $0.count / Int(channels) }
+                let got = try ahead.read(Int(min(target - dropped, 65_536))) { $0.count / Int(channels) }
                 if got == 0 { break }
                 dropped += Int64(got)
             }
-            if origin == nil { origin = reader.firstFrame }
+            if origin == nil { origin = ahead.firstFrame }
             position = target
             return
         }
-        if origin == nil {
-            // Where the sound starts is known once a frame was decoded: decode one from the start.
-            try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
-            _ = try reader.read(1, token) { $0.count }
-            origin = reader.firstFrame ?? 0
+        try ahead.restart { reader in
+            if origin == nil {
+                // Where the sound starts is known once a frame was decoded: decode one from the start.
+                try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+                _ = try reader.read(1, token) { $0.count }
+                origin = reader.firstFrame ?? 0
+            }
+            let start = (origin ?? 0).addingSaturating(target)
+            try reader.start(at: MediaTimestamp(value: start, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+            return reader
         }
-        let start = (origin ?? 0).addingSaturating(target)
-        try reader.start(at: MediaTimestamp(value: start, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
         position = target
     }
 
@@ -162,6 +168,9 @@ final class AudioFileReader {
         MediaTimestamp(value: ticks, timeBase: stream.timeBase).rescaled(to: Rational(1, rate))
     }
 
-    /// Stops what is running (a length scan on another thread cannot be, as the file's lock serializes).
-    func cancel() { token.cancel() }
+    /// Stops what is running: the decoding ahead, and a length scan or read in progress.
+    func cancel() {
+        ahead.stop()
+        token.cancel()
+    }
 }

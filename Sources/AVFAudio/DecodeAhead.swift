@@ -1,0 +1,146 @@
+import Foundation
+internal import MediaEngine
+
+/// Decodes an audio file ahead of its reader, on a thread of its own: while the caller converts or
+/// processes one buffer, the next is being decoded (a second core does the decoding). At most `depth`
+/// chunks of `chunkFrames` frames wait (interleaved float at the stream's rate); the thread starts at
+/// the first read, and ends at the end of the stream, at an error, or when the file goes.
+///
+/// One consumer at a time (``AVAudioFile``'s lock). ``restart(_:)`` pauses the thread, lets the caller
+/// move or replace the engine's reader, and drops what was decoded for the old position.
+final class DecodeAhead: @unchecked Sendable {
+    // @unchecked Sendable: every field below is guarded by `condition`; `reader` is used by the thread
+    // only while `busy`, and by `restart` only while paused and not busy.
+    private let condition = NSCondition()
+    private var reader: AudioSampleReader
+    private var chunks: [[Float]] = []
+    /// Samples of `chunks[0]` already read.
+    private var offset = 0
+    private var ended = false
+    private var failure: (any Error)?
+    private var busy = false
+    private var paused = false
+    private var running = false
+    private var stopped = false
+    /// Where the reader's first frame lies (its `firstFrame`), once known.
+    private var first: Int64?
+    private let channels: Int
+    private let chunkFrames: Int
+    private let depth: Int
+    private let token: CancellationToken
+
+    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 16_384, depth: Int = 4) {
+        (self.reader, self.channels, self.token, self.chunkFrames, self.depth) = (reader, channels, token, chunkFrames, depth)
+    }
+
+    /// Where the decoded sound's first frame lies (the engine reader's `firstFrame`); nil until known.
+    var firstFrame: Int64? {
+        condition.lock()
+        defer { condition.unlock() }
+        return first
+    }
+
+    /// Lends `body` up to `frames` decoded frames (interleaved float), waiting for the thread while
+    /// none is ready; returns what `body` returns, having counted as read the frames it was lent. At
+    /// the end of the stream `body` gets none. Throws the decoding's error once everything decoded
+    /// before it was read.
+    func read<T>(_ frames: Int, _ body: (UnsafeBufferPointer<Float>) throws -> T) throws -> T {
+        condition.lock()
+        while chunks.isEmpty && !ended && failure == nil {
+            if !running { start() }
+            condition.wait()
+        }
+        guard let chunk = chunks.first else {
+            let error = failure
+            condition.unlock()
+            if let error { throw error }
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        let from = offset
+        condition.unlock()
+        let taken = min(max(0, frames) * channels, chunk.count - from)
+        let result = try chunk.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<(from + taken)])) }
+        condition.lock()
+        offset += taken
+        if offset >= chunk.count {
+            chunks.removeFirst()
+            offset = 0
+            condition.broadcast()
+        }
+        condition.unlock()
+        return result
+    }
+
+    /// Pauses the thread once its chunk in hand is done, drops what was decoded, and runs `change`
+    /// on the calling thread with the engine's reader: it moves the reader (`start(at:)`) or returns
+    /// another in its place. Reading then goes on from there.
+    func restart(_ change: (AudioSampleReader) throws -> AudioSampleReader) throws {
+        condition.lock()
+        paused = true
+        while busy { condition.wait() }
+        (chunks, offset, ended, failure, first) = ([], 0, false, nil, nil)
+        let current = reader
+        condition.unlock()
+        defer {
+            condition.lock()
+            paused = false
+            condition.broadcast()
+            condition.unlock()
+        }
+        let next = try change(current)
+        condition.lock()
+        reader = next
+        condition.unlock()
+    }
+
+    /// Ends the thread (the file is closed or gone); a decode in hand finishes first.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Starts the thread; called with the lock held.
+    private func start() {
+        running = true
+        let thread = Thread { [self] in run() }
+        thread.name = "avocet-audiofile"
+        thread.start()
+    }
+
+    /// The thread: decodes a chunk whenever there is room, until the end, an error or `stop()`.
+    private func run() {
+        while true {
+            condition.lock()
+            while !stopped && (paused || chunks.count >= depth) { condition.wait() }
+            if stopped {
+                running = false
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            busy = true
+            let current = reader
+            condition.unlock()
+            let decoded = Result { try current.read(chunkFrames, token) }
+            let known = current.firstFrame
+            condition.lock()
+            busy = false
+            switch decoded {
+            case .success(let samples) where samples.isEmpty:
+                ended = true
+            case .success(let samples):
+                chunks.append(samples)
+            case .failure(let error):
+                failure = error
+            }
+            if first == nil { first = known }
+            let done = ended || failure != nil
+            if done { running = false }
+            condition.broadcast()
+            condition.unlock()
+            if done { return }
+        }
+    }
+}
