@@ -91,14 +91,14 @@ struct HTTPAssetTests {
         let (error, elapsed) = try await failure(server.url("/hang.mp4"))
         #expect(error.code == .failedToLoadMediaData)
         #expect(["did not answer", "no data arrived"].contains { error.localizedDescription.contains($0) }, "\(error)")
-        #expect(elapsed < TestTiming.bound(6), "a 1 s connect timeout: \(elapsed)")
+        #expect(elapsed < TestTiming.bound(10), "a 1 s connect timeout, not a 30 s hang: \(elapsed)")
     }
 
     @Test func aServerThatClosesMidBodyFailsClearly() async throws {
         let server = try LoopbackHTTPServer(routes: ["/cut.mp4": .closeMidBody(file("av.mp4"), afterBytes: 3000)])
         let (error, elapsed) = try await failure(server.url("/cut.mp4"))
         #expect([.failedToLoadMediaData, .fileFailedToParse].contains(error.code), "\(error)")
-        #expect(elapsed < TestTiming.bound(6))
+        #expect(elapsed < TestTiming.bound(10), "promptly, not after a 30 s read timeout: \(elapsed)")
     }
 
     @Test func cancellingALoadFromAHungServerEndsItAtOnce() async throws {
