@@ -212,7 +212,7 @@ struct LoopbackHTTPServerTests {
                 try await Self.fetch(Self.request(server.url("/hang"), timeout: 5), in: session)
             }
         }
-        #expect(ContinuousClock.now - start < TestTiming.bound(10, hang: 60), "the stop, not the 60 s timeout")
+        #expect(ContinuousClock.now - start < TestTiming.bound(20, hang: 60), "the stop, not the 60 s timeout (a busy machine took 12 s)")
         #expect(server.requests.count == 1)
     }
 
