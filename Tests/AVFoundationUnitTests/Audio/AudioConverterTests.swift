@@ -6,7 +6,7 @@ import Testing
 /// interleavings and channel layouts (`convert(to:from:)`), sample-rate conversion through the input
 /// block (statuses, streaming in pieces of any size, quality, priming), and encoding and decoding
 /// AAC, FLAC, ALAC and Opus packets.
-@Suite("Audio converter")
+@Suite("Audio converter", .serialized)
 struct AudioConverterTests {
     // MARK: - Helpers
 
