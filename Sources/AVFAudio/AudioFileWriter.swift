@@ -26,8 +26,8 @@ final class AudioFileWriter {
     init(path: String, plan: Plan) throws {
         self.path = path
         (rate, channels) = (plan.encoding.sampleRate, plan.encoding.channels)
-        // An existing file is replaced, as Apple's does.
-        if FileManager.default.fileExists(atPath: path) { try? FileManager.default.removeItem(atPath: path) }
+        // An existing file is replaced, as Apple's does: the engine opens it truncated (never removes
+        // what is at the path first, which for a directory would delete its contents).
         writer = try SampleWriter(path: path, container: plan.container)
         track = try writer.addTrack(.audio(plan.encoding), language: nil, displayMatrix: nil)
         try writer.start(fastStart: false, fragmentSeconds: nil)

@@ -262,7 +262,13 @@ extension AudioWork {
                                                                                                            AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1]) }
                     == 1_718_449_215, "'fmt?'")
             #expect(code { _ = try AVAudioFile(forWriting: folder.appendingPathComponent("x.wav"), settings: [AVNumberOfChannelsKey: 1]) } == -50)
-            #expect(code { _ = try AVAudioFile(forWriting: URL(fileURLWithPath: "/nonexistent/dir/x.wav"),
+            // A directory at the path is refused, and left as it was.
+        let folderPath = folder.appendingPathComponent("avocet-dir-\(UUID().uuidString).wav")
+        try FileManager.default.createDirectory(at: folderPath.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folderPath) }
+        #expect(code { _ = try AVAudioFile(forWriting: folderPath, settings: [AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1]) } != nil)
+        #expect(FileManager.default.fileExists(atPath: folderPath.appendingPathComponent("inside").path))
+        #expect(code { _ = try AVAudioFile(forWriting: URL(fileURLWithPath: "/nonexistent/dir/x.wav"),
                                              settings: [AVSampleRateKey: 44_100, AVNumberOfChannelsKey: 1]) } != nil)
         }
     }
