@@ -48,6 +48,8 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         var seekGeneration = 0
         /// Seeks not yet reported, by generation: a newer seek reports them false.
         var pendingSeeks: [(Int, @Sendable (Bool) -> Void)] = []
+        /// Prerolls not yet reported: true once the item is ready to start, false when interrupted.
+        var prerolls: [@Sendable (Bool) -> Void] = []
         var clockListener: Int?
         var timer: DispatchSourceTimer?
         /// The sound, once the player first plays an item with audio (nil: no device, or not yet).
@@ -109,7 +111,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         let s = state.value
         // Seeks still on their way (a keyframe lookup) are reported unfinished.
         let pending = s.pendingSeeks.map(\.1)
-        AVPlayer.unfinished(pending)
+        AVPlayer.unfinished(pending + s.prerolls)
         s.audio?.shutDown()
         s.timer?.cancel()
         if let listener = s.clockListener { s.clock.stopListening(listener) }
@@ -254,6 +256,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         }
         AVPlayer.unfinished(unfinished)
         if old !== item {
+            cancelPendingPrerolls()
             // The item keeps its time for when it is played again.
             old?.change { $0.time = oldTime }
             if old?.player === self { old?.attach(to: nil) }
@@ -373,6 +376,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             if rate != 0 { s.endHandled = false } else { s.immediately = false }
             return old
         }
+        if rate != 0 { cancelPendingPrerolls() }
         if old != rate {
             keyValueObservers.didChange("rate", from: old, to: rate)
             NotificationCenter.default.post(name: AVPlayer.rateDidChangeNotification, object: self)
@@ -435,6 +439,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     func bufferDidChange(_ item: AVPlayerItem) {
         guard currentItem === item else { return }
         refreshPlayback()
+        finishPrerolls()
     }
 
     /// The current item failed while playing: the player pauses.
@@ -595,6 +600,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             return (s.seekGeneration, s.item, interrupted)
         }
         AVPlayer.unfinished(interrupted)
+        cancelPendingPrerolls()
         // A seek to the end or past it lands at the end, whatever the tolerances.
         let atEnd = item.map { $0.endTime.isNumeric && time >= $0.endTime } ?? false
         let exact = toleranceBefore == .zero && toleranceAfter == .zero || atEnd
@@ -688,19 +694,51 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         AVPlayer.unfinished(pending)
     }
 
-    /// Calls `completionHandler` on a background queue at once; nothing is loaded or waited for.
+    /// Readies the current item to start at its current time without a wait: reads its media ahead
+    /// (as far as starting to play waits for) and has each ``AVPlayerItemVideoOutput`` decode the
+    /// picture showing then, on the engine's threads, then calls `completionHandler` with true on a
+    /// background queue. A rate change to playing, a seek, a new current item or
+    /// ``cancelPendingPrerolls()`` first calls it with false.
+    ///
+    /// Apple's raises an exception when the player is not ready or its rate is not 0; Avocet's calls
+    /// `completionHandler` with false at once instead.
     ///
     /// - Parameters:
-    ///   - rate: Ignored.
-    ///   - completionHandler: Gets whether the current item's status is
-    ///     ``AVPlayerItem/Status-swift.enum/readyToPlay``.
+    ///   - rate: The rate playing will start at (Avocet reads ahead the same at every rate).
+    ///   - completionHandler: Gets true once the item is ready to start, false when the preroll was
+    ///     interrupted or could not begin.
     open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
-        let ready = currentItem?.status == .readyToPlay
-        if let completionHandler { DispatchQueue.global().async { completionHandler(ready) } }
+        let handler = completionHandler ?? { _ in }
+        let s = snapshot
+        guard s.status == .readyToPlay, s.rate == 0, let item = s.item, item.status == .readyToPlay else {
+            return AVPlayer.unfinished([handler])
+        }
+        change { $0.prerolls.append(handler) }
+        let now = currentTime()
+        item.snapshot.buffer?.jump(to: now)
+        for case let output as AVPlayerItemVideoOutput in item.snapshot.outputs {
+            output.prepare(at: now) { [weak self] in self?.finishPrerolls() }
+        }
+        finishPrerolls()
     }
 
-    /// Does nothing: ``preroll(atRate:completionHandler:)`` has nothing pending.
-    open func cancelPendingPrerolls() {}
+    /// Reports the prerolls waiting as finished when the current item is ready to start at its time.
+    private func finishPrerolls() {
+        let s = snapshot
+        guard !s.prerolls.isEmpty, let item = s.item, item.status == .readyToPlay else { return }
+        let now = clamp(s.timebase.time, item)
+        let flags = item.bufferFlags(at: now)
+        let outputs = item.snapshot.outputs.compactMap { $0 as? AVPlayerItemVideoOutput }
+        guard flags.likelyToKeepUp || flags.full, outputs.allSatisfy({ $0.holds(now) }) else { return }
+        let done = change { s -> [@Sendable (Bool) -> Void] in defer { s.prerolls = [] }; return s.prerolls }
+        guard !done.isEmpty else { return }
+        DispatchQueue.global().async { for handler in done { handler(true) } }
+    }
+
+    /// Calls the completion handlers of prerolls still waiting with false, on a background queue.
+    open func cancelPendingPrerolls() {
+        AVPlayer.unfinished(change { s -> [@Sendable (Bool) -> Void] in defer { s.prerolls = [] }; return s.prerolls })
+    }
 
     // MARK: - Time observers
 

@@ -61,6 +61,16 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     private var current: VideoOutputPipeline? { pipeline.withLock { $0 } }
 
+    /// Decodes towards `time` and calls `handler` once its picture is buffered (at once when it is, or
+    /// when the output is on no item). Never blocks.
+    func prepare(at time: CMTime, then handler: @escaping @Sendable () -> Void) {
+        guard let current else { return handler() }
+        current.prepare(at: time, then: handler)
+    }
+
+    /// Whether the picture at `time` is buffered (or none will come).
+    func holds(_ time: CMTime) -> Bool { current?.holds(time) ?? true }
+
     /// Whether a picture other than the last one handed out shows at `itemTime`. Starts decoding there
     /// when nothing is buffered for it. Never blocks.
     ///
@@ -115,163 +125,5 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
             guard let self else { return }
             call(target.value, self)
         }
-    }
-}
-
-/// The pictures of one item decoded ahead for a video output, at most `capacity` at a time, by jobs on
-/// the engine's threads that each fill the buffer and end (no thread waits for room).
-final class VideoOutputPipeline: Sendable {
-    struct Frame {
-        let time: CMTime
-        let end: CMTime
-        let buffer: CVPixelBuffer
-    }
-
-    private struct State {
-        var frames: [Frame] = []
-        /// Where decoding goes on from.
-        var next = CMTime.zero
-        var running = false
-        var ended = false
-        var generation = 0
-        var lastHanded: CMTime?
-        var onFlush: (@Sendable () -> Void)?
-        var onBuffered: (@Sendable () -> Void)?
-    }
-
-    static let capacity = 6
-    private let item: WeakBox<AVPlayerItem>
-    private let pixelFormat: OSType
-    private let reader: PictureSource.KeptReader
-    private let state = LockedState(State())
-    private let converter = Locked(UncheckedBox(PixelConverter()))
-
-    init(item: AVPlayerItem, pixelFormat: OSType) {
-        self.item = WeakBox(item)
-        self.pixelFormat = pixelFormat
-        reader = PictureSource.KeptReader(PictureSource(asset: item.asset))
-    }
-
-    deinit {
-        reader.release()
-    }
-
-    @discardableResult
-    private func change<T>(_ body: (inout State) -> T) -> T {
-        state.change(body)
-    }
-
-    func onFlush(_ handler: @escaping @Sendable () -> Void) { change { $0.onFlush = handler } }
-
-    func whenBuffered(_ handler: @escaping @Sendable () -> Void) {
-        let now = change { s -> Bool in
-            if !s.frames.isEmpty { return true }
-            s.onBuffered = handler
-            return false
-        }
-        if now { handler() }
-        refill()
-    }
-
-    /// The buffered frame showing at `time`, dropping older ones; restarts decoding at `time` when
-    /// it lies outside what is buffered or being decoded.
-    private func frame(at time: CMTime) -> Frame? {
-        guard time.isNumeric else { return nil }
-        let (found, flushed) = change { s -> (Frame?, (@Sendable () -> Void)?) in
-            s.frames.removeAll { $0.end <= time }
-            if let first = s.frames.first, first.time <= time { return (first, nil) }
-            // Before the buffer (a step back), or far from where decoding stands (a jump): start over there.
-            let before = s.frames.first.map { time < $0.time } ?? false
-            let away = s.frames.isEmpty && (time < s.next - CMTime(value: 1, timescale: 10) || time > s.next + CMTime(value: 1, timescale: 1))
-            if before || away || s.ended && time < s.next {
-                s.frames = []
-                s.next = time
-                s.ended = false
-                s.generation += 1
-                s.lastHanded = nil
-                return (nil, s.onFlush)
-            }
-            return (nil, nil)
-        }
-        flushed?()
-        refill()
-        return found
-    }
-
-    func hasNew(at time: CMTime) -> Bool {
-        guard let frame = frame(at: time) else { return false }
-        return change { $0.lastHanded != frame.time }
-    }
-
-    func take(at time: CMTime) -> (CVPixelBuffer, CMTime)? {
-        guard let frame = frame(at: time) else { return nil }
-        change { $0.lastHanded = frame.time }
-        refill()
-        return (frame.buffer, frame.time)
-    }
-
-    /// Starts a job filling the buffer, unless one runs or the buffer is full.
-    func refill() {
-        let start = change { s -> Bool in
-            guard !s.running, !s.ended, s.frames.count < VideoOutputPipeline.capacity, item.value?.status == .readyToPlay else { return false }
-            s.running = true
-            return true
-        }
-        guard start else { return }
-        IOExecutor.shared.submit { [self] in fill() }
-    }
-
-    /// Decodes pictures from where decoding stands until the buffer is full, on an engine thread.
-    private func fill() {
-        defer {
-            change { $0.running = false }
-            let more = change { s in s.frames.count < VideoOutputPipeline.capacity && !s.ended }
-            if more { refill() }
-        }
-        guard let item = item.value, let tracks = try? item.asset.blockingFacts().get().tracks else { return }
-        var settings = ImageSettings()
-        settings.toleranceBefore = .zero
-        settings.toleranceAfter = .zero
-        settings.videoComposition = item.videoComposition
-        let step = item.videoComposition?.frameDuration.isNumeric == true ? (item.videoComposition?.frameDuration ?? item.snapshot.frameDuration)
-            : item.snapshot.frameDuration
-        while true {
-            let (time, generation, full) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity) }
-            if full { return }
-            var outcome = Result { try reader.generate(at: time, settings: settings, tracks: tracks, cancellation: CancellationToken()) }
-            if case .failure = outcome {
-                // No picture shows at that time (before the first: an HLS stream's shows a little after
-                // its start; or a gap): the next one, if any.
-                var later = settings
-                later.toleranceAfter = .positiveInfinity
-                outcome = Result { try reader.generate(at: time, settings: later, tracks: tracks, cancellation: CancellationToken()) }
-            }
-            guard case .success(let (image, actual)) = outcome, let buffer = makeBuffer(image) else {
-                change { s in if s.generation == generation { s.ended = true } }
-                return
-            }
-            let start = settings.videoComposition == nil ? actual : time
-            // The next picture starts a frame after this one; decoding goes on at least a tick later.
-            let end = max(start + step, time + CMTime(value: 1, timescale: 90_000))
-            let notify = change { s -> (@Sendable () -> Void)? in
-                guard s.generation == generation else { return nil }
-                s.frames.append(Frame(time: start, end: end, buffer: buffer))
-                s.next = end
-                defer { s.onBuffered = nil }
-                return s.onBuffered
-            }
-            notify?()
-        }
-    }
-
-    private func makeBuffer(_ image: CGImage) -> CVPixelBuffer? {
-        guard let rgba = image.dataProvider?.data, let buffer = CVPixelBuffer(width: image.width, height: image.height, pixelFormat: pixelFormat),
-              let target = buffer.pixelMemory else { return nil }
-        do {
-            try converter.withLock { box in try box.value.convert(rgba: rgba, width: image.width, height: image.height, into: target) }
-        } catch {
-            return nil
-        }
-        return buffer
     }
 }

@@ -105,6 +105,26 @@ final class PixelBufferSupply {
         }
         return buffer
     }
+
+    /// The next picture `reader` decodes, converted once into a buffer of this supply (at `width` x
+    /// `height`, or the picture's own size), with its timing; nil at the end of the stream. Blocking:
+    /// decodes on the calling engine thread.
+    func nextPicture(from reader: StreamReader, width: Int? = nil, height: Int? = nil,
+                     _ token: CancellationToken) throws -> (buffer: CVPixelBuffer, timing: StreamReader.PictureTiming)? {
+        var made: CVPixelBuffer?
+        let timing = try AVError.converting {
+            try reader.nextPicture(token) { decodedWidth, decodedHeight in
+                let buffer = try self.buffer(width: width ?? decodedWidth, height: height ?? decodedHeight)
+                guard let memory = buffer.pixelMemory else {
+                    throw AVError(.decodeFailed, userInfo: [NSLocalizedDescriptionKey: "Pictures cannot be converted into pixel format \(self.pixelFormat)."])
+                }
+                made = buffer
+                return memory
+            }
+        }
+        guard let timing, let made else { return nil }
+        return (made, timing)
+    }
 }
 
 /// The stored samples of a file's track, as the container holds them (`outputSettings: nil`): one
@@ -165,14 +185,9 @@ final class PictureSampleProducer: SampleProducer {
     }
 
     func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
-        var made: CVPixelBuffer?
-        guard let timing = try AVError.converting({
-            try reader.nextPicture(token) { width, height in
-                let buffer = try buffers.buffer(width: settings.width ?? width, height: settings.height ?? height)
-                made = buffer
-                return buffer.pixelMemory
-            }
-        }), let buffer = made else { return nil }
+        guard let (buffer, timing) = try buffers.nextPicture(from: reader, width: settings.width, height: settings.height, token) else {
+            return nil
+        }
         if let end, timing.presentationTime >= end { return nil }
         let description = try formatDescription(for: buffer)
         let tb = reader.timeBase

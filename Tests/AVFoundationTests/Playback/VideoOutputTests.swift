@@ -107,6 +107,51 @@ struct VideoOutputTests {
         _ = player
     }
 
+    /// The output's 4:2:0 pictures are the decoder's own samples, converted once: the luma plane equals
+    /// the one `AVAssetReaderTrackOutput` gives for the same picture (a detour through RGB would change
+    /// it), and the buffers come from a pool that is reused as pictures are let go.
+    @Test func picturesAreConvertedOnceIntoPooledBuffers() async throws {
+        let url = URL(fileURLWithPath: Fixtures.path("frames-h264.mp4"))
+        let nv12 = [kCVPixelBufferPixelFormatTypeKey as String: NSNumber(value: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)]
+        let item = AVPlayerItem(url: url)
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nv12)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        let (shown, time) = try #require(try await Self.picture(output, at: Self.t(1.01)))
+
+        let asset = AVURLAsset(url: url)
+        let track = try #require(try await asset.loadTracks(withMediaType: .video).first)
+        let reader = try AVAssetReader(asset: asset)
+        let trackOutput = AVAssetReaderTrackOutput(track: track, outputSettings: nv12)
+        reader.add(trackOutput)
+        reader.timeRange = CMTimeRange(start: time, duration: CMTime(value: 1, timescale: 100))
+        #expect(reader.startReading())
+        let sample = try #require(trackOutput.copyNextSampleBuffer())
+        #expect(sample.presentationTimeStamp == time)
+        let decoded = try #require(sample.imageBuffer)
+        func luma(_ buffer: CVPixelBuffer) -> [UInt8] {
+            CVPixelBufferLockBaseAddress(buffer, .readOnly)
+            defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+            guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, 0) else { return [] }
+            let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0), width = CVPixelBufferGetWidthOfPlane(buffer, 0)
+            let bytes = base.assumingMemoryBound(to: UInt8.self)
+            return (0..<CVPixelBufferGetHeightOfPlane(buffer, 0)).flatMap { y in (0..<width).map { bytes[y * row + $0] } }
+        }
+        let handed = luma(shown)
+        #expect(handed.count == 320 * 240 && handed == luma(decoded), "the luma plane is the decoder's")
+
+        // Thirty pictures in turn, each let go before the next: a handful of buffers serve them all.
+        var addresses = Set<Int>()
+        for frame in 31..<61 {
+            let (buffer, _) = try #require(try await Self.picture(output, at: CMTime(value: Int64(frame) * 1000 + 500, timescale: 25_000)))
+            addresses.insert(Int(bitPattern: CVPixelBufferGetBaseAddressOfPlane(buffer, 0)))
+        }
+        #expect(addresses.count <= 10, "\(addresses.count) buffers for 30 pictures")
+        _ = player
+    }
+
     final class PullDelegate: NSObject, AVPlayerItemOutputPullDelegate, @unchecked Sendable {
         let told = PlayerTests.Recorder<String>()
         func outputMediaDataWillChange(_ sender: AVPlayerItemOutput) { told.add("media") }

@@ -1,0 +1,213 @@
+internal import MediaEngine
+import Foundation
+internal import Locking
+
+/// The pictures of one item decoded ahead for a video output, at most `capacity` at a time, by jobs on
+/// the engine's threads that each fill the buffer and end (no thread waits for room).
+///
+/// Where they come from (`PictureFeed`): a file's video track without a video composition is decoded in
+/// order and each picture converted once, from the decoder's frame straight into a pixel buffer of the
+/// output's format from a pool that is reused; anything else (a video composition, a composition's
+/// segments) is rendered picture by picture through the reading layer's `PictureSource`.
+final class VideoOutputPipeline: Sendable {
+    struct Frame {
+        var time: CMTime
+        var end: CMTime
+        let buffer: CVPixelBuffer
+    }
+
+    private struct State {
+        var frames: [Frame] = []
+        /// Where decoding goes on from.
+        var next = CMTime.zero
+        var running = false
+        var ended = false
+        var generation = 0
+        var lastHanded: CMTime?
+        var onFlush: (@Sendable () -> Void)?
+        /// Called once when the next picture is buffered (or decoding ends).
+        var onBuffered: [@Sendable () -> Void] = []
+    }
+
+    /// The feed and the generation it was last started for; touched only by the one fill job running,
+    /// under `decoding`'s lock.
+    private final class Decoding: @unchecked Sendable {
+        var feed: (any PictureFeed)?
+        var generation = -1
+    }
+
+    static let capacity = 6
+    private let item: WeakBox<AVPlayerItem>
+    private let pixelFormat: OSType
+    private let state = LockedState(State())
+    private let decoding = Locked(Decoding())
+    private let rendered: PictureSource.KeptReader
+
+    init(item: AVPlayerItem, pixelFormat: OSType) {
+        self.item = WeakBox(item)
+        self.pixelFormat = pixelFormat
+        rendered = PictureSource.KeptReader(PictureSource(asset: item.asset))
+    }
+
+    deinit {
+        rendered.release()
+    }
+
+    @discardableResult
+    private func change<T>(_ body: (inout State) -> T) -> T {
+        state.change(body)
+    }
+
+    func onFlush(_ handler: @escaping @Sendable () -> Void) { change { $0.onFlush = handler } }
+
+    func whenBuffered(_ handler: @escaping @Sendable () -> Void) {
+        let now = change { s -> Bool in
+            if !s.frames.isEmpty { return true }
+            s.onBuffered.append(handler)
+            return false
+        }
+        if now { handler() }
+        refill()
+    }
+
+    /// Whether the picture showing at `time` is buffered, or no picture will come (decoding ended).
+    func holds(_ time: CMTime) -> Bool {
+        change { s in s.ended || s.frames.contains { $0.time <= time && time < $0.end } }
+    }
+
+    /// Makes sure decoding goes on towards `time` (starting over there when it lies outside what is
+    /// buffered), and calls `handler` once the picture then is buffered or decoding ends.
+    func prepare(at time: CMTime, then handler: @escaping @Sendable () -> Void) {
+        _ = frame(at: time)
+        let now = change { s -> Bool in
+            if s.ended || s.frames.contains(where: { $0.time <= time && time < $0.end }) { return true }
+            s.onBuffered.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
+    /// The buffered frame showing at `time`, dropping older ones; restarts decoding at `time` when
+    /// it lies outside what is buffered or being decoded.
+    private func frame(at time: CMTime) -> Frame? {
+        guard time.isNumeric else { return nil }
+        let (found, flushed) = change { s -> (Frame?, (@Sendable () -> Void)?) in
+            s.frames.removeAll { $0.end <= time }
+            if let first = s.frames.first, first.time <= time { return (first, nil) }
+            // Before the buffer (a step back), or far from where decoding stands (a jump): start over there.
+            let before = s.frames.first.map { time < $0.time } ?? false
+            let away = s.frames.isEmpty && (time < s.next - CMTime(value: 1, timescale: 10) || time > s.next + CMTime(value: 1, timescale: 1))
+            if before || away || s.ended && time < s.next {
+                s.frames = []
+                s.next = time
+                s.ended = false
+                s.generation += 1
+                s.lastHanded = nil
+                return (nil, s.onFlush)
+            }
+            return (nil, nil)
+        }
+        flushed?()
+        refill()
+        return found
+    }
+
+    func hasNew(at time: CMTime) -> Bool {
+        guard let frame = frame(at: time) else { return false }
+        return change { $0.lastHanded != frame.time }
+    }
+
+    func take(at time: CMTime) -> (CVPixelBuffer, CMTime)? {
+        guard let frame = frame(at: time) else { return nil }
+        change { $0.lastHanded = frame.time }
+        refill()
+        return (frame.buffer, frame.time)
+    }
+
+    /// Starts a job filling the buffer, unless one runs or the buffer is full.
+    func refill() {
+        let start = change { s -> Bool in
+            guard !s.running, !s.ended, s.frames.count < VideoOutputPipeline.capacity, item.value?.status == .readyToPlay else { return false }
+            s.running = true
+            return true
+        }
+        guard start else { return }
+        IOExecutor.shared.submit { [self] in fill() }
+    }
+
+    /// Decodes pictures from where decoding stands until the buffer is full, on an engine thread (one
+    /// job at a time: `running`).
+    private func fill() {
+        defer {
+            change { $0.running = false }
+            let more = change { s in s.frames.count < VideoOutputPipeline.capacity && !s.ended }
+            if more { refill() }
+        }
+        guard let item = item.value else { return }
+        decoding.withLock { decoding in
+            if decoding.feed == nil { decoding.feed = makeFeed(for: item) }
+            guard let feed = decoding.feed else {
+                change { $0.ended = true }
+                return
+            }
+            fill(from: feed, startedFor: &decoding.generation)
+        }
+    }
+
+    private func fill(from feed: any PictureFeed, startedFor started: inout Int) {
+        let token = CancellationToken()
+        while true {
+            let (time, generation, full) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity) }
+            if full { return }
+            let restarted = started != generation
+            var picture: Frame?
+            do {
+                if restarted {
+                    try feed.start(at: time, token)
+                    started = generation
+                }
+                picture = try feed.next(token)
+            } catch {
+                picture = nil
+            }
+            guard var frame = picture else {
+                let waiting = change { s -> [@Sendable () -> Void] in
+                    guard s.generation == generation else { return [] }
+                    s.ended = true
+                    defer { s.onBuffered = [] }
+                    return s.onBuffered
+                }
+                for handler in waiting { handler() }
+                return
+            }
+            // The first picture after a start shows from the time asked for (an HLS stream's first
+            // picture comes a little after its start); every picture lasts at least a tick.
+            if restarted && frame.time > time { frame.time = time }
+            frame.end = max(frame.end, frame.time + CMTime(value: 1, timescale: 90_000))
+            let notify = change { s -> [@Sendable () -> Void] in
+                guard s.generation == generation else { return [] }
+                if let last = s.frames.indices.last {
+                    // A picture at or before the one buffered last (a repeated timestamp) is dropped.
+                    guard frame.time > s.frames[last].time else { return [] }
+                    // The one before shows until this one does: across a gap, and no longer than that.
+                    s.frames[last].end = frame.time
+                }
+                s.frames.append(frame)
+                s.next = frame.end
+                defer { s.onBuffered = [] }
+                return s.onBuffered
+            }
+            for handler in notify { handler() }
+        }
+    }
+
+    /// The feed for `item`: the file's pictures in order when the item shows one file track as it is,
+    /// else rendered ones.
+    private func makeFeed(for item: AVPlayerItem) -> (any PictureFeed)? {
+        guard let tracks = try? item.asset.blockingFacts().get().tracks else { return nil }
+        if item.videoComposition == nil, let file = FilePictureFeed.track(of: item, in: tracks) {
+            return FilePictureFeed(file: file, pixelFormat: pixelFormat)
+        }
+        return RenderedPictureFeed(reader: rendered, item: item, tracks: tracks, pixelFormat: pixelFormat)
+    }
+}

@@ -1,0 +1,66 @@
+import AVFoundation
+import FixtureSupport
+import Foundation
+import Testing
+
+/// `preroll(atRate:completionHandler:)`: the item's media is read ahead and its video outputs hold the
+/// picture at the current time before the handler hears true; a player that cannot preroll, or a
+/// preroll interrupted, hears false.
+@Suite("Player preroll", .serialized)
+struct PlayerPrerollTests {
+    /// Waits for a preroll's answer with a deadline.
+    static func answer(_ player: AVPlayer, rate: Float = 1) async -> Bool? {
+        let answers = PlayerTests.Recorder<Bool>()
+        player.preroll(atRate: rate) { answers.add($0) }
+        await until("the preroll's answer") { !answers.values.isEmpty }
+        return answers.values.first
+    }
+
+    @Test func aPrerollFillsThePipelineAtTheCurrentTime() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        #expect(await Self.answer(player) == false, "an item not ready yet cannot be prerolled")
+        try await PlayerTests.ready(item, in: player)
+        let landed = await player.seek(to: CMTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
+        #expect(landed)
+
+        #expect(await Self.answer(player) == true)
+        let now = player.currentTime()
+        #expect(now == CMTime(value: 3, timescale: 1))
+        #expect(item.isPlaybackLikelyToKeepUp)
+        #expect(output.hasNewPixelBuffer(forItemTime: now), "the picture at the current time is decoded before the answer")
+        let picture = try #require(output.copyPixelBuffer(forItemTime: now, itemTimeForDisplay: nil))
+        #expect(VideoOutputTests.frameNumber(picture) == 75)
+    }
+
+    @Test func aPlayingPlayerCannotPreroll() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        player.rate = 1
+        #expect(await Self.answer(player) == false, "Apple's raises; Avocet's answers false")
+        player.pause()
+        #expect(await Self.answer(player) == true)
+    }
+
+    @Test func everyPrerollIsAnsweredOnce() async throws {
+        let player = AVPlayer()
+        // No item: nothing to preroll.
+        #expect(await Self.answer(player) == false)
+        let answers = PlayerTests.Recorder<Bool>()
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        player.replaceCurrentItem(with: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        player.cancelPendingPrerolls()
+        player.preroll(atRate: 1) { answers.add($0) }
+        player.replaceCurrentItem(with: AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4"))))
+        await until("the preroll's answer") { !answers.values.isEmpty }
+        // Either it finished before the item changed, or the change interrupted it: one answer.
+        #expect(answers.values.count == 1)
+    }
+}
