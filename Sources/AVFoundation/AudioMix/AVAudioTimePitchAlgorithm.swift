@@ -1,7 +1,9 @@
 import Foundation
 
-/// How audio played at another rate keeps (or changes) its pitch. Avocet records the choice; its
-/// readers resample, so pitch follows the rate (as ``varispeed``) whatever is chosen.
+/// How audio played at another rate keeps (or changes) its pitch. A player honours its item's
+/// choice (``AVPlayerItem/audioTimePitchAlgorithm``: the three that keep the pitch all use one
+/// time-domain stretcher, WSOLA); Avocet's readers and exports resample, so there the pitch follows
+/// the rate (as ``varispeed``) whatever is chosen.
 public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     /// The algorithm's name.
     public let rawValue: String
@@ -16,6 +18,7 @@ public struct AVAudioTimePitchAlgorithm: RawRepresentable, Hashable, Sendable {
     public static let timeDomain = AVAudioTimePitchAlgorithm("TimeDomain")
     /// Apple's spectral algorithm, which keeps the pitch.
     public static let spectral = AVAudioTimePitchAlgorithm("Spectral")
-    /// Playback at another rate changes the pitch, as on a tape; what Avocet does whatever is chosen.
+    /// Playback at another rate changes the pitch, as on a tape (what Avocet's readers and exports do
+    /// whatever is chosen).
     public static let varispeed = AVAudioTimePitchAlgorithm("Varispeed")
 }

@@ -34,6 +34,7 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
         var preferredForwardBufferDuration: TimeInterval = 0
         var videoComposition: AVVideoComposition?
         var audioMix: AVAudioMix?
+        var audioTimePitchAlgorithm = AVAudioTimePitchAlgorithm.timeDomain
         var outputs: [AVPlayerItemOutput] = []
         /// How far the media is read ahead (nil: no file to read, as for a composition: all of it counts
         /// as loaded).
@@ -255,6 +256,30 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
     open var audioMix: AVAudioMix? {
         get { snapshot.audioMix }
         set { change { $0.audioMix = newValue.flatMap { $0.copy() as? AVAudioMix } } }
+    }
+
+    /// How the item's sound keeps its pitch when the player plays it at a rate other than 1:
+    /// ``AVAudioTimePitchAlgorithm/timeDomain`` by default (Apple's default for playback in apps built
+    /// for iOS 15 and macOS 12 on).
+    ///
+    /// From 0.5 to 2, ``AVAudioTimePitchAlgorithm/spectral``, ``AVAudioTimePitchAlgorithm/timeDomain``
+    /// and ``AVAudioTimePitchAlgorithm/lowQualityZeroLatency`` keep the pitch (Avocet stretches the
+    /// sound in the time domain, WSOLA, for all three, at any rate in that range; Apple's low-quality
+    /// algorithm snaps the rate to a few steps), and ``AVAudioTimePitchAlgorithm/varispeed`` lets the
+    /// pitch follow the rate. Below 0.5 and above 2 the sound is silent whatever is chosen (Apple's
+    /// players mute the sound at rates they do not support; Apple does not document AVPlayer's range,
+    /// so Avocet takes AVAudioPlayer's, 0.5 to 2). A change takes effect while playing, after the
+    /// fifth of a second of sound already sent to the device. Reading and setting cost a lock; any
+    /// thread.
+    ///
+    /// Setting a value other than those four constants is ignored and the algorithm stays as it was
+    /// (Apple's raises an `invalidArgumentException`).
+    open var audioTimePitchAlgorithm: AVAudioTimePitchAlgorithm {
+        get { snapshot.audioTimePitchAlgorithm }
+        set {
+            guard [.spectral, .timeDomain, .lowQualityZeroLatency, .varispeed].contains(newValue) else { return }
+            change { $0.audioTimePitchAlgorithm = newValue }
+        }
     }
 
     /// Where the item ends for a player (see `State.endTime`).

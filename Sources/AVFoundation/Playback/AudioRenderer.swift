@@ -3,11 +3,29 @@ import Foundation
 import Synchronization
 
 /// Plays a player's sound: the mix of the current item's enabled audio tracks (a file's, or a
-/// composition's segments, at the item's audio mix volumes) from the item's time, resampled to the
-/// device's 48 kHz stereo at the player's rate (pitch follows), scaled by the volume (0 when muted), and
-/// written to the audio device on a thread of its own (ALSA's writes block at the device's pace). It
-/// keeps about a fifth of a second ahead of the player's time. What the mix takes (the facts, the files
-/// of a composition's segments) is worked out on that thread too, once an item and mix.
+/// composition's segments, at the item's audio mix volumes) from the item's time, at the player's
+/// rate, scaled by the volume (0 when muted), and written to the audio device (48 kHz stereo) on a
+/// thread of its own (ALSA's writes block at the device's pace). It keeps about a fifth of a second
+/// ahead of the player's time. What the mix takes (the facts, the files of a composition's segments)
+/// is worked out on that thread too, once an item and mix.
+///
+/// The rate and the item's ``AVPlayerItem/audioTimePitchAlgorithm`` choose how the sound is made
+/// (``Rendering``):
+/// - at rate 1, the mix as it is;
+/// - from 0.5 to 2 with ``AVAudioTimePitchAlgorithm/spectral``, ``AVAudioTimePitchAlgorithm/timeDomain``
+///   or ``AVAudioTimePitchAlgorithm/lowQualityZeroLatency``: the mix read at its own speed and
+///   stretched to the rate (MediaEngine's `TimeStretcher`, WSOLA, for all three), so the pitch stays;
+///   it costs about 100 000 multiply-adds on this thread for each 16 ms of sound;
+/// - from 0.5 to 2 with ``AVAudioTimePitchAlgorithm/varispeed``: the mix resampled at the rate, so the
+///   pitch follows it, as on a tape;
+/// - below 0.5 or above 2 (slow motion, fast forward), whatever the algorithm: silence, written at the
+///   device's pace (Apple's players mute the sound at rates they do not support; Apple does not
+///   document AVPlayer's range, so Avocet takes AVAudioPlayer's). A device that keeps time still
+///   plays the silence, so the player's time still follows it.
+///
+/// A change of the algorithm while playing takes effect with the next block written (what the
+/// device already holds plays out first); a change of rate restarts the job (the player calls
+/// ``play(_:from:rate:)`` again).
 ///
 /// The device is ALSA's "default", or the one `AVOCET_AUDIO_DEVICE` names. Where none can be opened
 /// (servers, CI) the player plays on the host clock alone and says so once on standard error. A device
@@ -69,7 +87,7 @@ final class AudioRenderer: Sendable {
                 device = try AudioDevice(name: name, configuration: configuration)
             } catch {
                 if !AudioRenderer.warned.exchange(true, ordering: .relaxed) {
-                    FileHandle.standardError.write(Data("avocet: no audio device (\(error)); playing on the host clock without sound\n".utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data("avocet: no audio device (\(error)); playing on the host clock without sound\n".utf8))
                 }
                 return
             }
@@ -161,31 +179,130 @@ final class AudioRenderer: Sendable {
         }
     }
 
+    /// How a job's sound is made from the item's mix, by the rate and the item's algorithm (see the
+    /// type's summary).
+    enum Rendering: Equatable {
+        /// The mix read at the rate: as it is at rate 1, else resampled (the pitch follows the rate).
+        case resampled
+        /// The mix read at its own speed and stretched to the rate (the pitch stays).
+        case stretched
+        /// Silence at the device's pace: rates below 0.5 or above 2.
+        case silent
+
+        /// The rendering for `rate` (item seconds a second, above 0) with `algorithm`: silence outside
+        /// 0.5 ... 2; within it, resampled at rate 1 or with ``AVAudioTimePitchAlgorithm/varispeed``,
+        /// stretched with any other algorithm.
+        static func of(rate: Double, algorithm: AVAudioTimePitchAlgorithm) -> Rendering {
+            guard rate >= 0.5, rate <= 2 else { return .silent }
+            return rate == 1 || algorithm == .varispeed ? .resampled : .stretched
+        }
+    }
+
+    /// Where a job's samples come from: the mix reader (and the stretcher), or silence up to where the
+    /// mix ends. Blocking (decodes) on the renderer's thread; one caller at a time.
+    private struct Sound {
+        let rendering: Rendering
+        private let reader: AudioMixReader?
+        private let stretcher: TimeStretcher?
+        /// The stretcher's output not yet handed out, and whether it has had all of the mix.
+        private var stretched: [Float] = []
+        private var drained = false
+        /// Frames of silence still to write (`.silent`; `Int.max` for a mix of unknown length).
+        private var silence = 0
+
+        /// The sound of `inputs` from item time `start` at `rate` (above 0, finite), made as
+        /// `rendering` says.
+        init(_ inputs: [ExportPlan.EncodedAudio.Input], from start: Double, rate: Double, rendering: Rendering) {
+            self.rendering = rendering
+            let channels = Int(AudioDevice.channels)
+            switch rendering {
+            case .resampled:
+                reader = AudioMixReader(inputs, rate: AudioDevice.rate, channels: AudioDevice.channels, from: start, speed: rate)
+                stretcher = nil
+            case .stretched:
+                reader = AudioMixReader(inputs, rate: AudioDevice.rate, channels: AudioDevice.channels, from: start, speed: 1)
+                stretcher = TimeStretcher(channels: channels, rate: rate, sampleRate: Int(AudioDevice.rate))
+            case .silent:
+                (reader, stretcher) = (nil, nil)
+                // As far as the mix's last span goes (as AudioMixReader counts it), at the rate.
+                let end = inputs.flatMap(\.pieces).filter { $0.targetEnd > $0.targetStart }.map(\.targetEnd).max() ?? 0
+                let frames = ((end - start) / rate * Double(AudioDevice.rate)).rounded(.up)
+                silence = frames.isFinite ? Int(min(max(0, frames), 9.0e15)) : .max
+            }
+        }
+
+        /// Up to `frames` frames of interleaved stereo at the device's rate; none once the sound has
+        /// ended. Throws when the mix cannot be read.
+        mutating func read(_ frames: Int, _ token: CancellationToken) throws -> [Float] {
+            let channels = Int(AudioDevice.channels)
+            switch rendering {
+            case .silent:
+                let count = min(frames, silence)
+                silence -= count
+                return [Float](repeating: 0, count: count * channels)
+            case .resampled:
+                guard let reader, !reader.isAtEnd else { return [] }
+                return try reader.read(frames, token)
+            case .stretched:
+                guard let reader, let stretcher else { return [] }
+                let wanted = frames * channels
+                while stretched.count < wanted && !drained {
+                    if reader.isAtEnd {
+                        // The end of the mix: what the stretcher holds comes out (`rate` times fewer
+                        // frames than it was given in all).
+                        stretched += stretcher.finish()
+                        drained = true
+                    } else {
+                        let input = try reader.read(frames, token)
+                        stretched += input.withUnsafeBufferPointer { stretcher.process($0) }
+                    }
+                }
+                let count = min(wanted, stretched.count)
+                let out = Array(stretched[0..<count])
+                stretched.removeFirst(count)
+                return out
+            }
+        }
+    }
+
     /// Plays `job` until it ends, is replaced or stopped.
+    ///
+    /// The item time of what is written is counted from the frames written: each device frame is
+    /// `rate` / 48000 s of the item, resampled, stretched or silent alike. The stretcher lays its
+    /// output frame n from the mix's frame n × rate (within its ±10 ms search), so what it holds back
+    /// (its latency: a window and its search, some 45 ms of the mix read but not yet stretched, and up
+    /// to a block more) is not counted as written, and the heard time (written, less what the device
+    /// still holds, both at the rate) stays on the sound heard.
     private func play(_ job: Job, on device: AudioDevice, mix: inout MixInputs) {
         let rate = Double(job.rate)
         guard rate > 0, rate.isFinite, let inputs = try? mix.of(job.item), !inputs.isEmpty else { return finish(job) }
-        let reader = AudioMixReader(inputs, rate: AudioDevice.rate, channels: AudioDevice.channels, from: job.from.seconds, speed: rate)
+        let start = job.from.seconds
+        var sound = Sound(inputs, from: start, rate: rate, rendering: .of(rate: rate, algorithm: job.item.audioTimePitchAlgorithm))
         let token = CancellationToken()
         var played = 0.0   // seconds of item time written
         let block = 1024
-        while state.value.generation == job.generation && !reader.isAtEnd {
+        let channels = Int(AudioDevice.channels)
+        while state.value.generation == job.generation {
             // Keep a fifth of a second ahead of the player's time, whatever the device's pace.
-            let ahead = job.from.seconds + played - clock().seconds
+            let ahead = start + played - clock().seconds
             if ahead > 0.2 {
                 Thread.sleep(forTimeInterval: min(0.05, ahead - 0.2))
                 continue
             }
-            guard let samples = try? reader.read(block, token), !samples.isEmpty else { return finish(job) }
-            let gain = state.value.gain
+            // The item's algorithm changed: the sound goes on from what was written, made the new way.
+            let rendering = Rendering.of(rate: rate, algorithm: job.item.audioTimePitchAlgorithm)
+            if rendering != sound.rendering { sound = Sound(inputs, from: start + played, rate: rate, rendering: rendering) }
+            guard let samples = try? sound.read(block, token), !samples.isEmpty else { return finish(job) }
+            let gain = sound.rendering == .silent ? 1 : state.value.gain
             let scaled = gain == 1 ? samples : samples.map { $0 * gain }
             guard state.value.generation == job.generation else { return }
             do { try device.write(scaled) } catch { return finish(job) }
-            framesWritten.add(samples.count / Int(AudioDevice.channels), ordering: .relaxed)
-            played += Double(samples.count / Int(AudioDevice.channels)) / Double(AudioDevice.rate) * rate
+            let frames = samples.count / channels
+            framesWritten.add(frames, ordering: .relaxed)
+            played += Double(frames) / Double(AudioDevice.rate) * rate
             if device.keepsTime {
                 // What is heard now: what was written, less what the device still holds.
-                let heard = Heard(itemTime: job.from.seconds + played - Double(device.pendingFrames()) / Double(AudioDevice.rate) * rate,
+                let heard = Heard(itemTime: start + played - Double(device.pendingFrames()) / Double(AudioDevice.rate) * rate,
                                   host: CMClock.hostTimeClock.time.seconds, rate: rate)
                 state.change { s in if s.generation == job.generation { s.heard = heard } }
             }
