@@ -37,7 +37,7 @@ MOVIE = os.path.join(OUT, "corpus", "play-1080p.mp4")
 def make_movie():
     os.makedirs(os.path.dirname(MOVIE), exist_ok=True)
     print("making", MOVIE, "(60 s of 1080p30; a minute or two on 2 cores)", flush=True)
-    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
+    subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
                     "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=60",
                     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=60",
                     "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
@@ -83,7 +83,7 @@ def main():
         print("cpu (playing the 60 s file to its end; CPU seconds, wall seconds)", flush=True)
         ours, ours_wall = cpu([avtool, "play", MOVIE, "--video"], env)
         theirs, theirs_wall = cpu(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-x", "1280", "-y", "720", MOVIE], env)
-        headless, headless_wall = cpu(["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"], env)
+        headless, headless_wall = cpu(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"], env)
         print(f"  avtool play --video       {ours:7.2f} s CPU in {ours_wall:6.2f} s")
         print(f"  ffplay (1280x720 window)  {theirs:7.2f} s CPU in {theirs_wall:6.2f} s   ratio {ours / theirs:.2f}")
         print(f"  ffmpeg -re -f null        {headless:7.2f} s CPU in {headless_wall:6.2f} s   ratio {ours / headless:.2f}")

@@ -605,7 +605,7 @@ final class AudioPlayerRenderer: @unchecked Sendable {
             return try AudioDevice(name: name, configuration: chosen?.configuration)
         } catch {
             if !warned.exchange(true, ordering: .relaxed) {
-                FileHandle.standardError.write(Data("avocet: no audio device (\(error)); AVAudioPlayer plays on the host clock without sound\n".utf8))
+                try? FileHandle.standardError.write(contentsOf: Data("avocet: no audio device (\(error)); AVAudioPlayer plays on the host clock without sound\n".utf8))
             }
             return nil
         }

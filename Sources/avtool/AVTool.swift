@@ -34,9 +34,18 @@ struct AVTool: AsyncParsableCommand {
         }
     }
 
+    /// Opens `path` for writing from its start, made when missing and emptied when not (`open(2)` with
+    /// `O_CREAT | O_TRUNC`): unlike `FileManager.createFile`, which writes a new file and renames it over
+    /// the path, it writes into what is there, so `-o /dev/null` stays the device. Nil when it cannot.
+    static func openForWriting(_ path: String) -> FileHandle? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
     /// One line on standard error, prefixed "avtool: ": how every command reports a failure.
     static func complain(_ line: String) {
-        FileHandle.standardError.write(Data("avtool: \(line)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("avtool: \(line)\n".utf8))
     }
 
     /// One line naming the file: AVFoundation's message already does ("<file>: cannot open: ...").

@@ -54,7 +54,7 @@ struct Audio: AsyncParsableCommand {
         case .success(let summary):
             if json {
                 let text = summary.json(file: file)
-                if job.writesToStandardOutput { FileHandle.standardError.write(Data((text + "\n").utf8)) } else { print(text) }
+                if job.writesToStandardOutput { try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8)) } else { print(text) }
             } else if !job.writesToStandardOutput {
                 print("\(output ?? "-"): \(summary.framesOut) frames at \(Int(summary.rate)) Hz, \(summary.channels) channels")
             }
@@ -163,11 +163,11 @@ struct Audio: AsyncParsableCommand {
                 if let failed = failure.withLock({ $0 }) { throw failed }
                 if ImageOutput.showsProgress, length > 0 {
                     let done = min(100, Double(summary.framesIn) / Double(length) * 100)
-                    FileHandle.standardError.write(Data(String(format: "\raudio: %3.0f%%", done).utf8))
+                    try? FileHandle.standardError.write(contentsOf: Data(String(format: "\raudio: %3.0f%%", done).utf8))
                 }
                 if status == .endOfStream || (status == .inputRanDry && ended) { break }
             }
-            if ImageOutput.showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if ImageOutput.showsProgress { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
             try sink.close()
             summary.seconds = Date().timeIntervalSince(started)
             return summary
@@ -190,7 +190,7 @@ struct Audio: AsyncParsableCommand {
                 }
                 handle = nil
             } else if let output, output != "-" {
-                guard FileManager.default.createFile(atPath: output, contents: nil), let opened = FileHandle(forWritingAtPath: output) else {
+                guard let opened = AVTool.openForWriting(output) else {
                     throw AudioFailure(message: "\(output): cannot write the file")
                 }
                 (handle, wav) = (opened, nil)

@@ -51,7 +51,7 @@ enum ExportRunner {
                 let percent = Int((session.progress * 100).rounded(.down))
                 let filled = percent / 5
                 let line = "\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 20 - filled) + "] \(percent)%"
-                FileHandle.standardError.write(Data(line.utf8))
+                try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
                 try? await Task.sleep(nanoseconds: 100_000_000)
             }
         }
@@ -59,11 +59,11 @@ enum ExportRunner {
         do {
             try await session.export(to: URL(fileURLWithPath: output), as: type)
             bar.cancel()
-            if ImageOutput.showsProgress { FileHandle.standardError.write(Data("\r\(label) [\(String(repeating: "#", count: 20))] 100%\n".utf8)) }
+            if ImageOutput.showsProgress { try? FileHandle.standardError.write(contentsOf: Data("\r\(label) [\(String(repeating: "#", count: 20))] 100%\n".utf8)) }
             return nil
         } catch {
             bar.cancel()
-            if ImageOutput.showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+            if ImageOutput.showsProgress { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
             return AVTool.message(error, file: output)
         }
     }

@@ -117,10 +117,10 @@ struct Frames: AsyncParsableCommand {
             try sink.write(image, number: kept)
             summary.add(image, at: time)
             if let total, total > 0, ImageOutput.showsProgress {
-                FileHandle.standardError.write(Data(String(format: "\rframes: %d pictures, %3.0f%%", kept, min(100, (time - (start ?? 0)) / total * 100)).utf8))
+                try? FileHandle.standardError.write(contentsOf: Data(String(format: "\rframes: %d pictures, %3.0f%%", kept, min(100, (time - (start ?? 0)) / total * 100)).utf8))
             }
         }
-        if ImageOutput.showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        if ImageOutput.showsProgress { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         try sink.close()
         guard reader.status == .completed else {
             AVTool.complain(AVTool.message(reader.error ?? AVError(.unknown), file: file))
@@ -128,7 +128,7 @@ struct Frames: AsyncParsableCommand {
         }
         if json {
             let text = summary.json(file: file)
-            if sink.writesToStandardOutput { FileHandle.standardError.write(Data((text + "\n").utf8)) } else { print(text) }
+            if sink.writesToStandardOutput { try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8)) } else { print(text) }
         } else if !sink.writesToStandardOutput {
             print("\(output ?? "-"): \(kept) pictures")
         }
@@ -173,7 +173,7 @@ final class FrameSink {
             }
             (handle, directory, writesToStandardOutput) = (nil, output, false)
         } else if let output, output != "-" {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let opened = FileHandle(forWritingAtPath: output) else {
+            guard let opened = AVTool.openForWriting(output) else {
                 AVTool.complain("\(output): cannot write the file")
                 throw ExitCode(1)
             }

@@ -34,7 +34,10 @@ enum ImageOutput {
     static func write(_ image: CGImage, as format: Format, to path: String) throws {
         do {
             let data = format == .png ? try image.pngData() : try image.jpegData(compressionQuality: 0.85)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            // A new file appears whole (written aside, then renamed); a device or pipe is written into.
+            var info = stat()
+            let special = stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG
+            try data.write(to: URL(fileURLWithPath: path), options: special ? [] : .atomic)
         } catch {
             AVTool.complain("\(path): cannot write the image: \(error.localizedDescription)")
             throw ExitCode(1)
@@ -59,7 +62,7 @@ enum ImageOutput {
 
     static func progress(_ done: Int, of total: Int) {
         guard showsProgress else { return }
-        FileHandle.standardError.write(Data("\rthumbnails: \(done)/\(total)".utf8))
-        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        try? FileHandle.standardError.write(contentsOf: Data("\rthumbnails: \(done)/\(total)".utf8))
+        if done == total { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
     }
 }

@@ -61,7 +61,7 @@ struct Play: AsyncParsableCommand {
             display = VideoDisplay(item: item, title: "avtool play \(file)", degrees: VideoDisplay.degrees(transform),
                                    command: { key in windowKeys.withLock { $0.append(key) } },
                                    ready: { width, height in
-                                       FileHandle.standardOutput.write(Data("showing the video in a \(width)x\(height) window\n".utf8))
+                                       try? FileHandle.standardOutput.write(contentsOf: Data("showing the video in a \(width)x\(height) window\n".utf8))
                                    })
         }
         let showsStatus = isatty(STDERR_FILENO) == 1
@@ -78,12 +78,12 @@ struct Play: AsyncParsableCommand {
                 case .quit: quit = true
                 }
             }
-            if showsStatus { FileHandle.standardError.write(Data(("\r" + Self.status(player, item)).utf8)) }
+            if showsStatus { try? FileHandle.standardError.write(contentsOf: Data(("\r" + Self.status(player, item)).utf8)) }
             try await Task.sleep(nanoseconds: display == nil ? 100_000_000 : 20_000_000)
         }
         player.pause()
         await display?.stop()
-        if showsStatus { FileHandle.standardError.write(Data(("\r" + Self.status(player, item) + "\n").utf8)) }
+        if showsStatus { try? FileHandle.standardError.write(contentsOf: Data(("\r" + Self.status(player, item) + "\n").utf8)) }
         print("\(file): \(quit ? "stopped" : "played to the end") at \(String(format: "%.3f", player.currentTime().seconds)) s")
     }
 

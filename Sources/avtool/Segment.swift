@@ -160,7 +160,7 @@ struct Segment: AsyncParsableCommand {
                         }
                         if index == 0, total > 0, ImageOutput.showsProgress {
                             let percent = min(100, sample.presentationTimeStamp.seconds / total * 100)
-                            FileHandle.standardError.write(Data(String(format: "\rsegment: %3.0f%%", percent).utf8))
+                            try? FileHandle.standardError.write(contentsOf: Data(String(format: "\rsegment: %3.0f%%", percent).utf8))
                         }
                         if !pair.input.append(sample) {
                             pair.input.markAsFinished()
@@ -172,7 +172,7 @@ struct Segment: AsyncParsableCommand {
             }
         }
         await writer.finishWriting()
-        if ImageOutput.showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+        if ImageOutput.showsProgress { try? FileHandle.standardError.write(contentsOf: Data("\n".utf8)) }
         let gathered = files.state.withLock { $0 }
         if let failure = gathered.failure {
             AVTool.complain(failure)

@@ -104,7 +104,7 @@ struct Splice: AsyncParsableCommand {
                 AVTool.complain(failure)
                 throw ExitCode(1)
             }
-            FileHandle.standardError.write(Data("avtool: the inputs cannot be copied into one track; encoding with the highest-quality preset\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("avtool: the inputs cannot be copied into one track; encoding with the highest-quality preset\n".utf8))
             if let again = await ExportRunner.run(composition, preset: AVAssetExportPresetHighestQuality, range: whole, to: output, label: "splice") {
                 AVTool.complain(again)
                 throw ExitCode(1)

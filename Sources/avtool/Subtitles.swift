@@ -89,7 +89,7 @@ struct Subtitles: AsyncParsableCommand {
         cues.sort { $0.start < $1.start }
         let text = chosenFormat == "vtt" ? SubtitleCue.vtt(cues) : SubtitleCue.srt(cues)
         if let output, output != "-" {
-            guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+            guard let opened = AVTool.openForWriting(output), (try? opened.write(contentsOf: Data(text.utf8))) != nil else {
                 AVTool.complain("\(output): cannot write the file")
                 throw ExitCode(1)
             }
@@ -100,7 +100,7 @@ struct Subtitles: AsyncParsableCommand {
                 print("\(output): \(cues.count) cues from track \(chosen.trackID)")
             }
         } else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
         }
     }
 }

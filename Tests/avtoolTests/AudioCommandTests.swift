@@ -37,6 +37,25 @@ struct AudioCommandTests {
         }
     }
 
+    /// An output that is not a regular file (a FIFO here; `/dev/null` in use) is written into, not
+    /// replaced by a new file renamed over it.
+    @Test func anOutputPipeStaysAPipe() async throws {
+        let fifo = try Fixtures.temporaryDirectory().appendingPathComponent("out.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Opened for reading first (without waiting for a writer), so avtool's open does not block;
+        // its 64,000 bytes fit in the pipe's buffer.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let result = try await AVToolProcess.run(["audio", Fixtures.audioPath("sine-mono.wav"), "--rate", "16000", "--channels", "1", "-o", fifo])
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the pipe is still a pipe")
+        var buffer = [UInt8](repeating: 0, count: 70_000)
+        let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+        #expect(count == 16_000 * 4, "the samples went through the pipe")
+    }
+
     @Test func sixteenBitSamples() async throws {
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("a.s16").path
         let result = try await AVToolProcess.run(["audio", Fixtures.audioPath("sine-s16.wav"), "--format", "s16", "-o", out])

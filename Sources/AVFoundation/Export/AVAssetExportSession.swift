@@ -300,7 +300,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             }
             finish(.completed, nil)
         } catch {
-            try? FileManager.default.removeItem(atPath: path)
+            LeftoverOutput.remove(atPath: path)
             if Task.isCancelled || error is CancellationError || (error as? AVError)?.code == .operationCancelled {
                 finish(.cancelled, AVError(.operationCancelled, userInfo: [NSLocalizedDescriptionKey: "The export was cancelled."]))
             } else {

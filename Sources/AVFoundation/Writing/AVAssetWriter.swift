@@ -416,7 +416,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             if !began { session.cancel() }
             return began
         } catch {
-            if !segmentsOnly { try? FileManager.default.removeItem(atPath: path) }
+            if !segmentsOnly { LeftoverOutput.remove(atPath: path) }
             fail(error)
             return false
         }

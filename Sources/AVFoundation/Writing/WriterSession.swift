@@ -153,7 +153,7 @@ final class WriterSession: @unchecked Sendable {
         guard let waiters else { return }
         // The engine's file stays open until the engine is dropped; removing the path now leaves
         // nothing behind whatever it still writes into the unlinked file.
-        if let path { try? FileManager.default.removeItem(atPath: path) }
+        if let path { LeftoverOutput.remove(atPath: path) }
         if let error { onFailure(error) }
         for waiter in waiters { waiter(ending) }
     }
