@@ -18,20 +18,16 @@ import Synchronization
 /// ``currentItem`` with `observe(_:options:changeHandler:)`.
 open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchecked Sendable {
     // @unchecked Sendable: the state sits behind a lock; observers are called outside it.
+    typealias Handler = @Sendable (Bool) -> Void
+
     struct State {
-        var status = Status.unknown
-        var error: (any Error)?
+        /// Status, rate, whether time runs, seeks and prerolls: the decisions (see `PlayerStateMachine`).
+        var machine = PlayerStateMachine<Handler>()
         var item: AVPlayerItem?
-        /// The rate asked for (0: paused); the timebase runs at it only while the item is ready.
-        var rate: Float = 0
         var defaultRate: Float = 1
-        var timeControlStatus = TimeControlStatus.paused
-        var waitingReason: WaitingReason?
         var automaticallyWaitsToMinimizeStalling = true
         var appliesMediaSelectionCriteriaAutomatically = true
         var selectionCriteria: [AVMediaCharacteristic: AVPlayerMediaSelectionCriteria] = [:]
-        /// Set by `playImmediately(atRate:)`: start without waiting for the buffer (until paused).
-        var immediately = false
         var actionAtItemEnd = ActionAtItemEnd.pause
         var volume: Float = 1
         var isMuted = false
@@ -39,17 +35,11 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         var timebase = CMTimebase(sourceClock: .hostTimeClock)
         /// The rate the player runs its timebase at (0 unless playing). While sound plays on a device
         /// that keeps time, the timebase itself may stand still until the sound catches up.
-        var runningRate: Float64 = 0
+        var runningRate: Float64 { machine.runningRate }
         var periodic: [PeriodicObserver] = []
         var boundary: [BoundaryObserver] = []
         /// The item time at the last tick, for crossing marks.
         var lastTick = CMTime.zero
-        var endHandled = false
-        var seekGeneration = 0
-        /// Seeks not yet reported, by generation: a newer seek reports them false.
-        var pendingSeeks: [(Int, @Sendable (Bool) -> Void)] = []
-        /// Prerolls not yet reported: true once the item is ready to start, false when interrupted.
-        var prerolls: [@Sendable (Bool) -> Void] = []
         var clockListener: Int?
         var timer: DispatchSourceTimer?
         /// The sound, once the player first plays an item with audio (nil: no device, or not yet).
@@ -108,10 +98,9 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     }
 
     deinit {
-        let s = state.value
-        // Seeks still on their way (a keyframe lookup) are reported unfinished.
-        let pending = s.pendingSeeks.map(\.1)
-        AVPlayer.unfinished(pending + s.prerolls)
+        var s = state.value
+        // Seeks and prerolls still on their way (a keyframe lookup) are reported unfinished.
+        AVPlayer.unfinished(s.machine.abandonAll())
         s.audio?.shutDown()
         s.timer?.cancel()
         if let listener = s.clockListener { s.clock.stopListening(listener) }
@@ -143,23 +132,25 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
 
     /// ``Status-swift.enum/readyToPlay`` once an item of the player has been ready,
     /// ``Status-swift.enum/unknown`` before; observable.
-    open var status: Status { snapshot.status }
-    /// Always nil: Avocet's players do not fail (see the current item's ``AVPlayerItem/error``).
-    open var error: (any Error)? { snapshot.error }
+    open var status: Status { snapshot.machine.status }
+    /// Why the player failed (``status`` ``Status-swift.enum/failed``): its sound device stopped
+    /// working (``AVError/Code-swift.enum/mediaServicesWereReset``); nil otherwise. An item that fails
+    /// says so in its own ``AVPlayerItem/error``.
+    open var error: (any Error)? { snapshot.machine.error }
     /// The item playing, or nil; observable.
     open var currentItem: AVPlayerItem? { snapshot.item }
     /// Whether the time is moving, paused, or waiting (see ``reasonForWaitingToPlay``); observable.
-    open var timeControlStatus: TimeControlStatus { snapshot.timeControlStatus }
+    open var timeControlStatus: TimeControlStatus { snapshot.machine.timeControlStatus }
     /// Why the player waits while ``timeControlStatus`` is
     /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``; nil otherwise.
-    open var reasonForWaitingToPlay: WaitingReason? { snapshot.waitingReason }
+    open var reasonForWaitingToPlay: WaitingReason? { snapshot.machine.waitingReason }
 
     /// The rate asked for: 0 paused, 1 normal speed. Setting it plays or pauses; while the item is not
     /// ready the player waits (``timeControlStatus``
     /// ``TimeControlStatus-swift.enum/waitingToPlayAtSpecifiedRate``). A negative rate (reverse play)
     /// counts as 0: Avocet's items cannot play in reverse.
     open var rate: Float {
-        get { snapshot.rate }
+        get { snapshot.machine.rate }
         set { setRate(newValue) }
     }
 
@@ -238,25 +229,17 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     ///
     /// - Parameter item: The item to play, or nil to play nothing.
     open func replaceCurrentItem(with item: AVPlayerItem?) {
-        let (old, oldTime, unfinished) = change { s -> (AVPlayerItem?, CMTime, [@Sendable (Bool) -> Void]) in
+        let (old, oldTime, unfinished) = change { s -> (AVPlayerItem?, CMTime, [Handler]) in
             let old = s.item
             let oldTime = clamp(s.timebase.time, old)
             s.item = item
-            s.endHandled = false
             s.timebase.setTime(item?.snapshot.time ?? .zero)
             s.lastTick = item?.snapshot.time ?? .zero
-            // Seeks on their way were for the old item: they never land on the new one.
-            var unfinished: [@Sendable (Bool) -> Void] = []
-            if old !== item {
-                s.seekGeneration += 1
-                unfinished = s.pendingSeeks.map(\.1)
-                s.pendingSeeks = []
-            }
-            return (old, oldTime, unfinished)
+            // Seeks and prerolls on their way were for the old item: they never land on the new one.
+            return (old, oldTime, s.machine.replaceItem(changed: old !== item))
         }
         AVPlayer.unfinished(unfinished)
         if old !== item {
-            cancelPendingPrerolls()
             // The item keeps its time for when it is played again.
             old?.change { $0.time = oldTime }
             if old?.player === self { old?.attach(to: nil) }
@@ -320,8 +303,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     }
 
     func itemDidLoad(_ item: AVPlayerItem) {
-        if item.status == .readyToPlay {
-            let old = change { s -> Status in defer { s.status = .readyToPlay }; return s.status }
+        if item.status == .readyToPlay, let old = change({ $0.machine.itemBecameReady() }) {
             keyValueObservers.didChange("status", from: old, to: Status.readyToPlay)
         }
         refreshPlayback()
@@ -340,8 +322,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     ///
     /// - Parameter rate: The rate, 1 for normal speed; 0 or less pauses.
     open func playImmediately(atRate rate: Float) {
-        change { $0.immediately = true }
-        setRate(rate)
+        setRate(rate, immediately: true)
     }
 
     /// Plays at `rate` with the item at `itemTime` when the clock reads `hostClockTime`.
@@ -362,21 +343,18 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         change { s in
             let hostTime = hostClockTime.isNumeric ? hostClockTime : s.clock.time
             let time = itemTime.isNumeric ? itemTime : s.lastTick
-            if s.timeControlStatus == .playing { s.timebase.setRateAndAnchorTime(rate: Float64(s.rate), anchorTime: time, immediateSourceTime: hostTime) }
+            if s.machine.timeControlStatus == .playing {
+                s.timebase.setRateAndAnchorTime(rate: Float64(s.machine.rate), anchorTime: time, immediateSourceTime: hostTime)
+            }
         }
     }
 
     /// Negative rates (reverse play) count as 0: Avocet's items cannot play in reverse
     /// (`canPlayReverse` is false).
-    private func setRate(_ newRate: Float) {
-        let rate = newRate.isFinite && newRate > 0 ? newRate : 0
-        let old = change { s -> Float in
-            let old = s.rate
-            s.rate = rate
-            if rate != 0 { s.endHandled = false } else { s.immediately = false }
-            return old
-        }
-        if rate != 0 { cancelPendingPrerolls() }
+    /// A failed player stays paused.
+    private func setRate(_ newRate: Float, immediately: Bool = false) {
+        let (old, rate, interrupted) = change { $0.machine.setRate(newRate, immediately: immediately) }
+        AVPlayer.unfinished(interrupted)
         if old != rate {
             keyValueObservers.didChange("rate", from: old, to: rate)
             NotificationCenter.default.post(name: AVPlayer.rateDidChangeNotification, object: self)
@@ -391,39 +369,24 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     /// `playImmediately(atRate:)` started it).
     /// After a seek (`jumped`), waiting for media there is not a stall: nothing is posted.
     func refreshPlayback(jumped: Bool = false) {
-        let (oldStatus, newStatus, oldReason, newReason, started, stalled) = change { s -> (TimeControlStatus, TimeControlStatus, WaitingReason?, WaitingReason?, Bool, AVPlayerItem?) in
-            let before = (s.timeControlStatus, s.waitingReason)
-            let ready = s.item?.status == .readyToPlay
+        let (change, newStatus, newReason, stalled) = self.change { s -> (PlayerStateMachine<Handler>.Refresh, TimeControlStatus, WaitingReason?, AVPlayerItem?) in
             let now = s.clock.time
             let itemNow = clamp(s.timebase.time(atSourceTime: now), s.item)
             let flags = s.item?.bufferFlags(at: itemNow)
-            var stalled: AVPlayerItem?
-            if s.rate == 0 {
-                (s.timeControlStatus, s.waitingReason) = (.paused, nil)
-            } else if s.item == nil {
-                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .noItemToPlay)
-            } else if !ready {
-                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .evaluatingBufferingRate)
-            } else if let flags, flags.empty
-                        || before.0 != .playing && s.automaticallyWaitsToMinimizeStalling && !s.immediately && !flags.likelyToKeepUp {
-                if before.0 == .playing && !jumped { stalled = s.item }
-                (s.timeControlStatus, s.waitingReason) = (.waitingToPlayAtSpecifiedRate, .toMinimizeStalls)
-            } else {
-                (s.timeControlStatus, s.waitingReason) = (.playing, nil)
+            var facts = PlayerStateMachine<Handler>.ItemFacts()
+            facts.present = s.item != nil
+            facts.ready = s.item?.status == .readyToPlay
+            if let flags {
+                (facts.empty, facts.likelyToKeepUp, facts.readEnd) = (flags.empty, flags.likelyToKeepUp, flags.loaded.last?.end)
             }
-            let rate = s.timeControlStatus == .playing ? Float64(s.rate) : 0
-            let started = rate != s.runningRate
-            if started {
-                s.runningRate = rate
-                // Re-anchored at the item's time, so time spent past the end (or before the start)
-                // does not carry over; a stall stops where the media read ends.
-                var anchor = itemNow
-                if stalled != nil, let readEnd = flags?.loaded.last?.end, readEnd.isNumeric { anchor = min(anchor, readEnd) }
-                s.timebase.setRateAndAnchorTime(rate: rate, anchorTime: anchor, immediateSourceTime: now)
-                if anchor < s.lastTick { s.lastTick = anchor }
+            let change = s.machine.refresh(facts, at: itemNow, waitsToMinimizeStalling: s.automaticallyWaitsToMinimizeStalling, jumped: jumped)
+            if let restart = change.restart {
+                s.timebase.setRateAndAnchorTime(rate: restart.rate, anchorTime: restart.anchor, immediateSourceTime: now)
+                if restart.anchor < s.lastTick { s.lastTick = restart.anchor }
             }
-            return (before.0, s.timeControlStatus, before.1, s.waitingReason, started, stalled)
+            return (change, s.machine.timeControlStatus, s.machine.waitingReason, change.stalled ? s.item : nil)
         }
+        let (oldStatus, oldReason, started) = (change.oldStatus, change.oldReason, change.restart != nil)
         keyValueObservers.didChange("timeControlStatus", from: oldStatus, to: newStatus)
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
@@ -469,7 +432,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     /// it otherwise. The renderer (and the device) is made the first time.
     private func updateSound() {
         let s = snapshot
-        let playing = s.timeControlStatus == .playing
+        let playing = s.machine.timeControlStatus == .playing
         let audible = s.item?.snapshot.tracks.contains { $0.isEnabled && $0.assetTrack?.mediaType == .audio } ?? false
         guard playing, audible, let item = s.item else {
             s.audio?.stop()
@@ -477,11 +440,33 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         }
         var audio = s.audio
         if audio == nil && !s.audioTried {
-            audio = AudioRenderer(device: s.audioDevice) { [weak self] in self?.currentTime() ?? .zero }
+            audio = AudioRenderer(device: s.audioDevice, clock: { [weak self] in self?.currentTime() ?? .zero },
+                                  failed: { [weak self] error in self?.soundDidFail(error) })
             change { $0.audio = audio; $0.audioTried = true }
         }
         audio?.setGain(s.isMuted ? 0 : s.volume)
-        audio?.play(item, from: currentTime(), rate: s.rate)
+        audio?.play(item, from: currentTime(), rate: s.machine.rate)
+    }
+
+    /// The sound device failed for good: the player can no longer play (``status``
+    /// ``Status-swift.enum/failed``, ``error`` an ``AVError/Code-swift.enum/mediaServicesWereReset``
+    /// naming the device's failure, paused; seeks and prerolls waiting hear false). As on Apple's
+    /// platforms, make a new player to play again (its device is opened afresh). Called on the
+    /// renderer's thread; Avocet's tests call it to stand for a device that fails.
+    package func soundDidFail(_ failure: any Error) {
+        let error = AVError(.mediaServicesWereReset, userInfo: [
+            NSLocalizedDescriptionKey: "The sound device stopped working: \(failure.localizedDescription)",
+            NSUnderlyingErrorKey: failure as NSError,
+        ])
+        guard let (oldStatus, oldRate, interrupted) = change({ $0.machine.fail(error) }) else { return }
+        AVPlayer.unfinished(interrupted)
+        keyValueObservers.didSet("error", from: (nil as (any Error)?) as Any, to: (error as (any Error)?) as Any)
+        keyValueObservers.didChange("status", from: oldStatus, to: Status.failed)
+        if oldRate != 0 {
+            keyValueObservers.didChange("rate", from: oldRate, to: Float(0))
+            NotificationCenter.default.post(name: AVPlayer.rateDidChangeNotification, object: self)
+        }
+        refreshPlayback()
     }
 
     private func updateGain() {
@@ -593,14 +578,11 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             AVPlayer.unfinished([completionHandler])
             return
         }
-        let (generation, item, interrupted) = change { s -> (Int, AVPlayerItem?, [@Sendable (Bool) -> Void]) in
-            s.seekGeneration += 1
-            let interrupted = s.pendingSeeks.map(\.1)
-            s.pendingSeeks = [(s.seekGeneration, completionHandler)]
-            return (s.seekGeneration, s.item, interrupted)
+        let (generation, item, interrupted) = change { s -> (Int, AVPlayerItem?, [Handler]) in
+            let (generation, interrupted) = s.machine.beginSeek(completionHandler)
+            return (generation, s.item, interrupted)
         }
         AVPlayer.unfinished(interrupted)
-        cancelPendingPrerolls()
         // A seek to the end or past it lands at the end, whatever the tolerances.
         let atEnd = item.map { $0.endTime.isNumeric && time >= $0.endTime } ?? false
         let exact = toleranceBefore == .zero && toleranceAfter == .zero || atEnd
@@ -615,7 +597,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         // Meanwhile the time reads as the time asked for (as Apple's does while seeking), without
         // crossing boundaries on the way, and reading ahead starts there.
         let interim = change { s -> CMTime? in
-            guard s.seekGeneration == generation else { return nil }
+            guard s.machine.isCurrent(generation) else { return nil }
             let interim = clamp(time, s.item)
             s.timebase.setTime(interim)
             s.lastTick = interim
@@ -638,11 +620,10 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     /// Lands the seek numbered `generation` at `time` (clamped to the item), unless a newer one came.
     private func land(at time: CMTime, generation: Int) {
         let landing = change { s -> (AVPlayerItem?, CMTime)? in
-            guard s.seekGeneration == generation else { return nil }
+            guard s.machine.land(generation) else { return nil }
             let landed = clamp(time, s.item)
             s.timebase.setTime(landed)
             s.lastTick = landed
-            s.endHandled = false
             return (s.item, landed)
         }
         guard let (item, landed) = landing else { return }
@@ -652,21 +633,18 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         // Reading starts over there unless it was read; playing waits until it is.
         item?.snapshot.buffer?.jump(to: landed)
         refreshPlayback(jumped: true)
-        if snapshot.timeControlStatus == .playing { updateSound() }
+        if snapshot.machine.timeControlStatus == .playing { updateSound() }
         firePeriodicObservers(at: landed, all: true)
         // Reported from the tick queue, unless a newer seek reports it false first.
         tickQueue.async { [weak self] in
             guard let self else { return }
-            let handler = self.change { s -> (@Sendable (Bool) -> Void)? in
-                guard let index = s.pendingSeeks.firstIndex(where: { $0.0 == generation }) else { return nil }
-                return s.pendingSeeks.remove(at: index).1
-            }
+            let handler = self.change { $0.machine.finishSeek(generation) }
             if let handler { DispatchQueue.global().async { handler(true) } }
         }
     }
 
     /// Tells seek handlers, on a background queue, that their seeks did not finish.
-    private static func unfinished(_ handlers: [@Sendable (Bool) -> Void]) {
+    private static func unfinished(_ handlers: [Handler]) {
         guard !handlers.isEmpty else { return }
         DispatchQueue.global().async { for handler in handlers { handler(false) } }
     }
@@ -686,12 +664,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     }
 
     func cancelPendingSeeks() {
-        let pending = change { s -> [@Sendable (Bool) -> Void] in
-            s.seekGeneration += 1
-            defer { s.pendingSeeks = [] }
-            return s.pendingSeeks.map(\.1)
-        }
-        AVPlayer.unfinished(pending)
+        AVPlayer.unfinished(change { $0.machine.cancelSeeks() })
     }
 
     /// Readies the current item to start at its current time without a wait: reads its media ahead
@@ -709,11 +682,11 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     ///     interrupted or could not begin.
     open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
         let handler = completionHandler ?? { _ in }
-        let s = snapshot
-        guard s.status == .readyToPlay, s.rate == 0, let item = s.item, item.status == .readyToPlay else {
-            return AVPlayer.unfinished([handler])
+        let item = change { s -> AVPlayerItem? in
+            guard let item = s.item, s.machine.beginPreroll(handler, itemReady: item.status == .readyToPlay) else { return nil }
+            return item
         }
-        change { $0.prerolls.append(handler) }
+        guard let item else { return AVPlayer.unfinished([handler]) }
         let now = currentTime()
         item.snapshot.buffer?.jump(to: now)
         for case let output as AVPlayerItemVideoOutput in item.snapshot.outputs {
@@ -725,19 +698,19 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     /// Reports the prerolls waiting as finished when the current item is ready to start at its time.
     private func finishPrerolls() {
         let s = snapshot
-        guard !s.prerolls.isEmpty, let item = s.item, item.status == .readyToPlay else { return }
+        guard s.machine.prerolling, let item = s.item, item.status == .readyToPlay else { return }
         let now = clamp(s.timebase.time, item)
         let flags = item.bufferFlags(at: now)
         let outputs = item.snapshot.outputs.compactMap { $0 as? AVPlayerItemVideoOutput }
         guard flags.likelyToKeepUp || flags.full, outputs.allSatisfy({ $0.holds(now) }) else { return }
-        let done = change { s -> [@Sendable (Bool) -> Void] in defer { s.prerolls = [] }; return s.prerolls }
+        let done = change { $0.machine.finishPrerolls() }
         guard !done.isEmpty else { return }
         DispatchQueue.global().async { for handler in done { handler(true) } }
     }
 
     /// Calls the completion handlers of prerolls still waiting with false, on a background queue.
     open func cancelPendingPrerolls() {
-        AVPlayer.unfinished(change { s -> [@Sendable (Bool) -> Void] in defer { s.prerolls = [] }; return s.prerolls })
+        AVPlayer.unfinished(change { $0.machine.cancelPrerolls() })
     }
 
     // MARK: - Time observers
@@ -894,7 +867,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         let heard = snapshot.audio?.heardTime(atHost: host.seconds)
         let step = change { s -> Step? in
             guard s.runningRate != 0 else { return nil }
-            if let heard, s.clock === CMClock.hostTimeClock, s.timeControlStatus == .playing {
+            if let heard, s.clock === CMClock.hostTimeClock, s.machine.timeControlStatus == .playing {
                 AVPlayer.follow(heard: heard, at: host, &s)
             } else if s.timebase.rate == 0 {
                 // Held for a sound that is gone (all written, or stopped): the clock drives again.
@@ -914,9 +887,8 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
                 }
             }
             step.boundary = s.boundary.filter { $0.times.contains { $0 > last && $0 <= step.now } }
-            if let item = s.item, case let end = item.endTime, end.isNumeric, raw >= end, !s.endHandled {
-                s.endHandled = true
-                step.end = (item, s.actionAtItemEnd, s.seekGeneration)
+            if let item = s.item, case let end = item.endTime, end.isNumeric, raw >= end, let generation = s.machine.reachEnd() {
+                step.end = (item, s.actionAtItemEnd, generation)
             }
             return step
         }
@@ -954,7 +926,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         case .pause:
             // Unless a seek came meanwhile (a replay from the start), the time stays at the end.
             let still = change { s -> Bool in
-                guard s.seekGeneration == generation, s.item === item else { return false }
+                guard s.machine.isCurrent(generation), s.item === item else { return false }
                 s.timebase.setTime(item.endTime)
                 return true
             }

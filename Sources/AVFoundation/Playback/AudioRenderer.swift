@@ -68,6 +68,8 @@ final class AudioRenderer: Sendable {
     private let wake = NSCondition()
     /// The player's item time, to keep pace with.
     private let clock: @Sendable () -> CMTime
+    /// Told once when the device stops taking sound for good (ALSA could not recover it).
+    private let failed: @Sendable (any Error) -> Void
     /// Frames written to the device (for tests and figures).
     let framesWritten = Atomic<Int>(0)
 
@@ -77,8 +79,13 @@ final class AudioRenderer: Sendable {
     /// the one `AVOCET_AUDIO_DEVICE` names, else ALSA's "default". Returns at once: the device is opened
     /// on the renderer's own thread (opening can take a while), and when none opens the renderer says
     /// so once on standard error and plays nothing.
-    init(device chosen: (name: String, configuration: String?)?, clock: @escaping @Sendable () -> CMTime) {
+    ///
+    /// `failed` is called (on the renderer's thread) when the device fails while playing in a way ALSA
+    /// cannot recover from (unplugged, its server gone): the renderer then plays nothing more.
+    init(device chosen: (name: String, configuration: String?)?, clock: @escaping @Sendable () -> CMTime,
+         failed: @escaping @Sendable (any Error) -> Void) {
         self.clock = clock
+        self.failed = failed
         let name = chosen?.name ?? ProcessInfo.processInfo.environment["AVOCET_AUDIO_DEVICE"] ?? "default"
         let configuration = chosen?.configuration
         let thread = Thread { [weak self] in
@@ -296,7 +303,12 @@ final class AudioRenderer: Sendable {
             let gain = sound.rendering == .silent ? 1 : state.value.gain
             let scaled = gain == 1 ? samples : samples.map { $0 * gain }
             guard state.value.generation == job.generation else { return }
-            do { try device.write(scaled) } catch { return finish(job) }
+            do {
+                try device.write(scaled)
+            } catch {
+                finish(job)
+                return failed(AVError.converting(error))
+            }
             let frames = samples.count / channels
             framesWritten.add(frames, ordering: .relaxed)
             played += Double(frames) / Double(AudioDevice.rate) * rate

@@ -197,9 +197,9 @@ package final class StreamReader {
                     if draining { ended = true; continue }
                     if holdsPacket {
                         holdsPacket = false
-                        _ = try decoder.send(packet)
+                        _ = try send(packet, to: decoder)
                     } else if try packets.next(packet, token) {
-                        _ = try decoder.send(packet)
+                        _ = try send(packet, to: decoder)
                     } else {
                         draining = true
                         _ = try decoder.send(nil)
@@ -207,6 +207,17 @@ package final class StreamReader {
                 }
             }
         }
+    }
+
+    /// Sends `packet` to `decoder`, letting it skip the picture when no other refers to it and it ends
+    /// before the pictures handed out begin (decoding on to a start time then costs only the pictures
+    /// it needs).
+    private func send(_ packet: UnsafeMutablePointer<AVPacket>, to decoder: StreamDecoder) throws -> StreamDecoder.Sent {
+        let p = packet.pointee
+        let nopts = avocet_nopts_value()
+        decoder.skipsNonReferencePictures = skipsBefore > .min && p.pts != nopts && p.duration > 0 && p.flags & AV_PKT_FLAG_KEY == 0
+            && p.pts.subtractingSaturating(origin).addingSaturating(p.duration) <= skipsBefore
+        return try decoder.send(packet)
     }
 
     private func openDecoder() throws -> StreamDecoder {
