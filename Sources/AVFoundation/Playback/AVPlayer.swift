@@ -72,7 +72,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     let state = LockedState(State())
     let keyValueObservers = KeyValueObservers()
     /// Serializes ticks and the host clock's timer.
-    private let tickQueue = DispatchQueue(label: "avocet.player.ticks")
+    let tickQueue = DispatchQueue(label: "avocet.player.ticks")
 
     /// A player with no item.
     public override init() {
@@ -411,69 +411,6 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         pause()
     }
 
-    // MARK: - Sound
-
-    /// The device the player's sound goes to, instead of the configured one: a name, and an ALSA
-    /// configuration defining it (Avocet's tests use a file device). Set before playing.
-    package var audioDevice: (name: String, configuration: String?)? {
-        get { snapshot.audioDevice }
-        set { change { $0.audioDevice = newValue } }
-    }
-
-    /// The item time being heard now, on a device that keeps time (nil otherwise, or when not playing).
-    package var audioHeardTime: CMTime? {
-        snapshot.audio?.heardTime(atHost: CMClock.hostTimeClock.time.seconds).map { CMTime(seconds: $0, preferredTimescale: 90_000) }
-    }
-
-    /// Frames of sound written to the device so far.
-    package var audioFramesWritten: Int { snapshot.audio?.framesWritten.load(ordering: .relaxed) ?? 0 }
-
-    /// Starts the sound from the current time when playing an item with an enabled audio track; stops
-    /// it otherwise. The renderer (and the device) is made the first time.
-    private func updateSound() {
-        let s = snapshot
-        let playing = s.machine.timeControlStatus == .playing
-        let audible = s.item?.snapshot.tracks.contains { $0.isEnabled && $0.assetTrack?.mediaType == .audio } ?? false
-        guard playing, audible, let item = s.item else {
-            s.audio?.stop()
-            return
-        }
-        var audio = s.audio
-        if audio == nil && !s.audioTried {
-            audio = AudioRenderer(device: s.audioDevice, clock: { [weak self] in self?.currentTime() ?? .zero },
-                                  failed: { [weak self] error in self?.soundDidFail(error) })
-            change { $0.audio = audio; $0.audioTried = true }
-        }
-        audio?.setGain(s.isMuted ? 0 : s.volume)
-        audio?.play(item, from: currentTime(), rate: s.machine.rate)
-    }
-
-    /// The sound device failed for good: the player can no longer play (``status``
-    /// ``Status-swift.enum/failed``, ``error`` an ``AVError/Code-swift.enum/mediaServicesWereReset``
-    /// naming the device's failure, paused; seeks and prerolls waiting hear false). As on Apple's
-    /// platforms, make a new player to play again (its device is opened afresh). Called on the
-    /// renderer's thread; Avocet's tests call it to stand for a device that fails.
-    package func soundDidFail(_ failure: any Error) {
-        let error = AVError(.mediaServicesWereReset, userInfo: [
-            NSLocalizedDescriptionKey: "The sound device stopped working: \(failure.localizedDescription)",
-            NSUnderlyingErrorKey: failure as NSError,
-        ])
-        guard let (oldStatus, oldRate, interrupted) = change({ $0.machine.fail(error) }) else { return }
-        AVPlayer.unfinished(interrupted)
-        keyValueObservers.didSet("error", from: (nil as (any Error)?) as Any, to: (error as (any Error)?) as Any)
-        keyValueObservers.didChange("status", from: oldStatus, to: Status.failed)
-        if oldRate != 0 {
-            keyValueObservers.didChange("rate", from: oldRate, to: Float(0))
-            NotificationCenter.default.post(name: AVPlayer.rateDidChangeNotification, object: self)
-        }
-        refreshPlayback()
-    }
-
-    private func updateGain() {
-        let s = snapshot
-        s.audio?.setGain(s.isMuted ? 0 : s.volume)
-    }
-
     // MARK: - Time
 
     /// The current item's time, never past its end.
@@ -482,25 +419,6 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     open func currentTime() -> CMTime {
         let s = snapshot
         return clamp(s.timebase.time, s.item)
-    }
-
-    func itemTime(of item: AVPlayerItem) -> CMTime {
-        let s = snapshot
-        guard s.item === item else { return item.snapshot.time }
-        return clamp(s.timebase.time, item)
-    }
-
-    /// The item's time when the player's clock reads `sourceTime`.
-    func itemTime(of item: AVPlayerItem, atSourceTime sourceTime: CMTime) -> CMTime {
-        let s = snapshot
-        guard s.item === item else { return item.snapshot.time }
-        return clamp(s.timebase.time(atSourceTime: sourceTime), item)
-    }
-
-    private func clamp(_ time: CMTime, _ item: AVPlayerItem?) -> CMTime {
-        var t = time.isNumeric ? max(.zero, time) : .zero
-        if let end = item?.endTime, end.isNumeric { t = min(t, end) }
-        return t
     }
 
     // MARK: - Seeking
@@ -574,79 +492,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     ///     first, or when `time` is not numeric.
     open func seek(to time: CMTime, toleranceBefore: CMTime, toleranceAfter: CMTime,
                      completionHandler: @escaping @Sendable (Bool) -> Void) {
-        guard time.isNumeric else {
-            AVPlayer.unfinished([completionHandler])
-            return
-        }
-        let (generation, item, interrupted) = change { s -> (Int, AVPlayerItem?, [Handler]) in
-            let (generation, interrupted) = s.machine.beginSeek(completionHandler)
-            return (generation, s.item, interrupted)
-        }
-        AVPlayer.unfinished(interrupted)
-        // A seek to the end or past it lands at the end, whatever the tolerances.
-        let atEnd = item.map { $0.endTime.isNumeric && time >= $0.endTime } ?? false
-        let exact = toleranceBefore == .zero && toleranceAfter == .zero || atEnd
-        guard !exact, let item, item.status == .readyToPlay,
-              let video = item.snapshot.tracks.lazy.compactMap(\.assetTrack).first(where: { $0.mediaType == .video && $0.file != nil }),
-              let file = video.file else {
-            return land(at: time, generation: generation)
-        }
-        var settings = ImageSettings()
-        (settings.toleranceBefore, settings.toleranceAfter) = (toleranceBefore, toleranceAfter)
-        let request = try? PictureSource.request(at: time, settings: settings)
-        // Meanwhile the time reads as the time asked for (as Apple's does while seeking), without
-        // crossing boundaries on the way, and reading ahead starts there.
-        let interim = change { s -> CMTime? in
-            guard s.machine.isCurrent(generation) else { return nil }
-            let interim = clamp(time, s.item)
-            s.timebase.setTime(interim)
-            s.lastTick = interim
-            return interim
-        }
-        if let interim { item.snapshot.buffer?.jump(to: interim) }
-        IOExecutor.shared.submit { [weak self] in
-            var landing = time
-            if let request, let reader = item.keyframeIndex(file),
-               let key = reader.keyframeTime(for: request) {
-                let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
-                if keyTime.isNumeric { landing = keyTime }
-            }
-            guard let self else { return }
-            let landed = landing
-            self.tickQueue.async { self.land(at: landed, generation: generation) }
-        }
-    }
-
-    /// Lands the seek numbered `generation` at `time` (clamped to the item), unless a newer one came.
-    private func land(at time: CMTime, generation: Int) {
-        let landing = change { s -> (AVPlayerItem?, CMTime)? in
-            guard s.machine.land(generation) else { return nil }
-            let landed = clamp(time, s.item)
-            s.timebase.setTime(landed)
-            s.lastTick = landed
-            return (s.item, landed)
-        }
-        guard let (item, landed) = landing else { return }
-        item?.change { $0.time = landed }
-        if let item { NotificationCenter.default.post(name: AVPlayerItem.timeJumpedNotification, object: item) }
-        for output in item?.snapshot.outputs ?? [] { output.itemTimeJumped(to: landed) }
-        // Reading starts over there unless it was read; playing waits until it is.
-        item?.snapshot.buffer?.jump(to: landed)
-        refreshPlayback(jumped: true)
-        if snapshot.machine.timeControlStatus == .playing { updateSound() }
-        firePeriodicObservers(at: landed, all: true)
-        // Reported from the tick queue, unless a newer seek reports it false first.
-        tickQueue.async { [weak self] in
-            guard let self else { return }
-            let handler = self.change { $0.machine.finishSeek(generation) }
-            if let handler { DispatchQueue.global().async { handler(true) } }
-        }
-    }
-
-    /// Tells seek handlers, on a background queue, that their seeks did not finish.
-    private static func unfinished(_ handlers: [Handler]) {
-        guard !handlers.isEmpty else { return }
-        DispatchQueue.global().async { for handler in handlers { handler(false) } }
+        startSeek(to: time, toleranceBefore: toleranceBefore, toleranceAfter: toleranceAfter, completionHandler: completionHandler)
     }
 
     /// Does nothing: Avocet's items have no dates.
@@ -663,10 +509,6 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         AVPlayer.unfinished([completionHandler])
     }
 
-    func cancelPendingSeeks() {
-        AVPlayer.unfinished(change { $0.machine.cancelSeeks() })
-    }
-
     /// Readies the current item to start at its current time without a wait: reads its media ahead
     /// (as far as starting to play waits for) and has each ``AVPlayerItemVideoOutput`` decode the
     /// picture showing then, on the engine's threads, then calls `completionHandler` with true on a
@@ -681,31 +523,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     ///   - completionHandler: Gets true once the item is ready to start, false when the preroll was
     ///     interrupted or could not begin.
     open func preroll(atRate rate: Float, completionHandler: (@Sendable (Bool) -> Void)? = nil) {
-        let handler = completionHandler ?? { _ in }
-        let item = change { s -> AVPlayerItem? in
-            guard let item = s.item, s.machine.beginPreroll(handler, itemReady: item.status == .readyToPlay) else { return nil }
-            return item
-        }
-        guard let item else { return AVPlayer.unfinished([handler]) }
-        let now = currentTime()
-        item.snapshot.buffer?.jump(to: now)
-        for case let output as AVPlayerItemVideoOutput in item.snapshot.outputs {
-            output.prepare(at: now) { [weak self] in self?.finishPrerolls() }
-        }
-        finishPrerolls()
-    }
-
-    /// Reports the prerolls waiting as finished when the current item is ready to start at its time.
-    private func finishPrerolls() {
-        let s = snapshot
-        guard s.machine.prerolling, let item = s.item, item.status == .readyToPlay else { return }
-        let now = clamp(s.timebase.time, item)
-        let flags = item.bufferFlags(at: now)
-        let outputs = item.snapshot.outputs.compactMap { $0 as? AVPlayerItemVideoOutput }
-        guard flags.likelyToKeepUp || flags.full, outputs.allSatisfy({ $0.holds(now) }) else { return }
-        let done = change { $0.machine.finishPrerolls() }
-        guard !done.isEmpty else { return }
-        DispatchQueue.global().async { for handler in done { handler(true) } }
+        startPreroll(completionHandler ?? { _ in })
     }
 
     /// Calls the completion handlers of prerolls still waiting with false, on a background queue.
@@ -766,176 +584,6 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         }
         _ = removed
         updateTicking()
-    }
-
-    /// How many whole intervals `time` holds, exactly (no floating-point drift at 0.3 / 0.1).
-    static func mark(_ time: CMTime, _ interval: CMTime) -> Int64 {
-        guard time.isNumeric, interval.isNumeric, interval.value > 0, time.timescale > 0, interval.timescale > 0 else { return 0 }
-        let numerator = Int128(time.value) * Int128(interval.timescale)
-        let denominator = Int128(interval.value) * Int128(time.timescale)
-        var quotient = numerator / denominator
-        if numerator % denominator != 0 && numerator < 0 { quotient -= 1 }
-        return Int64(clamping: quotient)
-    }
-
-    /// Fires the periodic observers whose next mark `time` reached (all of them when `all`).
-    private func firePeriodicObservers(at time: CMTime, all: Bool) {
-        let due = change { s -> [PeriodicObserver] in
-            var due: [PeriodicObserver] = []
-            for i in s.periodic.indices {
-                let mark = AVPlayer.mark(time, s.periodic[i].interval)
-                if all || mark != s.periodic[i].lastMark {
-                    s.periodic[i].lastMark = mark
-                    due.append(s.periodic[i])
-                }
-            }
-            return due
-        }
-        for observer in due { deliver(observer.token, on: observer.queue) { observer.block(time) } }
-    }
-
-    /// Runs `work` on `queue` unless the observer was removed meanwhile.
-    private func deliver(_ token: TimeObserver, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        queue.async { [weak self] in
-            guard let self else { return }
-            let live = self.snapshot.periodic.contains { $0.token === token } || self.snapshot.boundary.contains { $0.token === token }
-            if live { work() }
-        }
-    }
-
-    // MARK: - Ticking
-
-    /// Ticks while time runs and someone listens (observers, or the end to act at): every manual-clock
-    /// move, or every 10 ms of the host clock.
-    private func updateTicking() {
-        // Decided and swapped under the lock; timers are started and stopped outside it.
-        let (start, stop, listenTo) = change { s -> (DispatchSourceTimer?, DispatchSourceTimer?, CMClock?) in
-            let running = s.runningRate != 0
-            if s.clock.isManual {
-                let stale = s.timer
-                s.timer = nil
-                return (nil, stale, s.clockListener == nil ? s.clock : nil)
-            }
-            if running && s.timer == nil {
-                let timer = DispatchSource.makeTimerSource(queue: tickQueue)
-                timer.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(10), leeway: .milliseconds(2))
-                timer.setEventHandler { [weak self] in self?.tick() }
-                s.timer = timer
-                return (timer, nil, nil)
-            }
-            if !running, let timer = s.timer {
-                s.timer = nil
-                return (nil, timer, nil)
-            }
-            return (nil, nil, nil)
-        }
-        stop?.cancel()
-        start?.resume()
-        if let clock = listenTo {
-            let number = clock.listen { [weak self] in self?.tickOnQueue() }
-            let extra = change { s -> Int? in
-                guard s.clockListener == nil, s.clock === clock else { return number }
-                s.clockListener = number
-                return nil
-            }
-            if let extra { clock.stopListening(extra) }
-        }
-    }
-
-    /// Ticks on the tick queue, directly when already on it (a handler moving a manual clock).
-    private func tickOnQueue() {
-        if DispatchQueue.getSpecific(key: AVPlayer.tickQueueKey) == ObjectIdentifier(self) {
-            tick()
-        } else {
-            tickQueue.sync { tick() }
-        }
-    }
-
-    private static let tickQueueKey = DispatchSpecificKey<ObjectIdentifier>()
-
-    /// One step of time: fires periodic observers whose mark passed and boundary observers whose time
-    /// was crossed, and acts at the item's end.
-    private func tick() {
-        // Read, compared and written in one step, so a seek in between cannot be undone or crossed.
-        struct Step {
-            var now = CMTime.zero
-            var periodic: [PeriodicObserver] = []
-            var boundary: [BoundaryObserver] = []
-            var end: (AVPlayerItem, ActionAtItemEnd, Int)?
-        }
-        let host = CMClock.hostTimeClock.time
-        let heard = snapshot.audio?.heardTime(atHost: host.seconds)
-        let step = change { s -> Step? in
-            guard s.runningRate != 0 else { return nil }
-            if let heard, s.clock === CMClock.hostTimeClock, s.machine.timeControlStatus == .playing {
-                AVPlayer.follow(heard: heard, at: host, &s)
-            } else if s.timebase.rate == 0 {
-                // Held for a sound that is gone (all written, or stopped): the clock drives again.
-                s.timebase.setRateAndAnchorTime(rate: s.runningRate, anchorTime: s.timebase.time(atSourceTime: s.clock.time),
-                                                immediateSourceTime: s.clock.time)
-            }
-            let raw = s.timebase.time
-            var step = Step()
-            step.now = clamp(raw, s.item)
-            let last = s.lastTick
-            s.lastTick = step.now
-            for i in s.periodic.indices {
-                let mark = AVPlayer.mark(step.now, s.periodic[i].interval)
-                if mark != s.periodic[i].lastMark {
-                    s.periodic[i].lastMark = mark
-                    step.periodic.append(s.periodic[i])
-                }
-            }
-            step.boundary = s.boundary.filter { $0.times.contains { $0 > last && $0 <= step.now } }
-            if let item = s.item, case let end = item.endTime, end.isNumeric, raw >= end, let generation = s.machine.reachEnd() {
-                step.end = (item, s.actionAtItemEnd, generation)
-            }
-            return step
-        }
-        guard let step else { return }
-        // Reading goes on ahead of the time; where it has not got to yet, playing waits (a stall).
-        if let item = currentItem, let buffer = item.snapshot.buffer {
-            buffer.follow(step.now)
-            if item.bufferFlags(at: step.now).empty { refreshPlayback() }
-        }
-        for output in currentItem?.snapshot.outputs ?? [] { output.itemTimeAdvanced(to: step.now) }
-        for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }
-        for observer in step.boundary { deliver(observer.token, on: observer.queue, observer.block) }
-        if let (item, action, generation) = step.end { reachedEnd(of: item, action: action, generation: generation) }
-    }
-
-    /// Keeps the time on the audio device's clock (`heard`: the item time being heard at `host`): more
-    /// than 40 ms ahead of the sound, the time stands still until the sound catches up (never going
-    /// back); more than 40 ms behind it, the time moves on to it. A device that stops taking samples
-    /// (suspended, unplugged) so holds the time, as it does on Apple's platforms.
-    private static func follow(heard: Double, at host: CMTime, _ s: inout State) {
-        let predicted = s.timebase.time(atSourceTime: host)
-        let error = heard - predicted.seconds
-        guard error.isFinite else { return }
-        let heardTime = CMTime(seconds: heard, preferredTimescale: 90_000)
-        if s.timebase.rate == 0 ? error >= 0 : error > 0.04 {
-            s.timebase.setRateAndAnchorTime(rate: s.runningRate, anchorTime: max(heardTime, predicted), immediateSourceTime: host)
-        } else if s.timebase.rate != 0 && error < -0.04 {
-            s.timebase.setRateAndAnchorTime(rate: 0, anchorTime: predicted, immediateSourceTime: host)
-        }
-    }
-
-    private func reachedEnd(of item: AVPlayerItem, action: ActionAtItemEnd, generation: Int) {
-        NotificationCenter.default.post(name: AVPlayerItem.didPlayToEndTimeNotification, object: item)
-        switch action {
-        case .pause:
-            // Unless a seek came meanwhile (a replay from the start), the time stays at the end.
-            let still = change { s -> Bool in
-                guard s.machine.isCurrent(generation), s.item === item else { return false }
-                s.timebase.setTime(item.endTime)
-                return true
-            }
-            if still { pause() }
-        case .advance:
-            advanceAtEnd(of: item)
-        case .none:
-            break
-        }
     }
 
     /// What `.advance` does at an item's end: a plain player has no next item, so it lets the item go.
