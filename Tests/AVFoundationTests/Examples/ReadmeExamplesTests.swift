@@ -227,6 +227,24 @@ struct ReadmeExamplesTests {
         observation.invalidate()
     }
 
+    /// The "Playing" article's looping example, as written (on a manual clock, the sound on a null device).
+    @Test func loopingSample() async throws {
+        let url = URL(fileURLWithPath: Fixtures.path("tone.wav"))
+        let queue = AVQueuePlayer()
+        let clock = CMClock.manual()
+        queue.sourceClock = clock
+        queue.audioDevice = PlayerLooperTests.nullDevice
+        let looper = AVPlayerLooper(player: queue, templateItem: AVPlayerItem(url: url),
+                                    timeRange: CMTimeRange(start: .zero, duration: CMTime(value: 2, timescale: 1)))
+        queue.play()
+        await until("the looper ready") { looper.status != .unknown }
+        #expect(looper.status == .ready, "the range is cut at the 1 s item's end")
+        await PlayerLooperTests.playing(queue)
+        #expect(PlayerLooperTests.playOut(queue, clock) == 20 && looper.loopCount == 1)
+        looper.disableLooping()
+        #expect(looper.status == .cancelled)
+    }
+
     /// The "Working with audio" article's samples: a file to 16 kHz mono floats, a FLAC written and
     /// read back, a sound played (on a null device, as no sound card is assumed).
     @Test func workingWithAudioSamples() throws {
