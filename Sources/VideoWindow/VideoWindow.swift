@@ -36,6 +36,10 @@ package final class VideoWindow {
             guard !drivers.isEmpty else { throw Failure(description: "no display: neither DISPLAY nor WAYLAND_DISPLAY is set") }
             SDL_SetHint(SDL_HINT_VIDEODRIVER, drivers.joined(separator: ","))
         }
+        // The window's pixels go to the X server as they are (shared memory), not through OpenGL: without
+        // a GPU (Xvfb, a server) SDL would present them through Mesa's software rasteriser, which cost
+        // more CPU than decoding the movie.
+        SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else { throw Failure(description: VideoWindow.lastError) }
         _ = VideoWindow.keepsVideoLoaded
         let w = Int32(clamping: max(1, width)), h = Int32(clamping: max(1, height))
@@ -99,7 +103,11 @@ package final class VideoWindow {
         let (boxWidth, boxHeight) = turned ? (self.height, self.width) : (self.width, self.height)
         var box = SDL_Rect(x: Int32((self.width - boxWidth) / 2), y: Int32((self.height - boxHeight) / 2),
                            w: Int32(boxWidth), h: Int32(boxHeight))
-        SDL_RenderCopyEx(renderer, texture, nil, &box, Double(degrees), nil, SDL_FLIP_NONE)
+        if degrees % 360 == 0 {
+            SDL_RenderCopy(renderer, texture, nil, &box)
+        } else {
+            SDL_RenderCopyEx(renderer, texture, nil, &box, Double(degrees), nil, SDL_FLIP_NONE)
+        }
         SDL_RenderPresent(renderer)
     }
 

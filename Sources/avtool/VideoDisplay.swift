@@ -18,9 +18,16 @@ final class VideoDisplay: Sendable {
     /// when the first picture shows.
     init(item: AVPlayerItem, title: String, degrees: Int, command: @escaping @Sendable (Play.Command) -> Void,
          ready: @escaping @Sendable (Int, Int) -> Void) {
-        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
-        item.add(output)
         let size = VideoDisplay.windowSize(item.presentationSize)
+        // Pictures come at the size they show at (before turning), scaled as they are converted, so the
+        // window copies them as they are.
+        let turned = degrees % 180 != 0
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+            kCVPixelBufferWidthKey as String: turned ? size.height : size.width,
+            kCVPixelBufferHeightKey as String: turned ? size.width : size.height,
+        ])
+        item.add(output)
         let thread = Thread { [self] in
             defer { finished.store(true, ordering: .releasing) }
             let window: VideoWindow

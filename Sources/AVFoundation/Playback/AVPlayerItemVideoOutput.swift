@@ -5,7 +5,8 @@ import Synchronization
 
 /// Hands out the pictures of the item it is added to as `CVPixelBuffer`s, for the app to show: BGRA
 /// (`kCVPixelFormatType_32BGRA`, the default) or 4:2:0 bi-planar (`...420YpCbCr8BiPlanarVideoRange`,
-/// `...FullRange`), as `kCVPixelBufferPixelFormatTypeKey` asks.
+/// `...FullRange`), as `kCVPixelBufferPixelFormatTypeKey` asks, at the size `kCVPixelBufferWidthKey` and
+/// `kCVPixelBufferHeightKey` ask (scaled in the same pass that converts them) or else as decoded.
 ///
 /// A pipeline decodes ahead of the item's time on the engine's threads (never on Swift's cooperative
 /// pool or the caller's), keeping at most six pictures; taking pictures makes room and decoding goes
@@ -16,6 +17,8 @@ import Synchronization
 open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     // @unchecked Sendable: the pipeline and delegate sit behind locks.
     let pixelFormat: OSType
+    /// The size pictures are scaled to, when the attributes ask for one.
+    let pictureSize: (width: Int, height: Int)?
     private let pipeline = Locked<VideoOutputPipeline?>(nil)
     private let delegateState = Locked<(WeakBox<AnyObject>?, DispatchQueue?)>((nil, nil))
     /// Whether the delegate asked to hear when media arrives (kept across pipelines).
@@ -24,9 +27,12 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// An output in the pixel format `pixelBufferAttributes` names.
     ///
     /// - Parameter pixelBufferAttributes: Its `kCVPixelBufferPixelFormatTypeKey` names the pixel format:
-    ///   32BGRA, 420v or 420f; BGRA when absent or not one Avocet makes. Other keys are ignored.
+    ///   32BGRA, 420v or 420f; BGRA when absent or not one Avocet makes. `kCVPixelBufferWidthKey` and
+    ///   `kCVPixelBufferHeightKey` together (positive, at most 16384) scale every picture to that size
+    ///   (cheaper than scaling it afterwards: one pass converts and scales). Other keys are ignored.
     public init(pixelBufferAttributes: [String: Any]? = nil) {
         pixelFormat = AVPlayerItemVideoOutput.format(pixelBufferAttributes)
+        pictureSize = AVPlayerItemVideoOutput.size(pixelBufferAttributes)
         super.init()
     }
 
@@ -36,7 +42,18 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     ///   ``init(pixelBufferAttributes:)`` reads it.
     public init(outputSettings: [String: Any]?) {
         pixelFormat = AVPlayerItemVideoOutput.format(outputSettings)
+        pictureSize = AVPlayerItemVideoOutput.size(outputSettings)
         super.init()
+    }
+
+    private static func size(_ attributes: [String: Any]?) -> (width: Int, height: Int)? {
+        func number(_ key: CFString) -> Int? {
+            let value = attributes?[key as String]
+            return (value as? NSNumber)?.intValue ?? (value as? Int)
+        }
+        guard let width = number(kCVPixelBufferWidthKey), let height = number(kCVPixelBufferHeightKey),
+              (1...16_384).contains(width), (1...16_384).contains(height) else { return nil }
+        return (width, height)
     }
 
     private static func format(_ attributes: [String: Any]?) -> OSType {
@@ -48,7 +65,7 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     override func attach(to item: AVPlayerItem?) {
         super.attach(to: item)
-        let made = item.map { VideoOutputPipeline(item: $0, pixelFormat: pixelFormat) }
+        let made = item.map { VideoOutputPipeline(item: $0, pixelFormat: pixelFormat, size: pictureSize) }
         made?.onFlush { [weak self] in self?.tellDelegate { $0.outputSequenceWasFlushed($1) } }
         pipeline.withLock { $0 = made }
         if wantsMediaNotice.load(ordering: .relaxed) { requestNotificationOfMediaDataChange(withAdvanceInterval: 0) }

@@ -14,15 +14,17 @@ protocol PictureFeed: AnyObject {
 /// A file's video track decoded in order by the reading layer's `StreamReader` (one container opened
 /// for it, a seek only when started elsewhere), each picture converted once from the decoder's frame
 /// straight into a pixel buffer of the output's format (32BGRA, or 4:2:0 bi-planar without a colour
-/// conversion from 4:2:0 sources) at the picture's decoded size, from a pool whose buffers come back
-/// once the app lets them go.
+/// conversion from 4:2:0 sources) at the picture's decoded size or the one asked for (scaled in the
+/// same pass), from a pool whose buffers come back once the app lets them go.
 final class FilePictureFeed: PictureFeed {
     private let file: AVAssetTrack.FileTrack
     private var reader: StreamReader?
     private let buffers: PixelBufferSupply
+    private let size: (width: Int, height: Int)?
 
-    init(file: AVAssetTrack.FileTrack, pixelFormat: OSType) {
+    init(file: AVAssetTrack.FileTrack, pixelFormat: OSType, size: (width: Int, height: Int)?) {
         self.file = file
+        self.size = size
         buffers = PixelBufferSupply(pixelFormat: pixelFormat)
     }
 
@@ -42,7 +44,9 @@ final class FilePictureFeed: PictureFeed {
     }
 
     func next(_ token: CancellationToken) throws -> VideoOutputPipeline.Frame? {
-        guard let reader, let (buffer, timing) = try buffers.nextPicture(from: reader, token) else { return nil }
+        guard let reader, let (buffer, timing) = try buffers.nextPicture(from: reader, width: size?.width, height: size?.height, token) else {
+            return nil
+        }
         let start = CMTime(ticks: timing.presentationTime, timeBase: reader.timeBase)
         return VideoOutputPipeline.Frame(time: start, end: start + CMTime(ticks: timing.duration, timeBase: reader.timeBase), buffer: buffer)
     }
@@ -59,11 +63,14 @@ final class RenderedPictureFeed: PictureFeed {
     /// duration, else the item's.
     private let step: CMTime
     private let buffers: PixelBufferSupply
+    private let size: (width: Int, height: Int)?
     private let converter = PixelConverter()
     private var cursor = CMTime.zero
 
-    init(reader: PictureSource.KeptReader, item: AVPlayerItem, tracks: [AVAssetTrack], pixelFormat: OSType) {
+    init(reader: PictureSource.KeptReader, item: AVPlayerItem, tracks: [AVAssetTrack], pixelFormat: OSType,
+         size: (width: Int, height: Int)?) {
         self.reader = reader
+        self.size = size
         self.tracks = tracks
         var settings = ImageSettings()
         (settings.toleranceBefore, settings.toleranceAfter) = (.zero, .zero)
@@ -88,7 +95,7 @@ final class RenderedPictureFeed: PictureFeed {
             outcome = Result { try reader.generate(at: time, settings: later, tracks: tracks, cancellation: token) }
         }
         guard case .success(let (image, actual)) = outcome, let rgba = image.dataProvider?.data else { return nil }
-        let buffer = try buffers.buffer(width: image.width, height: image.height)
+        let buffer = try buffers.buffer(width: size?.width ?? image.width, height: size?.height ?? image.height)
         guard let target = buffer.pixelMemory else { return nil }
         try AVError.converting { try converter.convert(rgba: rgba, width: image.width, height: image.height, into: target) }
         let start = settings.videoComposition == nil ? actual : time

@@ -39,13 +39,15 @@ final class VideoOutputPipeline: Sendable {
     static let capacity = 6
     private let item: WeakBox<AVPlayerItem>
     private let pixelFormat: OSType
+    private let size: (width: Int, height: Int)?
     private let state = LockedState(State())
     private let decoding = Locked(Decoding())
     private let rendered: PictureSource.KeptReader
 
-    init(item: AVPlayerItem, pixelFormat: OSType) {
+    init(item: AVPlayerItem, pixelFormat: OSType, size: (width: Int, height: Int)?) {
         self.item = WeakBox(item)
         self.pixelFormat = pixelFormat
+        self.size = size
         rendered = PictureSource.KeptReader(PictureSource(asset: item.asset))
     }
 
@@ -206,8 +208,8 @@ final class VideoOutputPipeline: Sendable {
     private func makeFeed(for item: AVPlayerItem) -> (any PictureFeed)? {
         guard let tracks = try? item.asset.blockingFacts().get().tracks else { return nil }
         if item.videoComposition == nil, let file = FilePictureFeed.track(of: item, in: tracks) {
-            return FilePictureFeed(file: file, pixelFormat: pixelFormat)
+            return FilePictureFeed(file: file, pixelFormat: pixelFormat, size: size)
         }
-        return RenderedPictureFeed(reader: rendered, item: item, tracks: tracks, pixelFormat: pixelFormat)
+        return RenderedPictureFeed(reader: rendered, item: item, tracks: tracks, pixelFormat: pixelFormat, size: size)
     }
 }

@@ -152,6 +152,28 @@ struct VideoOutputTests {
         _ = player
     }
 
+    /// Width and height in the attributes scale every picture in the pass that converts it.
+    @Test func picturesAtTheSizeAskedFor() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
+            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+            kCVPixelBufferWidthKey as String: 640, kCVPixelBufferHeightKey as String: 480,
+        ])
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        let (buffer, time) = try #require(try await Self.picture(output, at: Self.t(0.5)))
+        #expect(CVPixelBufferGetWidth(buffer) == 640 && CVPixelBufferGetHeight(buffer) == 480 && CVPixelBufferGetBytesPerRow(buffer) >= 2560)
+        #expect(Self.frameNumber(buffer) == 12 && abs(time.seconds - 0.48) < 0.001, "the same picture, twice the size")
+        // A size that is not whole (one key alone) is ignored: pictures come as decoded.
+        let alone = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferWidthKey as String: 100])
+        item.add(alone)
+        let (decoded, _) = try #require(try await Self.picture(alone, at: Self.t(1)))
+        #expect(CVPixelBufferGetWidth(decoded) == 320 && CVPixelBufferGetHeight(decoded) == 240)
+        _ = player
+    }
+
     final class PullDelegate: NSObject, AVPlayerItemOutputPullDelegate, @unchecked Sendable {
         let told = PlayerTests.Recorder<String>()
         func outputMediaDataWillChange(_ sender: AVPlayerItemOutput) { told.add("media") }
