@@ -16,6 +16,9 @@ server (Xvfb, 1920x1080), then:
   seek   ten seeks to seeded random times, exact (zero tolerances) and wide (the default ones), until the
          picture there is handed out: `avocet-play-bench seek` against Benchmarks/ffmpeg_seek.c (FFmpeg's
          C API doing the same seek, decode and BGRA conversion), medians and their ratio
+  memory with --memory-minutes M (not by default: it plays in real time): the file looped M times by
+         stream copy (Benchmarks/out/corpus/play-1080p-Mmin.mp4), played to its end with its window,
+         resident memory sampled every 5 s: at one minute, at the end, the peak, and the growth between
 Not a test: run it on demand.
 """
 import argparse
@@ -45,9 +48,35 @@ def make_movie():
 
 
 def cpu(cmd, env):
-    """CPU seconds (user + system) and wall seconds of one process."""
+    """CPU seconds (user + system), wall seconds and peak resident MiB of one process."""
     wall, used = usage(cmd, env)
-    return used.ru_utime + used.ru_stime, wall
+    return used.ru_utime + used.ru_stime, wall, used.ru_maxrss / 1024
+
+
+def memory(avtool, minutes, env):
+    """Plays the movie looped `minutes` times with its window, sampling the resident memory."""
+    long = os.path.join(OUT, "corpus", f"play-1080p-{minutes}min.mp4")
+    if not os.path.exists(long):
+        print("making", long, "(stream copy)", flush=True)
+        subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-stream_loop", str(minutes - 1),
+                        "-i", MOVIE, "-c", "copy", long], check=True)
+    print(f"memory (playing {minutes} min of 1080p30 with its window; resident MiB)", flush=True)
+    proc = subprocess.Popen([avtool, "play", long, "--video"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, env=env)
+    start, samples = time.monotonic(), []
+    while proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/status") as status:
+                kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+            samples.append((time.monotonic() - start, kib / 1024))
+        except (OSError, StopIteration):
+            pass
+        time.sleep(5)
+    if proc.returncode != 0 or not samples:
+        sys.exit(f"failed: avtool play {long} --video")
+    at_minute = next((mib for t, mib in samples if t >= 60), samples[-1][1])
+    end, peak = samples[-1][1], max(mib for _, mib in samples)
+    print(f"  after 1 min {at_minute:7.1f}   at the end {end:7.1f}   peak {peak:7.1f}   growth {end - at_minute:+.1f}")
 
 
 def values(output):
@@ -63,6 +92,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--memory-minutes", type=int, default=0)
+    parser.add_argument("--only-memory", action="store_true")
     args = parser.parse_args()
     for tool in ["Xvfb", "ffplay"]:
         if shutil.which(tool) is None:
@@ -78,15 +109,24 @@ def main():
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1)
+    if args.memory_minutes > 0:
+        try:
+            memory(avtool, args.memory_minutes, dict(os.environ, DISPLAY=display, AVOCET_AUDIO_DEVICE="null"))
+        finally:
+            if args.only_memory:
+                xvfb.terminate()
+                xvfb.wait()
+        if args.only_memory:
+            return
     try:
         env = dict(os.environ, DISPLAY=display, AVOCET_AUDIO_DEVICE="null", SDL_AUDIODRIVER="dummy")
         print("cpu (playing the 60 s file to its end; CPU seconds, wall seconds)", flush=True)
-        ours, ours_wall = cpu([avtool, "play", MOVIE, "--video"], env)
-        theirs, theirs_wall = cpu(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-x", "1280", "-y", "720", MOVIE], env)
-        headless, headless_wall = cpu(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"], env)
-        print(f"  avtool play --video       {ours:7.2f} s CPU in {ours_wall:6.2f} s")
-        print(f"  ffplay (1280x720 window)  {theirs:7.2f} s CPU in {theirs_wall:6.2f} s   ratio {ours / theirs:.2f}")
-        print(f"  ffmpeg -re -f null        {headless:7.2f} s CPU in {headless_wall:6.2f} s   ratio {ours / headless:.2f}")
+        ours, ours_wall, ours_rss = cpu([avtool, "play", MOVIE, "--video"], env)
+        theirs, theirs_wall, theirs_rss = cpu(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-x", "1280", "-y", "720", MOVIE], env)
+        headless, headless_wall, headless_rss = cpu(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"], env)
+        print(f"  avtool play --video       {ours:7.2f} s CPU in {ours_wall:6.2f} s   peak {ours_rss:6.1f} MiB")
+        print(f"  ffplay (1280x720 window)  {theirs:7.2f} s CPU in {theirs_wall:6.2f} s   peak {theirs_rss:6.1f} MiB   ratio {ours / theirs:.2f}")
+        print(f"  ffmpeg -re -f null        {headless:7.2f} s CPU in {headless_wall:6.2f} s   peak {headless_rss:6.1f} MiB   ratio {ours / headless:.2f}")
     finally:
         xvfb.terminate()
         xvfb.wait()

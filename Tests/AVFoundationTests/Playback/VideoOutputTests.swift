@@ -128,7 +128,11 @@ struct VideoOutputTests {
         reader.add(trackOutput)
         reader.timeRange = CMTimeRange(start: time, duration: CMTime(value: 1, timescale: 100))
         #expect(reader.startReading())
-        let sample = try #require(trackOutput.copyNextSampleBuffer())
+        // copyNextSampleBuffer blocks while it decodes: on a Dispatch thread, not the cooperative pool.
+        let next = await withCheckedContinuation { (done: CheckedContinuation<CMSampleBuffer?, Never>) in
+            DispatchQueue.global().async { done.resume(returning: trackOutput.copyNextSampleBuffer()) }
+        }
+        let sample = try #require(next)
         #expect(sample.presentationTimeStamp == time)
         let decoded = try #require(sample.imageBuffer)
         func luma(_ buffer: CVPixelBuffer) -> [UInt8] {
