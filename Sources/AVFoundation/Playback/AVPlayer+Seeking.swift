@@ -37,15 +37,22 @@ extension AVPlayer {
             return interim
         }
         if let interim { item.snapshot.buffer?.jump(to: interim) }
+        /// Where the seek lands by `reader`'s index: the keyframe it finds, else the time asked for.
+        @Sendable func landing(_ reader: VideoFrameReader?) -> CMTime {
+            guard let request, let key = reader?.keyframeTime(for: request) else { return time }
+            let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
+            return keyTime.isNumeric ? keyTime : time
+        }
+        // With the index open already, looking in it costs microseconds: done here, without waiting
+        // for an engine thread (they may all be decoding). The first time, the header is read there.
+        if let reader = item.openKeyframeIndex(file) {
+            let landed = landing(reader)
+            tickQueue.async { [weak self] in self?.land(at: landed, generation: generation) }
+            return
+        }
         IOExecutor.shared.submit { [weak self] in
-            var landing = time
-            if let request, let reader = item.keyframeIndex(file),
-               let key = reader.keyframeTime(for: request) {
-                let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
-                if keyTime.isNumeric { landing = keyTime }
-            }
+            let landed = landing(item.keyframeIndex(file))
             guard let self else { return }
-            let landed = landing
             self.tickQueue.async { self.land(at: landed, generation: generation) }
         }
     }

@@ -191,10 +191,17 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
                            empty: !range.covers(time))
     }
 
+    /// The reader `keyframeIndex(_:)` keeps for `file`, when it is open already (nil otherwise). Never
+    /// blocks.
+    func openKeyframeIndex(_ file: AVAssetTrack.FileTrack) -> VideoFrameReader? {
+        guard let kept = snapshot.keyframeReader, kept.value.decodedStreamIndex == file.stream.index else { return nil }
+        return kept.value
+    }
+
     /// A reader of `file`'s container whose index tolerant seeks consult, opened the first time and
     /// kept while the item lives (it holds the file open). Blocking: call on an engine thread.
     func keyframeIndex(_ file: AVAssetTrack.FileTrack) -> VideoFrameReader? {
-        if let kept = snapshot.keyframeReader, kept.value.decodedStreamIndex == file.stream.index { return kept.value }
+        if let kept = openKeyframeIndex(file) { return kept }
         guard let made = try? file.source.openFrameReader(streamIndex: file.stream.index, cancellation: CancellationToken()) else { return nil }
         change { $0.keyframeReader = UncheckedBox(made) }
         return made

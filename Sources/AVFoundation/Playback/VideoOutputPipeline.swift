@@ -23,6 +23,9 @@ final class VideoOutputPipeline: Sendable {
         var running = false
         var ended = false
         var generation = 0
+        /// Cancelled when decoding starts over elsewhere: the picture being decoded for the old place
+        /// is abandoned at its next packet.
+        var token = CancellationToken()
         var lastHanded: CMTime?
         var onFlush: (@Sendable () -> Void)?
         /// Called once when the next picture is buffered (or decoding ends).
@@ -93,9 +96,9 @@ final class VideoOutputPipeline: Sendable {
     /// it lies outside what is buffered or being decoded.
     private func frame(at time: CMTime) -> Frame? {
         guard time.isNumeric else { return nil }
-        let (found, flushed) = change { s -> (Frame?, (@Sendable () -> Void)?) in
+        let (found, flushed, stale) = change { s -> (Frame?, (@Sendable () -> Void)?, CancellationToken?) in
             s.frames.removeAll { $0.end <= time }
-            if let first = s.frames.first, first.time <= time { return (first, nil) }
+            if let first = s.frames.first, first.time <= time { return (first, nil, nil) }
             // Before the buffer (a step back), or far from where decoding stands (a jump): start over there.
             let before = s.frames.first.map { time < $0.time } ?? false
             let away = s.frames.isEmpty && (time < s.next - CMTime(value: 1, timescale: 10) || time > s.next + CMTime(value: 1, timescale: 1))
@@ -105,10 +108,13 @@ final class VideoOutputPipeline: Sendable {
                 s.ended = false
                 s.generation += 1
                 s.lastHanded = nil
-                return (nil, s.onFlush)
+                let stale = s.token
+                s.token = CancellationToken()
+                return (nil, s.onFlush, stale)
             }
-            return (nil, nil)
+            return (nil, nil, nil)
         }
+        stale?.cancel()
         flushed?()
         refill()
         return found
@@ -157,9 +163,8 @@ final class VideoOutputPipeline: Sendable {
     }
 
     private func fill(from feed: any PictureFeed, startedFor started: inout Int) {
-        let token = CancellationToken()
         while true {
-            let (time, generation, full) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity) }
+            let (time, generation, full, token) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity, s.token) }
             if full { return }
             let restarted = started != generation
             var picture: Frame?

@@ -329,8 +329,9 @@ struct HeartbeatTests {
         loads.forEach { $0.cancel() }
         for load in loads { _ = try? await load.value }
         // A blocked pool would stop the heartbeat for the whole 30-second read; other suites' CPU work
-        // can delay a tick by a fraction of a second.
-        #expect(worst < TestTiming.bound(1), "the heartbeat's longest gap was \(worst)")
+        // can delay a tick by a second on a loaded machine (1.14 s seen in the stress run beside two busy
+        // processes and a playing 1080p movie), as the test above allows.
+        #expect(worst < TestTiming.bound(2), "the heartbeat's longest gap was \(worst)")
     }
 }
 

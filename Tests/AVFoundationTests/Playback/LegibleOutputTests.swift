@@ -43,6 +43,7 @@ struct LegibleOutputTests {
     /// "fr": the French one) chosen before the item loads, and a legible output added.
     static func setUp(_ output: AVPlayerItemLegibleOutput, language: String) async throws -> (AVPlayer, AVPlayerItem, LegibleRecorder) {
         let player = AVPlayer()
+        player.sourceClock = CMClock.manual()
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("selection.mkv")))
         let item = AVPlayerItem(asset: asset)
         let legible = try #require(try await asset.loadMediaSelectionGroup(for: .legible))
@@ -68,8 +69,8 @@ struct LegibleOutputTests {
         _ = await player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
         await until("the seek's delivery is in") { recorder.texts.last == [] }
         recorder.events.withLock { $0 = [] }
-        player.play()
-        await until("both cues shown and the last one ended") { recorder.texts.count >= 4 || player.rate == 0 }
+        let clock = try #require(player.sourceClock)
+        await PlayerTests.play(player, on: clock, until: "both cues shown and the last one ended") { recorder.texts.count >= 4 }
         player.pause()
         #expect(Array(recorder.texts.prefix(4)) == [["Shore ahead."], [], ["Hold on."], []], "\(recorder.events.withLock { $0 })")
         let times = recorder.events.withLock { $0 }.compactMap { if case .text(let s, let at) = $0, !s.isEmpty { return at } else { return nil } }

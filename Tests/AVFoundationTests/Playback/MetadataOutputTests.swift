@@ -61,6 +61,7 @@ struct MetadataOutputTests {
         let url = server?.url(playlist) ?? URL(fileURLWithPath: Fixtures.path(name))
         let item = AVPlayerItem(asset: AVURLAsset(url: url))
         let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
         let recorder = MetadataRecorder()
         recorder.player = player
         output.setDelegate(recorder, queue: recorder.queue)
@@ -98,8 +99,7 @@ struct MetadataOutputTests {
         #expect(recorder.events.withLock { $0 }.contains(.flushed))
         _ = await player.seek(to: .zero, toleranceBefore: .zero, toleranceAfter: .zero)
         recorder.clear()
-        player.play()
-        await until("every cue delivered") { recorder.groups.count >= Self.titles.count || player.rate == 0 }
+        await PlayerTests.play(player, on: try #require(player.sourceClock), until: "every cue delivered") { recorder.groups.count >= Self.titles.count }
         player.pause()
         #expect(try await recorder.names() == Self.titles, "\(recorder.events.withLock { $0 })")
         let metadataTrack = try #require(try await item.asset.loadTracks(withMediaType: .metadata).first)
@@ -147,8 +147,7 @@ struct MetadataOutputTests {
         // From half a second before it, the PRIV cue arrives 0.4 s before its time.
         recorder.clear()
         _ = await player.seek(to: Self.time(start - 0.5), toleranceBefore: .zero, toleranceAfter: .zero)
-        player.play()
-        await until("the PRIV cue delivered") { !recorder.groups.isEmpty || player.rate == 0 }
+        await PlayerTests.play(player, on: try #require(player.sourceClock), until: "the PRIV cue delivered") { !recorder.groups.isEmpty }
         player.pause()
         let arrival = recorder.events.withLock { $0 }.compactMap { if case .group(_, let arrived, _) = $0 { return arrived } else { return nil } }
         #expect(arrival.count == 1 && arrival[0] < start, "delivered ahead: at \(arrival) for \(start)")
@@ -186,8 +185,7 @@ struct MetadataOutputTests {
             return try await recorder.names().last == places[2]
         }
         recorder.clear()
-        player.play()
-        await until("the last sample delivered") { !recorder.groups.isEmpty || player.rate == 0 }
+        await PlayerTests.play(player, on: try #require(player.sourceClock), until: "the last sample delivered") { !recorder.groups.isEmpty }
         player.pause()
         #expect(try await recorder.names() == [places[3]])
         let group = try #require(recorder.groups.first)

@@ -30,6 +30,19 @@ struct PlayerTests {
         #expect(item.isPlaybackBufferFull, "the read-ahead of \(item) did not fill")
     }
 
+    /// Plays `player`, whose source clock is the manual `clock`, until `condition` holds or playing
+    /// stops (the item's end pauses it): once time runs, the clock moves on 10 ms at each poll, so what
+    /// the player does at each time does not depend on how busy the machine is. With a deadline.
+    static func play(_ player: AVPlayer, on clock: CMClock, until what: String, _ condition: @escaping () -> Bool) async {
+        player.play()
+        await until("time runs for \(what)") { player.timeControlStatus == .playing || player.rate == 0 }
+        await until(what, timeout: 30) {
+            if condition() || player.rate == 0 { return true }
+            clock.advance(by: CMTime(value: 1, timescale: 100))
+            return false
+        }
+    }
+
     /// A player of `name` on a manual clock, its item loaded.
     static func player(_ name: String = "av.mp4") async throws -> (AVPlayer, AVPlayerItem, CMClock) {
         let item = AVPlayerItem(url: url(name))
