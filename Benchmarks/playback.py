@@ -12,7 +12,8 @@ server (Xvfb, 1920x1080), then:
          `ffmpeg -re -i FILE -f null -` (decoding both streams at the file's pace). Ratios below 1
          mean avtool used less.
   drift  `avocet-play-bench drift FILE S` (S: --seconds, 60 by default): how far the sound written and
-         the pictures handed out strayed from the player's clock over the file
+         the pictures handed out strayed from the player's clock over the file, and its CPU time (a
+         consumer taking BGRA pictures at the display rate, no window) against `ffmpeg -re`'s
   seek   ten seeks to seeded random times, exact (zero tolerances) and wide (the default ones), until the
          picture there is handed out: `avocet-play-bench seek` against Benchmarks/ffmpeg_seek.c (FFmpeg's
          C API doing the same seek, decode and BGRA conversion), medians and their ratio
@@ -30,7 +31,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from processes import compile_ffmpeg_tool, prepare, release_product, usage  # noqa: E402
+from processes import capture, compile_ffmpeg_tool, prepare, release_product, usage  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Benchmarks", "out")
@@ -132,9 +133,15 @@ def main():
         xvfb.wait()
 
     print(f"drift ({args.seconds:g} s of the file)", flush=True)
-    drift = values(subprocess.run([bench, "drift", MOVIE, str(args.seconds)], check=True, capture_output=True, text=True).stdout)
+    _, used, output = capture([bench, "drift", MOVIE, str(args.seconds)])
+    drift = values(output)
     for key in ["played", "pictures", "expectedPictures", "pictureLagMaxMs", "soundLeadMinMs", "soundLeadMaxMs", "driftMs"]:
         print(f"  {key:18} {drift.get(key)}")
+    consumer = used.ru_utime + used.ru_stime
+    # The drift run is a consumer taking BGRA pictures at the display rate without a window (and the
+    # sound to a null device): against ffmpeg -re decoding both streams at the file's pace.
+    if args.seconds >= 60:
+        print(f"  consumer CPU       {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
 
     rng = random.Random(10)
     times = [f"{rng.uniform(1, 59):.3f}" for _ in range(10)]

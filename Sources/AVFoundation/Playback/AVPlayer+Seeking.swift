@@ -116,7 +116,13 @@ extension AVPlayer {
         let flags = item.bufferFlags(at: now)
         let outputs = item.snapshot.outputs.compactMap { $0 as? AVPlayerItemVideoOutput }
         guard flags.likelyToKeepUp || flags.full, outputs.allSatisfy({ $0.holds(now) }) else { return }
-        let done = change { $0.machine.finishPrerolls() }
+        // Only if nothing moved meanwhile (a seek or a new item: prerolls asked for since are for
+        // another place, and are checked again when their media comes).
+        let generation = s.machine.seekGeneration
+        let done = change { s -> [Handler] in
+            guard s.machine.isCurrent(generation), s.item === item else { return [] }
+            return s.machine.finishPrerolls()
+        }
         guard !done.isEmpty else { return }
         DispatchQueue.global().async { for handler in done { handler(true) } }
     }

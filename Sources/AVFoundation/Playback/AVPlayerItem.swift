@@ -273,9 +273,8 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
     /// and ``AVAudioTimePitchAlgorithm/lowQualityZeroLatency`` keep the pitch (Avocet stretches the
     /// sound in the time domain, WSOLA, for all three, at any rate in that range; Apple's low-quality
     /// algorithm snaps the rate to a few steps), and ``AVAudioTimePitchAlgorithm/varispeed`` lets the
-    /// pitch follow the rate. Below 0.5 and above 2 the sound is silent whatever is chosen (Apple's
-    /// players mute the sound at rates they do not support; Apple does not document AVPlayer's range,
-    /// so Avocet takes AVAudioPlayer's, 0.5 to 2). A change takes effect while playing, after the
+    /// pitch follow the rate. Below 0.5 and above 2 the sound is silent whatever is chosen: Avocet's
+    /// own choice, AVAudioPlayer's range (Apple's algorithms reach from 1/32 to 32). A change takes effect while playing, after the
     /// fifth of a second of sound already sent to the device. Reading and setting cost a lock; any
     /// thread.
     ///

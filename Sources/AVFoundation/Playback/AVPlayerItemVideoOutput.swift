@@ -38,8 +38,8 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
 
     /// The same as ``init(pixelBufferAttributes:)``, from output settings.
     ///
-    /// - Parameter outputSettings: Its `kCVPixelBufferPixelFormatTypeKey` is read as
-    ///   ``init(pixelBufferAttributes:)`` reads it.
+    /// - Parameter outputSettings: Its `kCVPixelBufferPixelFormatTypeKey`, `kCVPixelBufferWidthKey` and
+    ///   `kCVPixelBufferHeightKey` are read as ``init(pixelBufferAttributes:)`` reads them.
     public init(outputSettings: [String: Any]?) {
         pixelFormat = AVPlayerItemVideoOutput.format(outputSettings)
         pictureSize = AVPlayerItemVideoOutput.size(outputSettings)

@@ -9,8 +9,8 @@ import Foundation
 /// end), queues them, sets the player's ``AVPlayer/actionAtItemEnd`` to
 /// ``AVPlayer/ActionAtItemEnd-swift.enum/advance`` and becomes ``Status-swift.enum/ready``. Call
 /// `play()` on the player, before or after: it plays when the first replica is ready. Keep the looper:
-/// looping stops when it goes (the player's queue and action at an item's end are restored then, as after
-/// ``disableLooping()``).
+/// looping stops when it goes (the replicas not playing leave the queue and the player's action at an
+/// item's end is restored at once; ``disableLooping()`` restores it when the replica playing ends).
 ///
 /// Cost: three items, each with its own read-ahead of the media (kept between its turns); one plays at
 /// a time. The looper's work runs on the thread that changes the player's current item (the
@@ -78,8 +78,8 @@ open class AVPlayerLooper: NSObject, _AVKeyValueObserving, KeyValueObservable, @
     /// - Parameters:
     ///   - player: The queue player to loop in.
     ///   - itemToLoop: The template: its asset, its automatically loaded keys, its preferred forward
-    ///     buffer duration, video composition, audio mix and media selection go to the replicas, as they
-    ///     are now; it is not played itself.
+    ///     buffer duration, video composition, audio mix, pitch algorithm and media selection go to the
+    ///     replicas, as they are now; it is not played itself.
     ///   - loopRange: The range of the item's time to loop; `CMTimeRange.invalid` (or an end that is
     ///     not numeric, such as `.positiveInfinity`) loops to the item's end; a start that is not numeric,
     ///     or before zero, starts at zero.
@@ -213,6 +213,7 @@ open class AVPlayerLooper: NSObject, _AVKeyValueObserving, KeyValueObservable, @
         replica.reversePlaybackEndTime = settings.reversePlaybackEndTime
         replica.videoComposition = settings.videoComposition
         replica.audioMix = settings.audioMix
+        replica.audioTimePitchAlgorithm = settings.audioTimePitchAlgorithm
         // The options chosen by hand hold when the replica loads; the others the player chooses again.
         replica.change { $0.selection = settings.selection }
         return replica

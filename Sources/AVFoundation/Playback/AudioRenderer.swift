@@ -19,8 +19,8 @@ import Synchronization
 /// - from 0.5 to 2 with ``AVAudioTimePitchAlgorithm/varispeed``: the mix resampled at the rate, so the
 ///   pitch follows it, as on a tape;
 /// - below 0.5 or above 2 (slow motion, fast forward), whatever the algorithm: silence, written at the
-///   device's pace (Apple's players mute the sound at rates they do not support; Apple does not
-///   document AVPlayer's range, so Avocet takes AVAudioPlayer's). A device that keeps time still
+///   device's pace (Avocet's own choice, AVAudioPlayer's range; Apple's algorithms reach from 1/32
+///   to 32). A device that keeps time still
 ///   plays the silence, so the player's time still follows it.
 ///
 /// A change of the algorithm while playing takes effect with the next block written (what the

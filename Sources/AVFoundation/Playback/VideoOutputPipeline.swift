@@ -80,16 +80,29 @@ final class VideoOutputPipeline: Sendable {
         change { s in s.ended || s.frames.contains { $0.time <= time && time < $0.end } }
     }
 
-    /// Makes sure decoding goes on towards `time` (starting over there when it lies outside what is
-    /// buffered), and calls `handler` once the picture then is buffered or decoding ends.
+    /// Makes sure the picture at `time` is decoded next (starting over there unless it is buffered or
+    /// decoding has just started there), and calls `handler` once a picture is buffered or decoding
+    /// ends; the caller checks `holds(_:)` then.
     func prepare(at time: CMTime, then handler: @escaping @Sendable () -> Void) {
-        _ = frame(at: time)
-        let now = change { s -> Bool in
-            if s.ended || s.frames.contains(where: { $0.time <= time && time < $0.end }) { return true }
+        guard time.isNumeric else { return handler() }
+        let (held, stale, flushed) = change { s -> (Bool, CancellationToken?, (@Sendable () -> Void)?) in
+            s.frames.removeAll { $0.end <= time }
+            if s.ended || s.frames.contains(where: { $0.time <= time && time < $0.end }) { return (true, nil, nil) }
             s.onBuffered.append(handler)
-            return false
+            // Already starting there: the next picture is the one asked for.
+            if s.frames.isEmpty && s.next == time { return (false, nil, nil) }
+            s.frames = []
+            s.next = time
+            s.generation += 1
+            s.lastHanded = nil
+            let stale = s.token
+            s.token = CancellationToken()
+            return (false, stale, s.onFlush)
         }
-        if now { handler() }
+        stale?.cancel()
+        flushed?()
+        if held { handler() }
+        refill()
     }
 
     /// The buffered frame showing at `time`, dropping older ones; restarts decoding at `time` when
@@ -155,7 +168,12 @@ final class VideoOutputPipeline: Sendable {
         decoding.withLock { decoding in
             if decoding.feed == nil { decoding.feed = makeFeed(for: item) }
             guard let feed = decoding.feed else {
-                change { $0.ended = true }
+                let waiting = change { s -> [@Sendable () -> Void] in
+                    s.ended = true
+                    defer { s.onBuffered = [] }
+                    return s.onBuffered
+                }
+                for handler in waiting { handler() }
                 return
             }
             fill(from: feed, startedFor: &decoding.generation)

@@ -36,6 +36,22 @@ struct PlayerPrerollTests {
         #expect(VideoOutputTests.frameNumber(picture) == 75)
     }
 
+    /// A preroll a little ahead of what is buffered (less than a second: decoding would otherwise go on
+    /// from where it stands, and stop full before reaching it) still gets the picture there.
+    @Test func aPrerollJustAheadOfTheBuffer() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        _ = try #require(try await VideoOutputTests.picture(output, at: .zero))
+        #expect(await player.seek(to: CMTime(value: 8, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
+        #expect(await Self.answer(player) == true)
+        let picture = try #require(output.copyPixelBuffer(forItemTime: CMTime(value: 8, timescale: 10), itemTimeForDisplay: nil))
+        #expect(VideoOutputTests.frameNumber(picture) == 20)
+    }
+
     @Test func aPlayingPlayerCannotPreroll() async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         let player = AVPlayer(playerItem: item)
