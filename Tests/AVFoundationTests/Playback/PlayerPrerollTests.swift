@@ -16,12 +16,18 @@ struct PlayerPrerollTests {
         return answers.values.first
     }
 
-    @Test func aPrerollFillsThePipelineAtTheCurrentTime() async throws {
+    /// A paused player on a manual clock, its item (the frame-index movie) with a BGRA video output.
+    static func player() -> (AVPlayer, AVPlayerItem, AVPlayerItemVideoOutput) {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
         item.add(output)
         let player = AVPlayer(playerItem: item)
         player.sourceClock = CMClock.manual()
+        return (player, item, output)
+    }
+
+    @Test func aPrerollFillsThePipelineAtTheCurrentTime() async throws {
+        let (player, item, output) = Self.player()
         #expect(await Self.answer(player) == false, "an item not ready yet cannot be prerolled")
         try await PlayerTests.ready(item, in: player)
         let landed = await player.seek(to: CMTime(value: 3, timescale: 1), toleranceBefore: .zero, toleranceAfter: .zero)
@@ -39,11 +45,7 @@ struct PlayerPrerollTests {
     /// A preroll a little ahead of what is buffered (less than a second: decoding would otherwise go on
     /// from where it stands, and stop full before reaching it) still gets the picture there.
     @Test func aPrerollJustAheadOfTheBuffer() async throws {
-        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
-        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
-        item.add(output)
-        let player = AVPlayer(playerItem: item)
-        player.sourceClock = CMClock.manual()
+        let (player, item, output) = Self.player()
         try await PlayerTests.ready(item, in: player)
         _ = try #require(try await VideoOutputTests.picture(output, at: .zero))
         #expect(await player.seek(to: CMTime(value: 8, timescale: 10), toleranceBefore: .zero, toleranceAfter: .zero))
