@@ -28,12 +28,19 @@ struct VideoOutputTests {
         defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
         let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
         guard let base = CVPixelBufferGetBaseAddress(buffer) else { return nil }
-        let bytes = base.assumingMemoryBound(to: UInt8.self)
+        let row = CVPixelBufferGetBytesPerRow(buffer)
         var rgba = Data(count: width * height * 4)
+        // B, G, R, A to R, G, B, A: a word per pixel with its first and third bytes swapped (few
+        // operations, so the cooperative thread running the test is not held for long under a sanitizer).
         rgba.withUnsafeMutableBytes { raw in
-            guard let out = raw.bindMemory(to: UInt8.self).baseAddress else { return }
-            for i in stride(from: 0, to: width * height * 4, by: 4) {
-                out[i] = bytes[i + 2]; out[i + 1] = bytes[i + 1]; out[i + 2] = bytes[i]; out[i + 3] = bytes[i + 3]
+            guard let out = raw.baseAddress else { return }
+            for y in 0..<height {
+                let source = (base + y * row).assumingMemoryBound(to: UInt32.self)
+                let target = (out + y * width * 4).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let v = source[x]
+                    target[x] = v & 0xFF00_FF00 | (v >> 16) & 0xFF | (v & 0xFF) << 16
+                }
             }
         }
         return FramePattern.read(rgba, width: width, height: height).frameNumber
@@ -140,8 +147,11 @@ struct VideoOutputTests {
             defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
             guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, 0) else { return [] }
             let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0), width = CVPixelBufferGetWidthOfPlane(buffer, 0)
-            let bytes = base.assumingMemoryBound(to: UInt8.self)
-            return (0..<CVPixelBufferGetHeightOfPlane(buffer, 0)).flatMap { y in (0..<width).map { bytes[y * row + $0] } }
+            var plane: [UInt8] = []
+            for y in 0..<CVPixelBufferGetHeightOfPlane(buffer, 0) {
+                plane.append(contentsOf: UnsafeBufferPointer(start: (base + y * row).assumingMemoryBound(to: UInt8.self), count: width))
+            }
+            return plane
         }
         let handed = luma(shown)
         #expect(handed.count == 320 * 240 && handed == luma(decoded), "the luma plane is the decoder's")
