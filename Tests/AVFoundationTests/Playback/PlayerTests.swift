@@ -31,14 +31,22 @@ struct PlayerTests {
     }
 
     /// Plays `player`, whose source clock is the manual `clock`, until `condition` holds or playing
-    /// stops (the item's end pauses it): once time runs, the clock moves on 10 ms at each poll, so what
-    /// the player does at each time does not depend on how busy the machine is. With a deadline.
+    /// stops (the item's end pauses it): once time runs, the clock moves on 40 ms at each poll, so what
+    /// the player does at each time does not depend on how busy the machine is. The clock is moved on a
+    /// Dispatch queue (each move runs the player's tick, which should not hold a thread of the
+    /// cooperative pool). With a deadline.
     static func play(_ player: AVPlayer, on clock: CMClock, until what: String, _ condition: @escaping () -> Bool) async {
         player.play()
         await until("time runs for \(what)") { player.timeControlStatus == .playing || player.rate == 0 }
-        await until(what, timeout: 30) {
+        let ticking = DispatchQueue(label: "test.clock")
+        await until(what, timeout: 30) { () async -> Bool in
             if condition() || player.rate == 0 { return true }
-            clock.advance(by: CMTime(value: 1, timescale: 100))
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                ticking.async {
+                    clock.advance(by: CMTime(value: 1, timescale: 25))
+                    done.resume()
+                }
+            }
             return false
         }
     }
