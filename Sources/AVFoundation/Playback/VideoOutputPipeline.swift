@@ -30,6 +30,23 @@ final class VideoOutputPipeline: Sendable {
         var onFlush: (@Sendable () -> Void)?
         /// Called once when the next picture is buffered (or decoding ends).
         var onBuffered: [@Sendable () -> Void] = []
+
+        /// Whether the picture showing at `time` is buffered, or no picture will come (decoding ended).
+        func holds(_ time: CMTime) -> Bool {
+            ended || frames.contains { $0.time <= time && time < $0.end }
+        }
+
+        /// Drops the buffer and starts decoding over at `time`; returns the token of the decoding
+        /// abandoned, to cancel outside the lock.
+        mutating func restart(at time: CMTime) -> CancellationToken {
+            frames = []
+            next = time
+            ended = false
+            generation += 1
+            lastHanded = nil
+            defer { token = CancellationToken() }
+            return token
+        }
     }
 
     /// The feed and the generation it was last started for; touched only by the one fill job running,
@@ -77,7 +94,7 @@ final class VideoOutputPipeline: Sendable {
 
     /// Whether the picture showing at `time` is buffered, or no picture will come (decoding ended).
     func holds(_ time: CMTime) -> Bool {
-        change { s in s.ended || s.frames.contains { $0.time <= time && time < $0.end } }
+        change { $0.holds(time) }
     }
 
     /// Makes sure the picture at `time` is decoded next (starting over there unless it is buffered or
@@ -87,17 +104,11 @@ final class VideoOutputPipeline: Sendable {
         guard time.isNumeric else { return handler() }
         let (held, stale, flushed) = change { s -> (Bool, CancellationToken?, (@Sendable () -> Void)?) in
             s.frames.removeAll { $0.end <= time }
-            if s.ended || s.frames.contains(where: { $0.time <= time && time < $0.end }) { return (true, nil, nil) }
+            if s.holds(time) { return (true, nil, nil) }
             s.onBuffered.append(handler)
             // Already starting there: the next picture is the one asked for.
             if s.frames.isEmpty && s.next == time { return (false, nil, nil) }
-            s.frames = []
-            s.next = time
-            s.generation += 1
-            s.lastHanded = nil
-            let stale = s.token
-            s.token = CancellationToken()
-            return (false, stale, s.onFlush)
+            return (false, s.restart(at: time), s.onFlush)
         }
         stale?.cancel()
         flushed?()
@@ -116,14 +127,7 @@ final class VideoOutputPipeline: Sendable {
             let before = s.frames.first.map { time < $0.time } ?? false
             let away = s.frames.isEmpty && (time < s.next - CMTime(value: 1, timescale: 10) || time > s.next + CMTime(value: 1, timescale: 1))
             if before || away || s.ended && time < s.next {
-                s.frames = []
-                s.next = time
-                s.ended = false
-                s.generation += 1
-                s.lastHanded = nil
-                let stale = s.token
-                s.token = CancellationToken()
-                return (nil, s.onFlush, stale)
+                return (nil, s.onFlush, s.restart(at: time))
             }
             return (nil, nil, nil)
         }
