@@ -142,32 +142,47 @@ struct MediaSelectionPlaybackTests {
         return await AudioOutputTests.samples(at: path, atLeast: 16_000, "a third of a second")
     }
 
-    /// Switching while playing: the sound after the switch is the new language's, and the player's
-    /// time went on.
+    /// Switching while playing: the sound after the switch is the new language's, from the time of the
+    /// switch, and the player's time went on. On a manual clock that moves only while the sound written
+    /// is a tenth of a second ahead of it, so a loaded machine (a sanitizer build beside the suite)
+    /// cannot make the switch late or leave the renderer behind.
     @Test func switchingWhilePlaying() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var written = 0
+        var (english, written) = (0, 0)
         do {
             let item = Self.item()
             let player = AVPlayer(playerItem: item)
+            let clock = CMClock.manual()
+            player.sourceClock = clock
             player.audioDevice = AudioOutputTests.fileDevice(path)
             try await PlayerTests.ready(item, in: player)
             let audible = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
-            player.play()
-            await until("player.audioFramesWritten > 4_800") { player.audioFramesWritten > 4_800 }
+            // English to a tenth of a second, the renderer keeping ahead of the time.
+            await PlayerTests.play(player, on: clock, until: "a tenth of a second played", keepingUp: {
+                Double(player.audioFramesWritten) / 48_000 >= clock.time.seconds + 0.1
+            }) { player.currentTime() >= PlayerTests.t(0.1) }
+            // The clock stands still: what the renderer wrote ahead of it is all it writes.
+            await until("the renderer a fifth of a second ahead") { Double(player.audioFramesWritten) / 48_000 >= player.currentTime().seconds + 0.2 }
+            english = player.audioFramesWritten
             let before = player.currentTime()
             item.select(audible.options[1], in: audible)
-            #expect(player.currentTime() >= before, "time kept")
-            // The file is about a second long: switch after a tenth, play to 0.9 s, so that a switch made
-            // late by a busy machine (up to about half a second, with the fifth of a second the player
-            // writes ahead) still leaves the last tenth of a second French.
-            await until("player.audioFramesWritten > 43_200") { player.audioFramesWritten > 43_200 }
+            #expect(player.currentTime() == before, "time kept")
+            // French from the time of the switch on, to 0.4 s.
+            await PlayerTests.advance(player, on: clock, until: "0.4 s played", keepingUp: {
+                Double(player.audioFramesWritten - english) / 48_000 >= clock.time.seconds - before.seconds + 0.1
+            }) { player.currentTime() >= PlayerTests.t(0.4) }
+            #expect(player.currentTime() >= PlayerTests.t(0.4), "time went on")
+            await until("the renderer a tenth of a second ahead") {
+                Double(player.audioFramesWritten - english) / 48_000 >= player.currentTime().seconds - before.seconds + 0.1
+            }
             player.pause()
             written = player.audioFramesWritten
         }
         let samples = await AudioOutputTests.samples(at: path, atLeast: written, "what was written")
-        // The last tenth of a second: French only.
+        // English before the switch (past the device's start), French in the last tenth of a second.
+        let before = Self.frequency(Array(samples.prefix(english * 2)), skipping: 2_400)
+        #expect(abs(before - 440) < Self.tolerance, "before the switch: \(before) Hz")
         let french = Self.frequency(Array(samples.suffix(4_800 * 2)), skipping: 0)
         #expect(abs(french - 880) < Self.tolerance, "after the switch: \(french) Hz")
     }

@@ -35,12 +35,23 @@ struct PlayerTests {
     /// the player does at each time does not depend on how busy the machine is. The clock is moved on a
     /// Dispatch queue (each move runs the player's tick, which should not hold a thread of the
     /// cooperative pool). With a deadline.
-    static func play(_ player: AVPlayer, on clock: CMClock, until what: String, _ condition: @escaping () -> Bool) async {
+    static func play(_ player: AVPlayer, on clock: CMClock, until what: String, keepingUp: @escaping () -> Bool = { true },
+                     _ condition: @escaping () -> Bool) async {
         player.play()
         await until("time runs for \(what)") { player.timeControlStatus == .playing || player.rate == 0 }
+        await advance(player, on: clock, until: what, keepingUp: keepingUp, condition)
+    }
+
+    /// Moves `player`'s manual source `clock` on 40 ms at each poll while it plays, until `condition`
+    /// holds or playing stops, as ``play(_:on:until:keepingUp:_:)`` does; the clock waits while
+    /// `keepingUp` is false (work that must keep ahead of the time, such as the sound written, does not
+    /// fall behind on a loaded machine).
+    static func advance(_ player: AVPlayer, on clock: CMClock, until what: String, keepingUp: @escaping () -> Bool = { true },
+                        _ condition: @escaping () -> Bool) async {
         let ticking = DispatchQueue(label: "test.clock")
         await until(what, timeout: 30) { () async -> Bool in
             if condition() || player.rate == 0 { return true }
+            guard keepingUp() else { return false }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 ticking.async {
                     clock.advance(by: CMTime(value: 1, timescale: 25))
