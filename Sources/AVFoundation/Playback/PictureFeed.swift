@@ -11,19 +11,25 @@ protocol PictureFeed: AnyObject {
     func next(_ token: CancellationToken) throws -> VideoOutputPipeline.Frame?
 }
 
-/// A file's video track decoded in order by the reading layer's `StreamReader` (one container opened
-/// for it, a seek only when started elsewhere), each picture converted once from the decoder's frame
+/// A file's video track decoded in order by the reading layer's `StreamReader`, each picture converted
+/// once from the decoder's frame
 /// straight into a pixel buffer of the output's format (32BGRA, or 4:2:0 bi-planar without a colour
 /// conversion from 4:2:0 sources) at the picture's decoded size or the one asked for (scaled in the
-/// same pass), from a pool whose buffers come back once the app lets them go.
+/// same pass), from a pool whose buffers come back once the app lets them go. The packets are the
+/// item's own read-ahead's (its `ItemDemuxer`: the file is not opened again, and a start inside what is
+/// read costs no seek); a second output of the same item, or an item whose read-ahead has not begun,
+/// opens the file for its own reader.
 final class FilePictureFeed: PictureFeed {
     private let file: AVAssetTrack.FileTrack
+    private let demuxer: @Sendable () -> ItemDemuxer?
     private var reader: StreamReader?
     private let buffers: PixelBufferSupply
     private let size: (width: Int, height: Int)?
 
-    init(file: AVAssetTrack.FileTrack, pixelFormat: OSType, size: (width: Int, height: Int)?) {
+    init(file: AVAssetTrack.FileTrack, demuxer: @escaping @Sendable () -> ItemDemuxer?, pixelFormat: OSType,
+         size: (width: Int, height: Int)?) {
         self.file = file
+        self.demuxer = demuxer
         self.size = size
         buffers = PixelBufferSupply(pixelFormat: pixelFormat)
     }
@@ -38,9 +44,18 @@ final class FilePictureFeed: PictureFeed {
     }
 
     func start(at time: CMTime, _ token: CancellationToken) throws {
-        let reader = try self.reader ?? file.source.openStreamReader(streamIndex: file.stream.index, cancellation: token)
+        let reader = try self.reader ?? openReader(token)
         self.reader = reader
         try AVError.converting { try reader.start(at: MediaTimestamp(time), token) }
+    }
+
+    /// A reader of the item's demuxer, or of the file opened again.
+    private func openReader(_ token: CancellationToken) throws -> StreamReader {
+        if let demuxer = demuxer(),
+           let shared = try AVError.converting({ try StreamReader(demuxer: demuxer, streamIndex: file.stream.index, cancellation: token) }) {
+            return shared
+        }
+        return try file.source.openStreamReader(streamIndex: file.stream.index, cancellation: token)
     }
 
     func next(_ token: CancellationToken) throws -> VideoOutputPipeline.Frame? {

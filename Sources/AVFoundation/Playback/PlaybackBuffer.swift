@@ -5,12 +5,15 @@ internal import Locking
 /// How far an item's media has been read ahead of its time: the source of `loadedTimeRanges`, of the
 /// buffer-empty, buffer-full and likely-to-keep-up flags, and of the player's stalls.
 ///
-/// Jobs on the engine's threads read the played streams' packets (without decoding them) from the
-/// item's time to `forward` seconds beyond it, then end; the player's ticks start another when its time
-/// moves on (no thread waits for room). Over a network or a resource loader delegate the reading is
-/// what pulls the bytes into the asset's cache, so a read that waits for bytes is a stall; a seek
-/// outside what was read cancels the read in flight and starts over there. A read that fails (the
-/// server went away, the delegate failed) is reported once through `onFailure`.
+/// Jobs on the engine's threads read the played streams' packets from the item's time to `forward`
+/// seconds beyond it, then end; the player's ticks start another when its time moves on (no thread
+/// waits for room). The reading is the item's one `ItemDemuxer`: the packets of a stream that has a
+/// decoder reading from it (the video output's) are kept for that decoder, up to the demuxer's byte
+/// limit, where reading ahead pauses until the decoder takes them; the others are counted and dropped.
+/// Over a network or a resource loader delegate the reading is what pulls the bytes into the asset's
+/// cache, so a read that waits for bytes is a stall; a seek outside what was read cancels the read in
+/// flight and starts over there. A read that fails (the server went away, the delegate failed) is
+/// reported once through `onFailure`.
 final class PlaybackBuffer: Sendable {
     /// A copy of what is read so far.
     struct Range: Sendable {
@@ -38,7 +41,6 @@ final class PlaybackBuffer: Sendable {
         var running = false
         /// Bumped by each start-over; a job of an older generation stops and starts the newer one.
         var generation = 0
-        var positioned = false
         var token = CancellationToken()
         var failure: (any Error)?
         var failed: Bool { failure != nil }
@@ -49,21 +51,21 @@ final class PlaybackBuffer: Sendable {
     /// Seconds that must be read ahead for playing to be likely to keep up (or the rest of the item).
     static let enough = 1.0
 
-    private let source: AssetSource
-    private let streams: [Int]
     private let forward: @Sendable () -> Double
     private let state: LockedState<State>
-    /// The reader, used by one job at a time (the `running` flag), kept across jobs.
-    private let reader = Locked<UncheckedBox<ReadAheadReader>?>(nil)
+    /// The item's container, read by one job at a time (the `running` flag) and by the decoders given it
+    /// (`demuxer`); let go on an engine thread when the buffer stops.
+    private let kept: Locked<ItemDemuxer?>
     private let onChange: @Sendable () -> Void
     private let onFailure: @Sendable (any Error) -> Void
 
     /// A buffer over `streams` of `source` from `time`, reading `forward()` seconds ahead of the
-    /// playhead. Nothing is read until `follow` or `waitFor` asks.
-    init(source: AssetSource, streams: [Int], from time: CMTime, forward: @escaping @Sendable () -> Double,
+    /// playhead, keeping the first packets of the streams at `retaining` (video) for a decoder that
+    /// comes once reading has begun. Nothing is read until `follow` or `waitFor` asks.
+    init(source: AssetSource, streams: [Int], retaining: [Int], from time: CMTime, forward: @escaping @Sendable () -> Double,
          onChange: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (any Error) -> Void) {
-        self.source = source
-        self.streams = streams
+        kept = Locked(ItemDemuxer(options: source.options, streamIndices: streams, retain: retaining,
+                                  open: { token in try source.openUnchanged(cancellation: token) }))
         self.forward = forward
         self.onChange = onChange
         self.onFailure = onFailure
@@ -75,11 +77,17 @@ final class PlaybackBuffer: Sendable {
         closeReader()
     }
 
-    /// Lets the reader go on an engine thread (closing a source may wait on a network).
+    /// Lets the container go on an engine thread (closing a source may wait on a network); a decoder
+    /// still reading from it fails as cancelled.
     private func closeReader() {
-        guard let kept = reader.withLock({ box -> UncheckedBox<ReadAheadReader>? in defer { box = nil }; return box }) else { return }
-        IOExecutor.shared.submit { withExtendedLifetime(kept) {} }
+        guard let demuxer = kept.withLock({ kept -> ItemDemuxer? in defer { kept = nil }; return kept }) else { return }
+        demuxer.close()
+        IOExecutor.shared.submit { withExtendedLifetime(demuxer) {} }
     }
+
+    /// The item's container, for a decoder of one of the played streams to read from
+    /// (`StreamReader(demuxer:streamIndex:cancellation:)`); nil once the buffer has stopped.
+    var demuxer: ItemDemuxer? { kept.withLock { $0 } }
 
     var range: Range { state.value.range }
     /// Why reading failed, if it did.
@@ -103,7 +111,6 @@ final class PlaybackBuffer: Sendable {
             s.generation += 1
             s.token = CancellationToken()
             s.range = Range(start: time, end: time, ended: false)
-            s.positioned = false
             return stale
         }
         stale?.cancel()
@@ -161,19 +168,19 @@ final class PlaybackBuffer: Sendable {
         }
         while true {
             let forward = max(PlaybackBuffer.enough, self.forward())
-            let (generation, token, positioned, from, target) = state.change { s in
-                (s.generation, s.token, s.positioned, s.range.end, s.playhead.seconds + forward)
+            let (generation, token, from, target) = state.change { s in
+                (s.generation, s.token, s.range.end, s.playhead.seconds + forward)
             }
-            guard !token.isCancelled, from.seconds < target else { return }
+            guard !token.isCancelled, from.seconds < target, let demuxer else { return }
             do {
-                let (reader, fresh) = try openedReader(token)
-                // A reader just opened stands at the start: no seek there (HLS cannot seek before it
-                // has read, and need not).
-                if !positioned && !(fresh && from.seconds <= 0) { try reader.seek(to: from.seconds, token) }
-                let (reached, ended) = try reader.read(through: min(target, from.seconds + 0.5), token)
+                // The demuxer seeks only where reading on would not get there (a container just opened
+                // reads from the start without one: HLS cannot seek before it has read, and need not).
+                let progress = try AVError.converting {
+                    try demuxer.readAhead(from: from.seconds, through: min(target, from.seconds + 0.5), token)
+                }
+                let (reached, ended) = (progress.reached, progress.ended)
                 let resumed = state.change { s -> [@Sendable () -> Void]? in
                     guard s.generation == generation else { return nil }
-                    s.positioned = true
                     if let reached, reached.isFinite {
                         let time = CMTime(seconds: reached, preferredTimescale: 90_000)
                         if time > s.range.end { s.range.end = time }
@@ -187,9 +194,9 @@ final class PlaybackBuffer: Sendable {
                 guard let resumed else { continue }
                 onChange()
                 for resume in resumed { resume() }
-                if ended { return }
+                // Full: the decoders have yet to take what is held; the next tick reads on.
+                if ended || progress.full { return }
             } catch {
-                reader.withLock { $0 = nil }
                 let failure = AVError.converting(error)
                 let (current, waiters) = state.change { s -> (Bool, [@Sendable () -> Void]) in
                     guard s.generation == generation, !token.isCancelled else { return (false, []) }
@@ -203,14 +210,5 @@ final class PlaybackBuffer: Sendable {
                 return
             }
         }
-    }
-
-    /// The reader, opened (checking the source is unchanged) the first time; whether it was just opened.
-    private func openedReader(_ token: CancellationToken) throws -> (ReadAheadReader, fresh: Bool) {
-        if let box = reader.withLock({ $0 }) { return (box.value, false) }
-        let made = try ReadAheadReader(source: source.openUnchanged(cancellation: token), options: source.options,
-                                       streamIndices: streams, cancellation: token)
-        reader.withLock { $0 = UncheckedBox(made) }
-        return (made, true)
     }
 }

@@ -235,7 +235,7 @@ final class VideoOutputPipeline: Sendable {
     private func makeFeed(for item: AVPlayerItem) -> (any PictureFeed)? {
         guard let tracks = try? item.asset.blockingFacts().get().tracks else { return nil }
         if item.videoComposition == nil, let file = FilePictureFeed.track(of: item, in: tracks) {
-            return FilePictureFeed(file: file, pixelFormat: pixelFormat, size: size)
+            return FilePictureFeed(file: file, demuxer: { [weak item] in item?.snapshot.buffer?.demuxer }, pixelFormat: pixelFormat, size: size)
         }
         return RenderedPictureFeed(reader: rendered, item: item, tracks: tracks, pixelFormat: pixelFormat, size: size)
     }

@@ -10,10 +10,11 @@ import Foundation
 /// item's origin (the start of an HLS or MPEG stream: `ContainerFormat.countsFromItsStart`), so a
 /// file's first picture is usually at 0.
 ///
-/// Blocking: every method runs on an engine thread; one caller at a time. Owns its own container
-/// (opened for this stream alone), decoder and scaler, and holds the byte source open until dropped.
+/// Blocking: every method runs on an engine thread; one caller at a time. Owns its decoder and scaler,
+/// and either its own container (opened for this stream alone), holding the byte source open until
+/// dropped, or its stream's share of a player item's `ItemDemuxer`.
 package final class StreamReader {
-    private let packets: PacketReader
+    private let packets: any PacketSource
     private var decoder: StreamDecoder?
     private let scaler = FrameScaler()
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -37,18 +38,32 @@ package final class StreamReader {
     /// `forPackets`: the caller reads stored packets (`nextPacket`), which need decode times where the
     /// container stores none (Matroska's reordered video: the open then analyses the first packets).
     /// Blocking: parses the header again, on the calling engine thread.
-    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, forPackets: Bool = false,
+    package convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, forPackets: Bool = false,
                  cancellation: CancellationToken) throws {
-        name = source.name
-        packets = try PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: forPackets,
-                                   cancellation: cancellation)
+        try self.init(packets: PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: forPackets,
+                                            cancellation: cancellation),
+                      name: source.name)
+    }
+
+    /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (its
+    /// packets come from what the read-ahead read, and a seek inside that costs none); nil when the
+    /// stream is not one the demuxer reads or already has its reader. Blocking: opens the container
+    /// when the demuxer has not yet.
+    package convenience init?(demuxer: ItemDemuxer, streamIndex: Int, cancellation: CancellationToken) throws {
+        guard let consumer = try demuxer.consumer(of: streamIndex, cancellation) else { return nil }
+        try self.init(packets: consumer, name: consumer.name)
+    }
+
+    private init(packets: any PacketSource, name: String) throws {
+        self.name = name
+        self.packets = packets
         let tb = packets.timeBase
         guard tb.num > 0, tb.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the stream", reason: "the stream has no time base")
         }
         timeBase = Rational(tb.num, tb.den)
         origin = packets.origin(in: tb)
-        let st = packets.stream.pointee
+        let st = packets.withStream { $0.pointee }
         let rate = st.avg_frame_rate.num > 0 && st.avg_frame_rate.den > 0 ? st.avg_frame_rate : st.r_frame_rate
         nominalDuration = rate.num > 0 && rate.den > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), tb)) : 1
         guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
@@ -65,12 +80,12 @@ package final class StreamReader {
     }
 
     /// Whether the stream is video (pictures can be decoded from it).
-    package var isVideo: Bool { packets.parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+    package var isVideo: Bool { packets.withStream { $0.pointee.codecpar.pointee.codec_type } == AVMEDIA_TYPE_VIDEO }
 
     /// The size of the stream's pictures as the header states it (a stream may change it mid-way; each
     /// picture's own size is what `nextPicture` passes on).
     package var pictureSize: (width: Int, height: Int) {
-        (Int(packets.parameters.pointee.width), Int(packets.parameters.pointee.height))
+        packets.withStream { st in (Int(st.pointee.codecpar.pointee.width), Int(st.pointee.codecpar.pointee.height)) }
     }
 
     /// `time` in ticks of the stream's time base, rounded down, or up with `roundingUp` (exact when
@@ -90,7 +105,7 @@ package final class StreamReader {
         let target = ticks(time)
         decoder?.flush()
         (skipsBefore, draining, ended, lastPictureEnd, holdsPacket) = (target > 0 ? target : .min, false, false, nil, false)
-        if hasRead || target > 0 {
+        if hasRead || target > 0 || !packets.standsAtStart {
             try FFmpegLog.capturing { try seekToKeyframe(atOrBefore: max(0, target).addingSaturating(origin), token) }
         }
         hasRead = true
@@ -103,7 +118,7 @@ package final class StreamReader {
     /// last to before the stream's start.
     private func seekToKeyframe(atOrBefore target: Int64, _ token: CancellationToken) throws {
         let nopts = avocet_nopts_value()
-        let st = packets.stream.pointee
+        let st = packets.withStream { $0.pointee }
         // A second before the stream's first presentation time: its first keyframe is decoded earlier.
         let floor = (st.start_time != nopts ? st.start_time : 0).subtractingSaturating(av_rescale_q(1, AVRational(num: 1, den: 1), packets.timeBase))
         var seekTarget = target
@@ -225,7 +240,7 @@ package final class StreamReader {
         guard isVideo else {
             throw MediaEngineError(.invalidArgument, source: name, operation: "decode", reason: "the stream is not video")
         }
-        let made = try StreamDecoder(stream: packets.stream, source: name)
+        let made = try packets.withStream { try StreamDecoder(stream: $0, source: name) }
         decoder = made
         return made
     }

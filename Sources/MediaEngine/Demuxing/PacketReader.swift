@@ -5,7 +5,7 @@ import Foundation
 /// ahead): opens its own container with only those streams undiscarded, seeks to the keyframe at or
 /// before a time, and hands out packets in decode order. Blocking: call on an engine thread, one caller
 /// at a time.
-final class PacketReader {
+final class PacketReader: PacketSource {
     private let context: FormatContext
     private let ctx: UnsafeMutablePointer<AVFormatContext>
     /// The first stream asked for: seeks are in its time base.
@@ -69,9 +69,26 @@ final class PacketReader {
     /// Positions reading at the keyframe at or before `timestamp` (stream ticks), or the nearest the
     /// demuxer can.
     func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
+        try seek(stream: streamIndex, atOrBefore: timestamp, token)
+    }
+
+    /// Positions reading at the keyframe of the stream at `index` (one of those read) at or before
+    /// `timestamp` (that stream's ticks), or the nearest the demuxer can.
+    func seek(stream index: Int32, atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
         context.use(token)
-        let rc = FFmpegLog.capturing { FFmpeg.seek(ctx, stream: streamIndex, atOrBefore: timestamp, token) }
+        let rc = FFmpegLog.capturing { FFmpeg.seek(ctx, stream: index, atOrBefore: timestamp, token) }
         if rc < 0 { throw context.seekFailure(rc, token) }
+    }
+
+    func withStream<T>(_ body: (UnsafeMutablePointer<AVStream>) throws -> T) rethrows -> T { try body(stream) }
+
+    /// Always: a reader's owner knows whether it has read (`StreamReader` seeks once it has).
+    var standsAtStart: Bool { true }
+
+    /// The stream at `index`, when it is one of those read.
+    func stream(at index: Int32) -> UnsafeMutablePointer<AVStream>? {
+        guard kept.contains(index), index < Int32(ctx.pointee.nb_streams) else { return nil }
+        return ctx.pointee.streams[Int(index)]
     }
 
     /// Reads the next packet of the streams read into `packet`; false at the end.

@@ -206,4 +206,34 @@ struct VideoOutputTests {
         #expect(delegate.told.values == ["media"])
         _ = player
     }
+
+    /// The descriptors this process holds open on `path`.
+    static func descriptors(on path: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
+    }
+
+    /// The output's pictures come from the packets the item's read-ahead read: the file is open once
+    /// while it plays (a video-only file: no sound reader), and the pictures are right before and after
+    /// a seek.
+    @Test func theReadAheadAndThePicturesShareOneOpenFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).mp4").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("frames-h264.mp4"), toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let item = AVPlayerItem(url: URL(fileURLWithPath: path))
+            let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            item.add(output)
+            let player = AVPlayer(playerItem: item)
+            player.sourceClock = CMClock.manual()
+            try await PlayerTests.ready(item, in: player)
+            let first = try #require(try await Self.picture(output, at: Self.t(0.5)))
+            #expect(Self.frameNumber(first.0) == 12)
+            #expect(Self.descriptors(on: path) == 1, "descriptors on the file: \(Self.descriptors(on: path))")
+            #expect(await player.seek(to: Self.t(3.02), toleranceBefore: .zero, toleranceAfter: .zero))
+            let later = try #require(try await Self.picture(output, at: Self.t(3.02)))
+            #expect(Self.frameNumber(later.0) == 75)
+            #expect(Self.descriptors(on: path) == 1, "descriptors on the file after the seek: \(Self.descriptors(on: path))")
+        }
+    }
 }

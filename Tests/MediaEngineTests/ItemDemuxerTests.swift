@@ -1,0 +1,106 @@
+import FixtureSupport
+import Foundation
+import MediaEngine
+import Testing
+
+/// A player item's one container: read ahead, with the packets of a stream kept for its decoder, so
+/// the decoder reads what the read-ahead read (no second open, no seek inside what was read) and
+/// decodes the same pictures as a reader with a container of its own.
+@Suite("Item demuxer")
+struct ItemDemuxerTests {
+    static let path = Fixtures.path("av.mp4")
+    /// av.mp4: stream 0 is its 2 s of video (keyframes at 0 and 1 s), stream 1 its sound.
+    static let (video, audio) = (0, 1)
+
+    static func demuxer(retain: [Int] = [], byteLimit: Int = 64 << 20) -> ItemDemuxer {
+        ItemDemuxer(options: DemuxerOptions(), streamIndices: [video, audio], retain: retain, byteLimit: byteLimit) { _ in
+            try FileByteSource(path: path)
+        }
+    }
+
+    /// The presentation times of every picture from `time` on, decoded without conversion.
+    static func times(_ reader: StreamReader, from time: Double, _ token: CancellationToken) throws -> [Int64] {
+        try reader.start(at: MediaTimestamp(value: Int64((time * 1_000).rounded()), timeBase: Rational(1, 1_000)), token)
+        var times: [Int64] = []
+        while let timing = try reader.nextPicture(token, into: { _, _ in nil }) { times.append(timing.presentationTime) }
+        return times
+    }
+
+    /// The same, from a reader with its own container.
+    static func ownTimes(from time: Double, _ token: CancellationToken) throws -> [Int64] {
+        let own = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: video, cancellation: token)
+        return try times(own, from: time, token)
+    }
+
+    @Test("a decoder that comes after the read-ahead began gets the retained packets from the start, without a seek")
+    func retainedFromTheStart() async throws {
+        let demuxer = Self.demuxer(retain: [Self.video])
+        let (progress, shared, own, seeks) = try await IOExecutor.shared.run { token in
+            let progress = try demuxer.readAhead(from: 0, through: 1.5, token)
+            let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            #expect(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token) == nil,
+                    "one reader per stream: a second opens its own container")
+            return (progress, try Self.times(reader, from: 0, token), try Self.ownTimes(from: 0, token), demuxer.seeks)
+        }
+        #expect(progress.reached.map { $0 >= 1.5 } == true && !progress.ended && !progress.full, "\(progress)")
+        #expect(shared.count == 50 && shared == own, "\(shared.count) pictures: \(shared.prefix(4))… vs \(own.prefix(4))…")
+        #expect(seeks == 0)
+        #expect(demuxer.heldBytes == 0, "every packet kept was taken or let go")
+    }
+
+    @Test("a start inside what was read costs no seek and gives the pictures from its keyframe on; one beyond seeks")
+    func startsInsideWhatWasRead() async throws {
+        let (inside, ownInside, seeksInside) = try await IOExecutor.shared.run { token in
+            let demuxer = Self.demuxer()
+            let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            _ = try demuxer.readAhead(from: 0, through: 2, token)
+            return (try Self.times(reader, from: 1.5, token), try Self.ownTimes(from: 1.5, token), demuxer.seeks)
+        }
+        #expect(!inside.isEmpty && inside == ownInside, "\(inside) vs \(ownInside)")
+        #expect(seeksInside == 0)
+        // Read to 0.3 s: 1.2 s is reached by reading on, 1.9 s is not.
+        let (near, ownNear, seeksNear, beyond, ownBeyond, seeksBeyond) = try await IOExecutor.shared.run { token in
+            let demuxer = Self.demuxer()
+            let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            _ = try demuxer.readAhead(from: 0, through: 0.3, token)
+            let near = try Self.times(reader, from: 1.2, token)
+            let seeksNear = demuxer.seeks
+            let other = Self.demuxer()
+            let far = try #require(try StreamReader(demuxer: other, streamIndex: Self.video, cancellation: token))
+            _ = try other.readAhead(from: 0, through: 0.3, token)
+            let beyond = try Self.times(far, from: 1.9, token)
+            return (near, try Self.ownTimes(from: 1.2, token), seeksNear, beyond, try Self.ownTimes(from: 1.9, token), other.seeks)
+        }
+        #expect(!near.isEmpty && near == ownNear, "\(near) vs \(ownNear)")
+        #expect(seeksNear == 0)
+        #expect(!beyond.isEmpty && beyond == ownBeyond, "\(beyond) vs \(ownBeyond)")
+        #expect(seeksBeyond == 1)
+    }
+
+    @Test("the read-ahead pauses when the queues are full; the decoder reads on past the limit")
+    func fullQueuesPauseTheReadAhead() async throws {
+        let demuxer = Self.demuxer(byteLimit: 20_000)
+        let (first, times, own, after) = try await IOExecutor.shared.run { token in
+            let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            let first = try demuxer.readAhead(from: 0, through: 10, token)
+            let times = try Self.times(reader, from: 0, token)
+            return (first, times, try Self.ownTimes(from: 0, token), try demuxer.readAhead(from: 2, through: 10, token))
+        }
+        #expect(first.full && !first.ended, "\(first)")
+        #expect(first.reached.map { $0 < 2 } == true, "stopped short of the end: \(first)")
+        #expect(times == own, "\(times.count) pictures vs \(own.count)")
+        #expect(after.ended && !after.full, "\(after)")
+    }
+
+    @Test("closed: the decoder's reads fail as cancelled")
+    func closedFailsAsCancelled() async throws {
+        let demuxer = Self.demuxer()
+        let outcome = try await IOExecutor.shared.run { token -> Result<[Int64], MediaEngineError> in
+            let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            demuxer.close()
+            return Result { try Self.times(reader, from: 0, token) }.mapError { $0 as? MediaEngineError ?? MediaEngineError(.failed, source: "", operation: "", reason: "\($0)") }
+        }
+        guard case .failure(let error) = outcome else { Issue.record("read after close: \(outcome)"); return }
+        #expect(error.code == .cancelled, "\(error)")
+    }
+}
