@@ -12,8 +12,8 @@ struct ItemDemuxerTests {
     /// av.mp4: stream 0 is its 2 s of video (keyframes at 0 and 1 s), stream 1 its sound.
     static let (video, audio) = (0, 1)
 
-    static func demuxer(retain: [Int] = [], byteLimit: Int = 64 << 20) -> ItemDemuxer {
-        ItemDemuxer(options: DemuxerOptions(), streamIndices: [video, audio], retain: retain, byteLimit: byteLimit) { _ in
+    static func demuxer(byteLimit: Int = 64 << 20) -> ItemDemuxer {
+        ItemDemuxer(options: DemuxerOptions(), streamIndices: [video, audio], byteLimit: byteLimit) { _ in
             try FileByteSource(path: path)
         }
     }
@@ -32,20 +32,46 @@ struct ItemDemuxerTests {
         return try times(own, from: time, token)
     }
 
-    @Test("a decoder that comes after the read-ahead began gets the retained packets from the start, without a seek")
-    func retainedFromTheStart() async throws {
-        let demuxer = Self.demuxer(retain: [Self.video])
-        let (progress, shared, own, seeks) = try await IOExecutor.shared.run { token in
+    @Test("decoders that come after the read-ahead began read what it kept from the start, without a seek; keep(from:) lets the past go")
+    func keptFromTheStart() async throws {
+        let demuxer = Self.demuxer()
+        let (progress, shared, second, own, seeks, before, after) = try await IOExecutor.shared.run { token in
             let progress = try demuxer.readAhead(from: 0, through: 1.5, token)
             let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
-            #expect(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token) == nil,
-                    "one reader per stream: a second opens its own container")
-            return (progress, try Self.times(reader, from: 0, token), try Self.ownTimes(from: 0, token), demuxer.seeks)
+            let other = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            let shared = try Self.times(reader, from: 0, token)
+            let second = try Self.times(other, from: 0, token)
+            let before = demuxer.keptByteCount
+            demuxer.keep(from: 1.5)
+            _ = try demuxer.readAhead(from: 2, through: 10, placing: false, token)
+            return (progress, shared, second, try Self.ownTimes(from: 0, token), demuxer.seeks, before, demuxer.keptByteCount)
         }
         #expect(progress.reached.map { $0 >= 1.5 } == true && !progress.ended && !progress.full, "\(progress)")
         #expect(shared.count == 50 && shared == own, "\(shared.count) pictures: \(shared.prefix(4))… vs \(own.prefix(4))…")
+        #expect(second == own, "a second reader of the stream reads the same packets")
         #expect(seeks == 0)
-        #expect(demuxer.heldBytes == 0, "every packet kept was taken or let go")
+        // av.mp4 is 120 KB; from 1.5 s on, what is kept starts at the keyframe at 1 s.
+        #expect(before > 100_000 && after < before * 2 / 3, "kept \(before) bytes, then \(after)")
+    }
+
+    @Test("a decoder whose place a seek for another took goes on from its last packet")
+    func aDisplacedDecoderGoesOn() async throws {
+        let (pictures, own, seeks) = try await IOExecutor.shared.run { token in
+            let demuxer = Self.demuxer()
+            let video = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            let sound = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.audio, cancellation: token))
+            try video.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, 1)), token)
+            var pictures: [Int64] = []
+            for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
+            // The sound starts past what reading on reaches: the container seeks there, and the
+            // pictures go on from the tenth (a seek back for them).
+            try sound.start(at: MediaTimestamp(value: 19, timeBase: Rational(1, 10)), token)
+            _ = try sound.nextPacket(token) { _ in }
+            while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
+            return (pictures, try Self.ownTimes(from: 0, token), demuxer.seeks)
+        }
+        #expect(pictures == own, "\(pictures.count) pictures vs \(own.count)")
+        #expect(seeks == 2, "one for the sound, one back for the pictures: \(seeks)")
     }
 
     @Test("a start inside what was read costs no seek and gives the pictures from its keyframe on; one beyond seeks")
@@ -84,7 +110,7 @@ struct ItemDemuxerTests {
             let reader = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
             let first = try demuxer.readAhead(from: 0, through: 10, token)
             let times = try Self.times(reader, from: 0, token)
-            return (first, times, try Self.ownTimes(from: 0, token), try demuxer.readAhead(from: 2, through: 10, token))
+            return (first, times, try Self.ownTimes(from: 0, token), try demuxer.readAhead(from: 2, through: 10, placing: false, token))
         }
         #expect(first.full && !first.ended, "\(first)")
         #expect(first.reached.map { $0 < 2 } == true, "stopped short of the end: \(first)")

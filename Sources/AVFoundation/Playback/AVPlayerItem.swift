@@ -387,8 +387,7 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
         let played = tracks.filter { $0.facts.isEnabled && $0.file != nil }
         guard let source = played.first?.file?.source, played.allSatisfy({ $0.file?.source === source }) else { return nil }
         let streams = played.compactMap { $0.file?.stream.index }
-        let videos = played.filter { $0.mediaType == .video }.compactMap { $0.file?.stream.index }
-        let buffer = PlaybackBuffer(source: source, streams: streams, retaining: videos, from: snapshot.time,
+        let buffer = PlaybackBuffer(source: source, streams: streams, from: snapshot.time,
                                     forward: { [weak self] in self?.forwardBufferSeconds ?? 10 },
                                     onChange: { [weak self] in self?.bufferDidChange() },
                                     onFailure: { [weak self] in self?.playbackFailed($0) })

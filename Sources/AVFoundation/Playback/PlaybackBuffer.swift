@@ -7,9 +7,9 @@ internal import Locking
 ///
 /// Jobs on the engine's threads read the played streams' packets from the item's time to `forward`
 /// seconds beyond it, then end; the player's ticks start another when its time moves on (no thread
-/// waits for room). The reading is the item's one `ItemDemuxer`: the packets of a stream that has a
-/// decoder reading from it (the video output's) are kept for that decoder, up to the demuxer's byte
-/// limit, where reading ahead pauses until the decoder takes them; the others are counted and dropped.
+/// waits for room). The reading is the item's one `ItemDemuxer`, whose packets the item's decoders
+/// (the video outputs' pictures, the sound) read in turn: it keeps them from a second behind the
+/// playhead (`kept`) to what was read, up to its byte limit, where reading ahead pauses.
 /// Over a network or a resource loader delegate the reading is what pulls the bytes into the asset's
 /// cache, so a read that waits for bytes is a stall; a seek outside what was read cancels the read in
 /// flight and starts over there. A read that fails (the server went away, the delegate failed) is
@@ -41,6 +41,9 @@ final class PlaybackBuffer: Sendable {
         var running = false
         /// Bumped by each start-over; a job of an older generation stops and starts the newer one.
         var generation = 0
+        /// Whether a read since the last start-over placed the demuxer (later reads read on from where
+        /// it stands, even where a decoder's seek moved it: a seek here would move it away from them).
+        var positioned = false
         var token = CancellationToken()
         var failure: (any Error)?
         var failed: Bool { failure != nil }
@@ -50,6 +53,10 @@ final class PlaybackBuffer: Sendable {
 
     /// Seconds that must be read ahead for playing to be likely to keep up (or the rest of the item).
     static let enough = 1.0
+    /// Seconds of packets the demuxer keeps behind the playhead (from the keyframe before), so that the
+    /// sound starting again after a pause, a rate change or a change of language, or pictures after a
+    /// small seek back, need no seek.
+    static let kept = 1.0
 
     private let forward: @Sendable () -> Double
     private let state: LockedState<State>
@@ -60,11 +67,10 @@ final class PlaybackBuffer: Sendable {
     private let onFailure: @Sendable (any Error) -> Void
 
     /// A buffer over `streams` of `source` from `time`, reading `forward()` seconds ahead of the
-    /// playhead, keeping the first packets of the streams at `retaining` (video) for a decoder that
-    /// comes once reading has begun. Nothing is read until `follow` or `waitFor` asks.
-    init(source: AssetSource, streams: [Int], retaining: [Int], from time: CMTime, forward: @escaping @Sendable () -> Double,
+    /// playhead. Nothing is read until `follow` or `waitFor` asks.
+    init(source: AssetSource, streams: [Int], from time: CMTime, forward: @escaping @Sendable () -> Double,
          onChange: @escaping @Sendable () -> Void, onFailure: @escaping @Sendable (any Error) -> Void) {
-        kept = Locked(ItemDemuxer(options: source.options, streamIndices: streams, retain: retaining,
+        kept = Locked(ItemDemuxer(options: source.options, streamIndices: streams,
                                   open: { token in try source.openUnchanged(cancellation: token) }))
         self.forward = forward
         self.onChange = onChange
@@ -98,6 +104,7 @@ final class PlaybackBuffer: Sendable {
     func follow(_ time: CMTime) {
         // A time before where reading starts is a tick that read the clock before a seek moved it.
         state.change { s in if time >= s.range.start { s.playhead = time } }
+        demuxer?.keep(from: time.seconds - PlaybackBuffer.kept)
         readOn()
     }
 
@@ -111,10 +118,12 @@ final class PlaybackBuffer: Sendable {
             s.generation += 1
             s.token = CancellationToken()
             s.range = Range(start: time, end: time, ended: false)
+            s.positioned = false
             return stale
         }
         stale?.cancel()
         if stale != nil { onChange() }
+        demuxer?.keep(from: time.seconds - PlaybackBuffer.kept)
         readOn()
     }
 
@@ -168,19 +177,20 @@ final class PlaybackBuffer: Sendable {
         }
         while true {
             let forward = max(PlaybackBuffer.enough, self.forward())
-            let (generation, token, from, target) = state.change { s in
-                (s.generation, s.token, s.range.end, s.playhead.seconds + forward)
+            let (generation, token, positioned, from, target) = state.change { s in
+                (s.generation, s.token, s.positioned, s.range.end, s.playhead.seconds + forward)
             }
             guard !token.isCancelled, from.seconds < target, let demuxer else { return }
             do {
                 // The demuxer seeks only where reading on would not get there (a container just opened
                 // reads from the start without one: HLS cannot seek before it has read, and need not).
                 let progress = try AVError.converting {
-                    try demuxer.readAhead(from: from.seconds, through: min(target, from.seconds + 0.5), token)
+                    try demuxer.readAhead(from: from.seconds, through: min(target, from.seconds + 0.5), placing: !positioned, token)
                 }
                 let (reached, ended) = (progress.reached, progress.ended)
                 let resumed = state.change { s -> [@Sendable () -> Void]? in
                     guard s.generation == generation else { return nil }
+                    s.positioned = true
                     if let reached, reached.isFinite {
                         let time = CMTime(seconds: reached, preferredTimescale: 90_000)
                         if time > s.range.end { s.range.end = time }

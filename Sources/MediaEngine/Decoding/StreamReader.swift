@@ -46,9 +46,9 @@ package final class StreamReader {
     }
 
     /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (its
-    /// packets come from what the read-ahead read, and a seek inside that costs none); nil when the
-    /// stream is not one the demuxer reads or already has its reader. Blocking: opens the container
-    /// when the demuxer has not yet.
+    /// packets come from what the read-ahead read, and a start inside what it keeps costs no seek); nil
+    /// when the stream is not one the demuxer reads. Blocking: opens the container when the demuxer has
+    /// not yet.
     package convenience init?(demuxer: ItemDemuxer, streamIndex: Int, cancellation: CancellationToken) throws {
         guard let consumer = try demuxer.consumer(of: streamIndex, cancellation) else { return nil }
         try self.init(packets: consumer, name: consumer.name)

@@ -1,21 +1,29 @@
 internal import CFFmpeg
 import Foundation
 
-/// The one container a player item reads for the streams it plays: read ahead of the item's time
-/// (`readAhead`), its packets kept in a bounded queue for each stream that has a consumer (a decoder's
-/// `StreamReader`, through `StreamReader(demuxer:streamIndex:)`) and dropped for the others once their
-/// times are counted. So the bytes a read-ahead pulled (from a file, a network or a resource loader
-/// delegate) are the ones decoded, and the item's file is opened once for its read-ahead and its
-/// pictures.
+/// The one container a player item reads for the streams it plays. The read-ahead (`readAhead`) reads
+/// it ahead of the item's time, and every packet read is kept, stream by stream, from a little behind
+/// the item's time (`keep(from:)`) to where reading reached; the decoders (`StreamReader` for pictures,
+/// `AudioSampleReader` for sound, through `StreamReader(demuxer:streamIndex:cancellation:)` and
+/// `AudioSampleReader(demuxer:…)`) each read their stream's packets from there with a cursor of their
+/// own. So the bytes the read-ahead pulled (from a file, a network or a resource loader delegate) are
+/// the ones decoded, the item's file is opened once, and a decoder that starts again inside what is
+/// kept (the sound after a pause, pictures after a seek into what was read) costs no seek.
 ///
-/// Seeks are shared: the container seeks when a reader or the read-ahead asks for a time that what is
-/// read cannot reach (before where reading started, or more than a second past what was read), and
-/// every queue is then emptied; a time inside what is read costs no seek (a consumer's queue is cut at
-/// its keyframe at or before the time).
+/// Seeks are shared: the container seeks when a decoder or the read-ahead asks for a time that what is
+/// kept cannot give (before it, or more than a second past what was read); everything kept is then let
+/// go, and a decoder whose place was lost goes on from its last packet (found again among the packets
+/// read after the seek, or by a seek back to it).
 ///
-/// Blocking: every method runs on an engine thread. Thread-safe: the container is used under one
-/// lock, a packet at a time, so a reader waits for the read-ahead at most one packet's read. Holds the
-/// source open until the last reference goes.
+/// Memory: what is kept is bounded by time (from the last keyframe at or before `keep(from:)` to what
+/// was read) and by `byteLimit`, where the read-ahead pauses; a decoder reading on past it keeps one
+/// stream going. Before the first `keep(from:)` everything read from the start is kept, so a decoder
+/// that comes once reading began (a video output added while the item loads) starts at the beginning
+/// without a seek (HLS cannot seek to its very start).
+///
+/// Blocking: every method runs on an engine thread. Thread-safe: the container is used under one lock,
+/// a packet at a time, and what is kept under another, so a decoder finding its packet kept does not
+/// wait for a read in flight. Holds the source open until the last reference goes.
 package final class ItemDemuxer: @unchecked Sendable {
     /// How far the read-ahead got.
     package struct Progress: Sendable, Equatable {
@@ -23,102 +31,115 @@ package final class ItemDemuxer: @unchecked Sendable {
         package var reached: Double?
         /// Whether the container's end was read.
         package var ended: Bool
-        /// Whether the read-ahead stopped because the queues hold `byteLimit` bytes of packets not yet
-        /// taken by their readers.
+        /// Whether the read-ahead stopped because `byteLimit` bytes of packets are kept.
         package var full: Bool
     }
 
-    /// Bytes of packets the queues hold before the read-ahead pauses (a reader taking its packets
-    /// reads on past it): 64 MiB unless told, some 50 s of 1080p H.264 at 10 Mbit/s.
+    /// Bytes of packets kept before the read-ahead pauses: 64 MiB unless told, some 50 s of 1080p
+    /// H.264 at 10 Mbit/s with its sound.
     package let byteLimit: Int
-    /// Bytes of a stream's packets kept from the start for a reader yet to come (`retaining`).
-    static let retentionLimit = 8 << 20
     /// How far past what was read a time may lie and still be reached by reading on rather than by a seek.
     static let readThrough = 1.0
 
-    /// A stream's queue: its packets read and not yet taken, oldest first.
-    final class Queue {
+    /// A stream's kept packets, oldest first, numbered from the first read since the demuxer opened.
+    final class Track {
         let index: Int32
         var packets: [UnsafeMutablePointer<AVPacket>] = []
-        var head = 0
-        /// The bytes of the packets held.
+        /// Each packet's item time in seconds (its presentation time, else its decode time; nil: none).
+        var times: [Double?] = []
+        /// The number of `packets[0]`.
+        var base = 0
         var bytes = 0
-        /// Whether the queue holds every packet of its stream read since the last seek.
-        var complete: Bool
+        /// Whether every packet read since the last seek is still kept.
+        var whole = true
 
-        init(index: Int32, complete: Bool) {
-            self.index = index
-            self.complete = complete
-        }
+        init(index: Int32) { self.index = index }
 
-        var isEmpty: Bool { head >= packets.count }
+        var end: Int { base + packets.count }
 
-        func popFirst() -> UnsafeMutablePointer<AVPacket>? {
-            guard head < packets.count else { return nil }
-            let first = packets[head]
-            head += 1
-            bytes -= Int(max(0, first.pointee.size))
-            if head >= 64 && head * 2 >= packets.count {
-                packets.removeFirst(head)
-                head = 0
-            }
-            return first
-        }
-
-        /// Frees every packet; returns their bytes.
-        func clear() -> Int {
-            var bytes = 0
-            for i in head..<packets.count {
-                bytes += Int(max(0, packets[i].pointee.size))
+        /// Lets the first `count` packets go; returns their bytes.
+        func dropFirst(_ count: Int) -> Int {
+            let n = min(count, packets.count)
+            guard n > 0 else { return 0 }
+            var freed = 0
+            for i in 0..<n {
+                freed += Int(max(0, packets[i].pointee.size))
                 var p: UnsafeMutablePointer<AVPacket>? = packets[i]
                 av_packet_free(&p)
             }
-            packets = []
-            head = 0
-            self.bytes = 0
-            return bytes
+            packets.removeFirst(n)
+            times.removeFirst(n)
+            base += n
+            bytes -= freed
+            whole = false
+            return freed
+        }
+
+        /// Lets every packet go; returns their bytes.
+        func clear() -> Int {
+            let freed = dropFirst(packets.count)
+            whole = true
+            return freed
         }
     }
 
+    /// A decoder's place in its stream's packets.
+    final class Cursor {
+        let track: Track
+        /// The number of the next packet handed out.
+        var position: Int
+        /// The decode time (else presentation time) of the last packet handed out, in container ticks.
+        var last: Int64?
+        /// Packets up to this decode time are skipped (a seek back to the last packet handed out).
+        var skipsThrough: Int64?
+        /// Whether a seek for another let this cursor's place go.
+        var displaced = false
+        /// The time (container ticks) of the cursor's own last seek.
+        var target: Int64?
+
+        init(track: Track) {
+            self.track = track
+            position = track.base
+        }
+    }
+
+    /// The container: opened, read and sought under it.
+    private let container = NSLock()
+    /// What is kept, the cursors and the counts.
     private let lock = NSLock()
     /// The source's name, once opened.
     private var name = "the item's media"
     private let open: @Sendable (CancellationToken) throws -> any ByteSource
     private let options: DemuxerOptions
     private let streamIndices: [Int]
+    // Under `container`:
     private var reader: PacketReader?
     private var scratch: UnsafeMutablePointer<AVPacket>?
-    private var queues: [Int32: Queue] = [:]
-    private var queuedBytes = 0
-    /// Streams whose packets are kept from the container's start, until the first seek or
-    /// `retentionLimit`, for a reader that comes once reading has begun (a video output's, once the
-    /// item is ready): it then starts where the container started, without a seek (HLS cannot seek to
-    /// its very start).
-    private var retaining: Set<Int32>
-    private var retained: [Int32: Queue] = [:]
+    // Under `lock`:
+    private var tracks: [Int32: Track] = [:]
+    private var cursors: [ObjectIdentifier: Cursor] = [:]
+    private var keptBytes = 0
     /// Item time (seconds) where reading started: 0 when opened, the time sought since.
     private var readFrom = 0.0
     private var reached: Double?
     private var ended = false
-    private var packetsRead = 0
     private var closed = false
     private var seekCount = 0
+    /// Packets before the last keyframe at or before this item time are let go.
+    private var keepFrom = -Double.infinity
 
     /// A demuxer over the streams at `streamIndices` (FFmpeg's indices; at least one) of the bytes
-    /// `open` gives, keeping the first packets of those at `retain` for readers yet to come. Opens
-    /// nothing until first used.
-    package init(options: DemuxerOptions, streamIndices: [Int], retain: [Int] = [], byteLimit: Int = 64 << 20,
+    /// `open` gives. Opens nothing until first used.
+    package init(options: DemuxerOptions, streamIndices: [Int], byteLimit: Int = 64 << 20,
                  open: @escaping @Sendable (CancellationToken) throws -> any ByteSource) {
         self.byteLimit = byteLimit
-        retaining = Set(retain.map { Int32(clamping: $0) })
         self.options = options
         self.streamIndices = streamIndices
         self.open = open
     }
 
     deinit {
-        for queue in queues.values { _ = queue.clear() }
-        for queue in retained.values { _ = queue.clear() }
+        for track in tracks.values { _ = track.clear() }
         var p = scratch
         av_packet_free(&p)
     }
@@ -126,89 +147,101 @@ package final class ItemDemuxer: @unchecked Sendable {
     /// How many times the container has sought (for tests).
     package var seeks: Int { lock.withLock { seekCount } }
 
-    /// Bytes of packets held for readers.
-    package var heldBytes: Int { lock.withLock { queuedBytes } }
+    /// Bytes of packets kept.
+    package var keptByteCount: Int { lock.withLock { keptBytes } }
 
     /// Stops for good: every later read fails as cancelled. The container is let go with the demuxer.
     package func close() {
         lock.withLock { closed = true }
     }
 
-    /// Reads ahead from `start` (item seconds) until a packet ends at or after `target`, the end, or the
-    /// queues are full; seeks first when reading on would not reach `start`. Blocking.
-    package func readAhead(from start: Double, through target: Double, _ token: CancellationToken) throws -> Progress {
-        try lock.withLock {
-            let reader = try opened(token)
-            if !reaches(max(0, start)) {
-                let lead = queues.keys.min() ?? reader.streamIndex
-                let tb = reader.timeBase(of: lead)
-                let exact = tb.num > 0 ? (max(0, start) * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
-                let ticks = exact.isFinite ? Int64(saturating: exact) : 0
-                try seek(reader, stream: lead, atOrBefore: ticks.addingSaturating(reader.origin(in: tb)), token)
-            }
-        }
+    /// Lets go of the packets before `seconds` of item time (from each stream's last keyframe at or
+    /// before it on): the player's time less what a decoder starting again near it needs. Cheap: what
+    /// is kept is trimmed at the next read.
+    package func keep(from seconds: Double) {
+        lock.withLock { keepFrom = seconds }
+    }
+
+    /// Reads ahead until a packet ends at or after `target`, the end, or `byteLimit` bytes are kept.
+    /// With `placing` (the first read after the player's time jumped to `start`, item seconds), seeks
+    /// first when reading on would not reach `start`; else reads on from where the container stands (a
+    /// decoder's seek may have moved it: seeking away from the decoders would make them seek back).
+    /// Blocking.
+    package func readAhead(from start: Double, through target: Double, placing: Bool = true, _ token: CancellationToken) throws -> Progress {
+        var first = true
         while true {
-            let progress: Progress? = try lock.withLock {
+            let progress: Progress? = try container.withLock {
                 let reader = try opened(token)
-                if !ended && queuedBytes < byteLimit && (reached ?? -.infinity) < target {
-                    try readOne(reader, token)
+                if first && placing && !lock.withLock({ reaches(max(0, start)) }) {
+                    let lead = reader.streamIndex
+                    let tb = reader.timeBase(of: lead)
+                    let exact = tb.num > 0 ? (max(0, start) * Double(tb.den) / Double(tb.num)).rounded(.down) : 0
+                    let ticks = exact.isFinite ? Int64(saturating: exact) : 0
+                    try seek(reader, stream: lead, atOrBefore: ticks.addingSaturating(reader.origin(in: tb)), for: nil, token)
                 }
-                if ended || queuedBytes >= byteLimit || (reached ?? -.infinity) >= target {
-                    return Progress(reached: reached, ended: ended, full: !ended && queuedBytes >= byteLimit)
+                first = false
+                let done = lock.withLock { () -> Progress? in
+                    for track in tracks.values { trim(track) }
+                    guard ended || keptBytes >= byteLimit || (reached ?? -.infinity) >= target else { return nil }
+                    return Progress(reached: reached, ended: ended, full: !ended && keptBytes >= byteLimit)
                 }
+                if let done { return done }
+                try readOne(reader, token)
                 return nil
             }
             if let progress { return progress }
         }
     }
 
-    /// A reader of the stream at `index`'s packets from this container; nil when the stream is not one
-    /// of those read or already has its reader (a second one opens its own container). Blocking: opens
-    /// the container when nothing has yet.
+    /// A reader of the stream at `index`'s packets, from the first kept; nil when the stream is not one
+    /// of those read. Blocking: opens the container when nothing has yet.
     func consumer(of index: Int, _ token: CancellationToken) throws -> Consumer? {
-        try lock.withLock {
+        try container.withLock {
             let reader = try opened(token)
             let i = Int32(clamping: index)
-            guard streamIndices.contains(index), queues[i] == nil, let stream = reader.stream(at: i) else { return nil }
-            let queue: Queue
-            if let kept = retained.removeValue(forKey: i) {
-                queue = kept
-                queuedBytes += kept.bytes
-            } else {
-                queue = Queue(index: i, complete: packetsRead == 0)
+            guard streamIndices.contains(index), let stream = reader.stream(at: i) else { return nil }
+            let cursor = lock.withLock { () -> Cursor? in
+                guard let track = tracks[i] else { return nil }
+                let cursor = Cursor(track: track)
+                cursors[ObjectIdentifier(cursor)] = cursor
+                return cursor
             }
-            retaining.remove(i)
-            queues[i] = queue
-            return Consumer(demuxer: self, queue: queue, stream: stream, origin: reader.origin(in: stream.pointee.time_base))
+            guard let cursor else { return nil }
+            return Consumer(demuxer: self, cursor: cursor, stream: stream, format: reader.format,
+                            origin: reader.origin(in: stream.pointee.time_base))
         }
     }
 
     /// A stream's packets from the shared container, as a `PacketSource`.
     final class Consumer: PacketSource {
         private let demuxer: ItemDemuxer
-        private let queue: Queue
-        /// Valid while the demuxer lives; used under its lock (reading the container may update it).
+        private let cursor: Cursor
+        /// Valid while the demuxer lives; used under its container lock (reading may update it).
         private let stream: UnsafeMutablePointer<AVStream>
         private let originTicks: Int64
         let timeBase: AVRational
+        let format: ContainerFormat
 
-        fileprivate init(demuxer: ItemDemuxer, queue: Queue, stream: UnsafeMutablePointer<AVStream>, origin: Int64) {
+        fileprivate init(demuxer: ItemDemuxer, cursor: Cursor, stream: UnsafeMutablePointer<AVStream>, format: ContainerFormat,
+                         origin: Int64) {
             self.demuxer = demuxer
-            self.queue = queue
+            self.cursor = cursor
             self.stream = stream
+            self.format = format
             originTicks = origin
             timeBase = stream.pointee.time_base
         }
 
-        deinit { demuxer.remove(queue) }
+        deinit { demuxer.remove(cursor) }
 
         var name: String { demuxer.lock.withLock { demuxer.name } }
+        var standsAtStart: Bool { demuxer.standsAtStart(cursor) }
+
         func withStream<T>(_ body: (UnsafeMutablePointer<AVStream>) throws -> T) rethrows -> T {
-            demuxer.lock.lock()
-            defer { demuxer.lock.unlock() }
+            demuxer.container.lock()
+            defer { demuxer.container.unlock() }
             return try body(stream)
         }
-        var standsAtStart: Bool { demuxer.standsAtStart(queue) }
 
         func origin(in timeBase: AVRational) -> Int64 {
             guard timeBase.num == self.timeBase.num, timeBase.den == self.timeBase.den else {
@@ -218,19 +251,20 @@ package final class ItemDemuxer: @unchecked Sendable {
         }
 
         func seek(atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
-            try demuxer.seek(queue, atOrBefore: timestamp, token)
+            try demuxer.seek(cursor, atOrBefore: timestamp, token)
         }
 
         func next(_ packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
-            try demuxer.next(queue, into: packet, token)
+            try demuxer.next(cursor, into: packet, token)
         }
     }
 
-    // MARK: - Under the lock
+    // MARK: - Under the locks
 
+    /// The container, opened the first time. Under `container`.
     private func opened(_ token: CancellationToken) throws -> PacketReader {
-        if closed || token.isCancelled {
-            throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled")
+        if lock.withLock({ closed }) || token.isCancelled {
+            throw MediaEngineError(.cancelled, source: lock.withLock { name }, operation: "read", reason: "cancelled")
         }
         if let reader { return reader }
         guard let packet = av_packet_alloc() else {
@@ -238,134 +272,209 @@ package final class ItemDemuxer: @unchecked Sendable {
         }
         scratch = packet
         let source = try open(token)
-        name = source.name
         let made = try PacketReader(source: source, options: options, streamIndices: streamIndices, cancellation: token)
+        lock.withLock {
+            name = source.name
+            for index in streamIndices { tracks[Int32(clamping: index)] = Track(index: Int32(clamping: index)) }
+        }
         reader = made
         return made
     }
 
-    /// Whether reading on from where the container stands reaches `seconds` of item time.
+    /// Whether reading on from where the container stands reaches `seconds` of item time. Under `lock`.
     private func reaches(_ seconds: Double) -> Bool {
         seconds >= readFrom && (ended || seconds <= (reached ?? readFrom) + Self.readThrough)
     }
 
-    private func seek(_ reader: PacketReader, stream: Int32, atOrBefore ticks: Int64, _ token: CancellationToken) throws {
-        seekCount += 1
-        for queue in queues.values {
-            queuedBytes -= queue.clear()
-            queue.complete = true
-        }
-        for queue in retained.values { _ = queue.clear() }
-        (retained, retaining) = ([:], [])
+    /// Seeks the container for `cursor` (nil: the read-ahead) and lets everything kept go; the other
+    /// cursors lose their place. Under `container`.
+    private func seek(_ reader: PacketReader, stream: Int32, atOrBefore ticks: Int64, for cursor: Cursor?,
+                      _ token: CancellationToken) throws {
         let tb = reader.timeBase(of: stream)
         let seconds = tb.den > 0 ? Double(ticks.subtractingSaturating(reader.origin(in: tb))) * Double(tb.num) / Double(tb.den) : 0
-        (readFrom, reached, ended, packetsRead) = (seconds.isFinite ? max(0, seconds) : 0, nil, false, 0)
+        lock.withLock {
+            seekCount += 1
+            for track in tracks.values { keptBytes -= track.clear() }
+            for other in cursors.values where other !== cursor { other.displaced = true }
+            cursor.map { $0.position = $0.track.base }
+            (readFrom, reached, ended, keepFrom) = (seconds.isFinite ? max(0, seconds) : 0, nil, false, -.infinity)
+        }
         try reader.seek(stream: stream, atOrBefore: ticks, token)
     }
 
-    /// Reads one packet: counts how far its time reaches, and queues it for its stream's reader.
+    /// Reads one packet and keeps it; trims what lies before `keepFrom`. Under `container`.
     private func readOne(_ reader: PacketReader, _ token: CancellationToken) throws {
         guard let packet = scratch else { return }
         guard try reader.next(packet, token) else {
-            ended = true
+            lock.withLock { ended = true }
             return
         }
-        packetsRead += 1
         let p = packet.pointee
         let tb = reader.timeBase(of: p.stream_index)
-        let start = p.pts != avocet_nopts_value() ? p.pts : p.dts
-        if start != avocet_nopts_value(), tb.num > 0, tb.den > 0 {
-            let ticks = start.addingSaturating(max(0, p.duration)).subtractingSaturating(reader.origin(in: tb))
-            let end = Double(ticks) * Double(tb.num) / Double(tb.den)
-            if end.isFinite { reached = max(reached ?? end, end) }
+        let nopts = avocet_nopts_value()
+        let startTicks = p.pts != nopts ? p.pts : p.dts
+        var time: Double?
+        var end: Double?
+        if startTicks != nopts, tb.num > 0, tb.den > 0 {
+            let origin = reader.origin(in: tb)
+            let start = Double(startTicks.subtractingSaturating(origin)) * Double(tb.num) / Double(tb.den)
+            let stop = Double(startTicks.addingSaturating(max(0, p.duration)).subtractingSaturating(origin)) * Double(tb.num) / Double(tb.den)
+            time = start.isFinite ? start : nil
+            end = stop.isFinite ? stop : nil
         }
-        if let queue = queues[p.stream_index] {
-            queuedBytes += try keep(packet, in: queue)
-        } else if retaining.contains(p.stream_index) {
-            let queue = retained[p.stream_index] ?? Queue(index: p.stream_index, complete: true)
-            retained[p.stream_index] = queue
-            _ = try keep(packet, in: queue)
-            if queue.bytes > Self.retentionLimit {
-                _ = queue.clear()
-                retained[p.stream_index] = nil
-                retaining.remove(p.stream_index)
-            }
-        }
-    }
-
-    /// Moves `packet` to the end of `queue`; returns its bytes.
-    private func keep(_ packet: UnsafeMutablePointer<AVPacket>, in queue: Queue) throws -> Int {
         guard let kept = av_packet_alloc() else {
-            throw MediaEngineError(.outOfMemory, source: name, operation: "read", reason: "out of memory")
+            throw MediaEngineError(.outOfMemory, source: reader.name, operation: "read", reason: "out of memory")
         }
         av_packet_move_ref(kept, packet)
-        queue.packets.append(kept)
-        let bytes = Int(max(0, kept.pointee.size))
-        queue.bytes += bytes
-        return bytes
-    }
-
-    private func standsAtStart(_ queue: Queue) -> Bool {
-        lock.withLock { queue.complete && readFrom <= 0 && queue.head == 0 }
-    }
-
-    private func remove(_ queue: Queue) {
         lock.withLock {
-            queuedBytes -= queue.clear()
-            if queues[queue.index] === queue { queues[queue.index] = nil }
-        }
-    }
-
-    /// A reader's seek: inside what is read, its queue is cut at its last keyframe at or before
-    /// `timestamp` (or, holding every packet since the last seek, kept); elsewhere the container seeks.
-    private func seek(_ queue: Queue, atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
-        try lock.withLock {
-            let reader = try opened(token)
-            let tb = reader.timeBase(of: queue.index)
-            let ticks = timestamp.subtractingSaturating(reader.origin(in: tb))
-            let seconds = tb.den > 0 ? Double(ticks) * Double(tb.num) / Double(tb.den) : 0
-            if reaches(seconds) {
-                let nopts = avocet_nopts_value()
-                let keyframe = (queue.head..<queue.packets.count).last { i in
-                    let p = queue.packets[i].pointee
-                    let time = p.pts != nopts ? p.pts : p.dts
-                    return p.flags & AV_PKT_FLAG_KEY != 0 && time != nopts && time <= timestamp
-                }
-                if let keyframe {
-                    for _ in queue.head..<keyframe {
-                        guard let dropped = queue.popFirst() else { break }
-                        queuedBytes -= Int(max(0, dropped.pointee.size))
-                        var p: UnsafeMutablePointer<AVPacket>? = dropped
-                        av_packet_free(&p)
-                    }
-                    queue.complete = false
-                    return
-                }
-                if queue.complete { return }
+            if let end { reached = max(reached ?? end, end) }
+            guard let track = tracks[kept.pointee.stream_index] else {
+                var unkept: UnsafeMutablePointer<AVPacket>? = kept
+                av_packet_free(&unkept)
+                return
             }
-            try seek(reader, stream: queue.index, atOrBefore: timestamp, token)
+            track.packets.append(kept)
+            track.times.append(time)
+            let bytes = Int(max(0, kept.pointee.size))
+            track.bytes += bytes
+            keptBytes += bytes
+            trim(track)
         }
     }
 
-    /// A reader's next packet: the oldest queued, else read on until its stream has one.
-    private func next(_ queue: Queue, into packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
+    /// Lets `track`'s packets before its last keyframe at or before `keepFrom` go. Under `lock`.
+    private func trim(_ track: Track) {
+        guard keepFrom > -.infinity, let first = track.times.first, let time = first, time < keepFrom else { return }
+        var keyframe: Int?
+        for i in track.packets.indices {
+            guard let t = track.times[i] else { continue }
+            if t > keepFrom { break }
+            if track.packets[i].pointee.flags & AV_PKT_FLAG_KEY != 0 { keyframe = i }
+        }
+        guard let keyframe, keyframe > 0 else { return }
+        keptBytes -= track.dropFirst(keyframe)
+    }
+
+    private func standsAtStart(_ cursor: Cursor) -> Bool {
+        lock.withLock { !cursor.displaced && cursor.track.whole && cursor.track.base == 0 && cursor.position == 0 && readFrom <= 0 }
+    }
+
+    private func remove(_ cursor: Cursor) {
+        lock.withLock { _ = cursors.removeValue(forKey: ObjectIdentifier(cursor)) }
+    }
+
+    /// A decoder's seek: to its stream's last kept keyframe at or before `timestamp` when reading on
+    /// reaches the time (or to its first kept packet, when every packet since the container's seek is
+    /// kept); elsewhere the container seeks.
+    private func seek(_ cursor: Cursor, atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
+        try container.withLock {
+            let reader = try opened(token)
+            let placed = lock.withLock { () -> Bool in
+                (cursor.displaced, cursor.last, cursor.skipsThrough, cursor.target) = (false, nil, nil, timestamp)
+                return place(cursor, atOrBefore: timestamp, reader)
+            }
+            if !placed { try seek(reader, stream: cursor.track.index, atOrBefore: timestamp, for: cursor, token) }
+        }
+    }
+
+    /// Places `cursor` among what is kept for a start at `timestamp` (container ticks), if it can be
+    /// without a seek. Under `container` and `lock`.
+    private func place(_ cursor: Cursor, atOrBefore timestamp: Int64, _ reader: PacketReader) -> Bool {
+        let track = cursor.track
+        let tb = reader.timeBase(of: track.index)
+        let ticks = timestamp.subtractingSaturating(reader.origin(in: tb))
+        let seconds = tb.den > 0 ? Double(ticks) * Double(tb.num) / Double(tb.den) : 0
+        guard reaches(seconds) else { return false }
+        let nopts = avocet_nopts_value()
+        let keyframe = track.packets.indices.last { i in
+            let p = track.packets[i].pointee
+            let time = p.pts != nopts ? p.pts : p.dts
+            return p.flags & AV_PKT_FLAG_KEY != 0 && time != nopts && time <= timestamp
+        }
+        if let keyframe {
+            cursor.position = track.base + keyframe
+            return true
+        }
+        guard track.whole else { return false }
+        cursor.position = track.base
+        return true
+    }
+
+    /// A decoder's next packet: the next kept, else read on until its stream has one.
+    private func next(_ cursor: Cursor, into packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
         while true {
-            let outcome: Bool? = try lock.withLock {
-                if let first = queue.popFirst() {
-                    queue.complete = false
-                    queuedBytes -= Int(max(0, first.pointee.size))
-                    av_packet_unref(packet)
-                    av_packet_move_ref(packet, first)
-                    var p: UnsafeMutablePointer<AVPacket>? = first
-                    av_packet_free(&p)
-                    return true
-                }
+            if try lock.withLock({ try handOut(cursor, into: packet) }) { return true }
+            let outcome: Bool? = try container.withLock {
                 let reader = try opened(token)
-                if ended { return false }
+                let state = lock.withLock { () -> (lost: Bool, kept: Bool, ended: Bool) in
+                    let lost = cursor.displaced || cursor.position < cursor.track.base
+                    return (lost, cursor.position < cursor.track.end, ended)
+                }
+                if state.lost {
+                    try find(cursor, reader, token)
+                    return nil
+                }
+                if state.kept { return nil }
+                if state.ended { return false }
                 try readOne(reader, token)
                 return nil
             }
             if let outcome { return outcome }
         }
+    }
+
+    /// Hands out the cursor's next kept packet (a new reference to it) when it has one and its place
+    /// holds. Under `lock`.
+    private func handOut(_ cursor: Cursor, into packet: UnsafeMutablePointer<AVPacket>) throws -> Bool {
+        if closed { throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled") }
+        let track = cursor.track
+        while !cursor.displaced && cursor.position >= track.base && cursor.position < track.end {
+            let kept = track.packets[cursor.position - track.base]
+            cursor.position += 1
+            let p = kept.pointee
+            let nopts = avocet_nopts_value()
+            let time = p.dts != nopts ? p.dts : p.pts
+            if let through = cursor.skipsThrough, time != nopts, time <= through { continue }
+            cursor.skipsThrough = nil
+            av_packet_unref(packet)
+            let rc = av_packet_ref(packet, kept)
+            if rc < 0 { throw FFmpeg.error(rc, "read", source: name) }
+            if time != nopts { cursor.last = time }
+            return true
+        }
+        return false
+    }
+
+    /// Finds a cursor's place again after a seek for another or a trim: the packet after its last among
+    /// those kept, when what is kept reaches back to it, else a seek back to it; a cursor that has handed
+    /// out nothing since its own seek is placed for that seek's time again. Under `container`.
+    private func find(_ cursor: Cursor, _ reader: PacketReader, _ token: CancellationToken) throws {
+        let (placed, target) = lock.withLock { () -> (Bool, Int64?) in
+            cursor.displaced = false
+            let track = cursor.track
+            guard let last = cursor.last else {
+                guard let target = cursor.target else {
+                    cursor.position = track.base
+                    return (true, nil)
+                }
+                return (place(cursor, atOrBefore: target, reader), target)
+            }
+            let nopts = avocet_nopts_value()
+            func time(_ i: Int) -> Int64? {
+                let p = track.packets[i].pointee
+                let t = p.dts != nopts ? p.dts : p.pts
+                return t == nopts ? nil : t
+            }
+            // What is kept must start at or before the last packet handed out, without a gap after it.
+            guard track.base <= cursor.position || track.whole, let first = track.packets.indices.first(where: { time($0) != nil }),
+                  let start = time(first), start <= last else {
+                return (false, last)
+            }
+            cursor.position = track.base + (track.packets.indices.first { (time($0) ?? .min) > last } ?? track.packets.count)
+            return (true, last)
+        }
+        guard !placed, let target else { return }
+        try seek(reader, stream: cursor.track.index, atOrBefore: target, for: cursor, token)
+        lock.withLock { if cursor.last != nil { cursor.skipsThrough = target } }
     }
 }
