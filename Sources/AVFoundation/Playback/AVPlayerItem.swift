@@ -364,7 +364,9 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
                 (s.selectionGroups, s.selection) = (groups, choices)
             }
             let (shown, frameDuration) = (size, frame)
-            if let buffer = makeBuffer(tracks) {
+            // The sound of every language the item may switch to is read with the rest.
+            let languages = Set(groups.filter { $0.characteristic == .audible }.flatMap { $0.options.map(\.trackID) })
+            if let buffer = makeBuffer(tracks, alternates: tracks.filter { languages.contains($0.trackID) }) {
                 // Ready once the first second (or all of a shorter item) is read.
                 await buffer.waitFor(PlaybackBuffer.enough)
                 if let failure = buffer.failure { throw failure }
@@ -381,12 +383,15 @@ open class AVPlayerItem: NSObject, NSCopying, _AVKeyValueObserving, KeyValueObse
         }
     }
 
-    /// The read-ahead buffer over the enabled tracks of the asset's file (none for a composition, whose
-    /// tracks' media lies in other assets).
-    private func makeBuffer(_ tracks: [AVAssetTrack]) -> PlaybackBuffer? {
+    /// The read-ahead buffer over the enabled tracks of the asset's file and the `alternates` the item
+    /// may switch to (none for a composition, whose tracks' media lies in other assets).
+    private func makeBuffer(_ tracks: [AVAssetTrack], alternates: [AVAssetTrack]) -> PlaybackBuffer? {
         let played = tracks.filter { $0.facts.isEnabled && $0.file != nil }
         guard let source = played.first?.file?.source, played.allSatisfy({ $0.file?.source === source }) else { return nil }
-        let streams = played.compactMap { $0.file?.stream.index }
+        var streams = played.compactMap { $0.file?.stream.index }
+        for track in alternates where track.file?.source === source {
+            if let index = track.file?.stream.index, !streams.contains(index) { streams.append(index) }
+        }
         let buffer = PlaybackBuffer(source: source, streams: streams, from: snapshot.time,
                                     forward: { [weak self] in self?.forwardBufferSeconds ?? 10 },
                                     onChange: { [weak self] in self?.bufferDidChange() },

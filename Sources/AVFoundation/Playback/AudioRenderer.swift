@@ -181,6 +181,12 @@ final class AudioRenderer: Sendable {
             let duration = item.duration.isNumeric ? item.duration : .positiveInfinity
             inputs = try MixTimeline.audioInputs(audios, in: CMTimeRange(start: .zero, duration: duration), audioMix: audioMix,
                                                    sources: sources, fromFileStart: false)
+            // A file's item reads its sound from the container its read-ahead reads (a composition has none).
+            if let demuxer = item.snapshot.buffer?.demuxer {
+                for i in inputs.indices {
+                    for j in inputs[i].pieces.indices { inputs[i].pieces[j].demuxer = demuxer }
+                }
+            }
             (self.item, self.audioMix, tracks) = (WeakBox(item), audioMix, ids)
             return inputs
         }

@@ -101,8 +101,13 @@ final class AudioTimeline {
             }
             let speed = AudioTimeline.speed(of: piece)
             if readerPiece != i {
-                let opened = try AudioSampleReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex,
-                                                   outputRate: rate, channels: channels, cancellation: token)
+                // Let the last piece's reader go first: its share of a shared container is let go with it.
+                reader = nil
+                let shared = try piece.demuxer.flatMap {
+                    try AudioSampleReader(demuxer: $0, streamIndex: piece.streamIndex, outputRate: rate, channels: channels, cancellation: token)
+                }
+                let opened = try shared ?? AudioSampleReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex,
+                                                             outputRate: rate, channels: channels, cancellation: token)
                 try opened.start(at: piece.sourceStart + (time - piece.targetStart) * speed, speed: speed, token)
                 (reader, readerPiece) = (opened, i)
             }

@@ -3,10 +3,10 @@ import Foundation
 
 /// Decodes one audio stream into interleaved 32-bit float samples at a chosen rate and channel count
 /// (libswresample), from any time on, optionally played faster or slower (the pitch follows, as
-/// varispeed). Owns its own container, decoder and resampler. Blocking: call on an engine thread, one
-/// caller at a time.
+/// varispeed). Owns its decoder and resampler, and either its own container or its stream's share of a
+/// player item's `ItemDemuxer`. Blocking: call on an engine thread, one caller at a time.
 package final class AudioSampleReader {
-    private let packets: PacketReader
+    private let packets: any PacketSource
     private let decoder: StreamDecoder
     private var resampler: OpaquePointer?
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -53,21 +53,36 @@ package final class AudioSampleReader {
     /// changes it mid-way (5.1 to stereo at a broadcast's ad break) gets a new resampler.
     private var inputShape: (rate: Int32, format: Int32, channels: Int32)?
 
-    package init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, outputRate: Int32, channels: Int32,
-         cancellation: CancellationToken) throws {
-        packets = try PacketReader(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation)
-        guard packets.stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else {
-            throw MediaEngineError(.failed, source: source.name, operation: "open the audio stream",
+    package convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, outputRate: Int32, channels: Int32,
+                             cancellation: CancellationToken) throws {
+        try self.init(packets: PacketReader(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation),
+                      streamIndex: streamIndex, outputRate: outputRate, channels: channels)
+    }
+
+    /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (a
+    /// start inside what it keeps costs no seek); nil when the stream is not one the demuxer reads.
+    /// Blocking: opens the container when the demuxer has not yet.
+    package convenience init?(demuxer: ItemDemuxer, streamIndex: Int, outputRate: Int32, channels: Int32,
+                              cancellation: CancellationToken) throws {
+        guard let consumer = try demuxer.consumer(of: streamIndex, cancellation) else { return nil }
+        try self.init(packets: consumer, streamIndex: streamIndex, outputRate: outputRate, channels: channels)
+    }
+
+    private init(packets: any PacketSource, streamIndex: Int, outputRate: Int32, channels: Int32) throws {
+        self.packets = packets
+        let name = packets.name
+        guard packets.withStream({ $0.pointee.codecpar.pointee.codec_type }) == AVMEDIA_TYPE_AUDIO else {
+            throw MediaEngineError(.failed, source: name, operation: "open the audio stream",
                                    reason: "the file changed after its header was read: stream \(streamIndex) is not audio")
         }
-        decoder = try StreamDecoder(stream: packets.stream, source: source.name)
+        decoder = try packets.withStream { try StreamDecoder(stream: $0, source: name) }
         guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
-            throw MediaEngineError(.outOfMemory, source: source.name, operation: "open the audio stream", reason: "out of memory")
+            throw MediaEngineError(.outOfMemory, source: name, operation: "open the audio stream", reason: "out of memory")
         }
         (packet, frame) = (p, f)
         self.outputRate = outputRate
         self.channels = channels
-        let st = packets.stream.pointee
+        let st = packets.withStream { $0.pointee }
         if packets.format == .quickTime, st.duration > 0, st.start_time != avocet_nopts_value() {
             streamEnd = st.start_time.addingSaturating(st.duration).subtractingSaturating(packets.origin(in: st.time_base))
         } else {
@@ -105,7 +120,7 @@ package final class AudioSampleReader {
         // A reader that has read nothing starts at the beginning without a seek: FFmpeg's HLS cannot
         // seek to the playlist's start exactly (`FFmpeg.seek` lands a little later, and the demuxer
         // drops the packets before).
-        if hasRead || before > 0 {
+        if hasRead || before > 0 || !packets.standsAtStart {
             try packets.seek(atOrBefore: max(0, before).addingSaturating(packets.origin(in: tb)), token)
         }
         decoder.flush()
@@ -133,7 +148,7 @@ package final class AudioSampleReader {
     /// How far before a start time decoding starts, in stream ticks: the codec's seek pre-roll (Opus
     /// asks 80 ms) or eight packets (MP3's bit reservoir reaches back several), whichever is longer.
     private var prerollTicks: Int64 {
-        let par = packets.parameters.pointee
+        let par = packets.withStream { $0.pointee.codecpar.pointee }
         guard par.sample_rate > 0 else { return 0 }
         let samples = max(Int64(par.seek_preroll), 8 * Int64(par.frame_size > 0 ? par.frame_size : 1152))
         return av_rescale_q(samples, AVRational(num: 1, den: par.sample_rate), packets.timeBase)
@@ -184,7 +199,7 @@ package final class AudioSampleReader {
     /// The most sound past the stream's stated end that counts as padding, in output frames: two
     /// packets (an AAC packet holds 1024 frames, 2048 with SBR).
     private var paddingLimit: Int64 {
-        let par = packets.parameters.pointee
+        let par = packets.withStream { $0.pointee.codecpar.pointee }
         guard par.sample_rate > 0 else { return 0 }
         let packet = Int64(par.frame_size > 0 ? par.frame_size : 2048)
         return Int64((Double(av_rescale(2 * packet, Int64(outputRate), Int64(par.sample_rate))) / speed).rounded(.up))

@@ -105,6 +105,10 @@ package final class ItemDemuxer: @unchecked Sendable {
 
     /// The container: opened, read and sought under it.
     private let container = NSLock()
+    /// What interrupts the container's reads and seeks: only `close()`. A decoder's or the read-ahead's
+    /// own cancellation is looked at between packets, never inside FFmpeg: an interrupted read leaves a
+    /// demuxer (HLS's above all) unable to go on, and the container is everyone's.
+    private let life = CancellationToken()
     /// What is kept, the cursors and the counts.
     private let lock = NSLock()
     /// The source's name, once opened.
@@ -150,9 +154,14 @@ package final class ItemDemuxer: @unchecked Sendable {
     /// Bytes of packets kept.
     package var keptByteCount: Int { lock.withLock { keptBytes } }
 
-    /// Stops for good: every later read fails as cancelled. The container is let go with the demuxer.
+    /// Stops for good: lets what is kept go, and every later read fails as cancelled. The container is
+    /// let go with the demuxer.
     package func close() {
-        lock.withLock { closed = true }
+        lock.withLock {
+            closed = true
+            for track in tracks.values { keptBytes -= track.clear() }
+        }
+        life.cancel()
     }
 
     /// Lets go of the packets before `seconds` of item time (from each stream's last keyframe at or
@@ -299,13 +308,14 @@ package final class ItemDemuxer: @unchecked Sendable {
             cursor.map { $0.position = $0.track.base }
             (readFrom, reached, ended, keepFrom) = (seconds.isFinite ? max(0, seconds) : 0, nil, false, -.infinity)
         }
-        try reader.seek(stream: stream, atOrBefore: ticks, token)
+        try reader.seek(stream: stream, atOrBefore: ticks, life)
     }
 
     /// Reads one packet and keeps it; trims what lies before `keepFrom`. Under `container`.
     private func readOne(_ reader: PacketReader, _ token: CancellationToken) throws {
         guard let packet = scratch else { return }
-        guard try reader.next(packet, token) else {
+        if token.isCancelled { throw MediaEngineError(.cancelled, source: reader.name, operation: "read", reason: "cancelled") }
+        guard try reader.next(packet, life) else {
             lock.withLock { ended = true }
             return
         }
@@ -328,7 +338,7 @@ package final class ItemDemuxer: @unchecked Sendable {
         av_packet_move_ref(kept, packet)
         lock.withLock {
             if let end { reached = max(reached ?? end, end) }
-            guard let track = tracks[kept.pointee.stream_index] else {
+            guard !closed, let track = tracks[kept.pointee.stream_index] else {
                 var unkept: UnsafeMutablePointer<AVPacket>? = kept
                 av_packet_free(&unkept)
                 return

@@ -7,6 +7,10 @@ internal import CFFmpeg
 protocol PacketSource: AnyObject {
     /// The stream's time base.
     var timeBase: AVRational { get }
+    /// The source's name, for errors.
+    var name: String { get }
+    /// The container's kind.
+    var format: ContainerFormat { get }
     /// Whether reading on without a seek starts at the stream's first packet.
     var standsAtStart: Bool { get }
     /// Where item time zero falls on the container's timeline, in ticks of `timeBase`.

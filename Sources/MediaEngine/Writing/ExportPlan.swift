@@ -14,6 +14,9 @@ package struct ExportPlan: Sendable {
         /// Where it plays in the output; a different length plays it faster or slower.
         package var targetStart: Double
         package var targetEnd: Double
+        /// A player item's container that reads this stream already: a mix reads the piece's sound from
+        /// it rather than opening the file again (nil: open it).
+        package var demuxer: ItemDemuxer?
 
         package init(open: @escaping @Sendable () throws -> any ByteSource, options: DemuxerOptions, streamIndex: Int,
                      sourceStart: Double, sourceEnd: Double, targetStart: Double, targetEnd: Double) {

@@ -236,4 +236,37 @@ struct VideoOutputTests {
             #expect(Self.descriptors(on: path) == 1, "descriptors on the file after the seek: \(Self.descriptors(on: path))")
         }
     }
+
+    /// Sound, pictures and read-ahead of a file's item read one container: the file is open once while
+    /// it plays, and what is played is right (the sound a tone, the pictures those of their times).
+    @Test func soundPicturesAndReadAheadShareOneOpenFile() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).mp4").path
+        let sound = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).raw").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("av.mp4"), toPath: path)
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: sound)
+        }
+        var written = 0
+        do {
+            let item = AVPlayerItem(url: URL(fileURLWithPath: path))
+            let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            item.add(output)
+            let player = AVPlayer(playerItem: item)
+            let clock = CMClock.manual()
+            player.sourceClock = clock
+            player.audioDevice = AudioOutputTests.fileDevice(sound)
+            try await PlayerTests.ready(item, in: player)
+            await PlayerTests.play(player, on: clock, until: "half a second played", keepingUp: {
+                Double(player.audioFramesWritten) / 48_000 >= clock.time.seconds + 0.1
+            }) { player.currentTime() >= Self.t(0.5) }
+            #expect(try await Self.picture(output, at: player.currentTime()) != nil)
+            #expect(Self.descriptors(on: path) == 1, "descriptors on the file: \(Self.descriptors(on: path))")
+            player.pause()
+            written = player.audioFramesWritten
+        }
+        let samples = await AudioOutputTests.samples(at: sound, atLeast: written, "what was written")
+        let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot()
+        #expect(written >= 24_000 && rms > 0.01, "\(written) frames at \(rms)")
+    }
 }
