@@ -129,4 +129,29 @@ struct ItemDemuxerTests {
         guard case .failure(let error) = outcome else { Issue.record("read after close: \(outcome)"); return }
         #expect(error.code == .cancelled, "\(error)")
     }
+
+    @Test("a tolerant seek's keyframe from the container's index: busy before it opens unless waiting, never blocking")
+    func keyframesFromTheIndex() async throws {
+        let demuxer = Self.demuxer()
+        @Sendable func ms(_ value: Int64) -> MediaTimestamp { MediaTimestamp(value: value, timeBase: Rational(1, 1_000)) }
+        let wide = PictureRequest(time: ms(1_200), earliest: nil, latest: nil)
+        let narrow = PictureRequest(time: ms(1_200), earliest: ms(1_150), latest: ms(1_250))
+        let (closed, found, none, later) = try await IOExecutor.shared.run { token in
+            let closed = try demuxer.keyframeTime(streamIndex: Self.video, for: wide, waiting: false, token)
+            let found = try demuxer.keyframeTime(streamIndex: Self.video, for: wide, waiting: true, token)
+            let none = try demuxer.keyframeTime(streamIndex: Self.video, for: narrow, waiting: false, token)
+            let later = try demuxer.keyframeTime(streamIndex: Self.video, for: PictureRequest(time: ms(1_800), earliest: nil, latest: nil),
+                                                 waiting: false, token)
+            return (closed, found, none, later)
+        }
+        #expect(closed == .busy, "not open yet: \(closed)")
+        guard case .keyframe(let key) = found, case .keyframe(let last) = later else {
+            Issue.record("no keyframe: \(found), \(later)")
+            return
+        }
+        #expect(key.seconds == 1, "the keyframe at 1 s: \(key.seconds)")
+        #expect(last.seconds == 1 || last.seconds == 2, "the nearest of 1 s and the end: \(last.seconds)")
+        #expect(none == .unknown, "no keyframe within 50 ms: \(none)")
+        #expect(demuxer.seeks == 0)
+    }
 }

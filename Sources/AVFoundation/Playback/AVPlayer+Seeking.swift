@@ -43,8 +43,31 @@ extension AVPlayer {
             let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
             return keyTime.isNumeric ? keyTime : time
         }
-        // With the index open already, looking in it costs microseconds: done here, without waiting
-        // for an engine thread (they may all be decoding). The first time, the header is read there.
+        // A file's item looks in the index of the container its read-ahead reads: here when it is free
+        // (microseconds, without waiting for an engine thread, which may all be decoding), else on an
+        // engine thread once the read in flight is done.
+        if let demuxer = item.snapshot.buffer?.demuxer, demuxer.reads(file.stream.index), let request {
+            @Sendable func landing(_ answer: ItemDemuxer.KeyframeAnswer?) -> CMTime {
+                guard case .keyframe(let key) = answer else { return time }
+                let keyTime = CMTime(ticks: key.value, timeBase: key.timeBase)
+                return keyTime.isNumeric ? keyTime : time
+            }
+            let index = file.stream.index
+            let now = try? demuxer.keyframeTime(streamIndex: index, for: request, waiting: false, CancellationToken())
+            if now != .busy {
+                let landed = landing(now)
+                tickQueue.async { [weak self] in self?.land(at: landed, generation: generation) }
+                return
+            }
+            IOExecutor.shared.submit { [weak self] in
+                let landed = landing(try? demuxer.keyframeTime(streamIndex: index, for: request, waiting: true, CancellationToken()))
+                guard let self else { return }
+                self.tickQueue.async { self.land(at: landed, generation: generation) }
+            }
+            return
+        }
+        // Else a reader of its own, kept: with the index open already, looking in it costs microseconds
+        // and is done here. The first time, the header is read on an engine thread.
         if let reader = item.openKeyframeIndex(file) {
             let landed = landing(reader)
             tickQueue.async { [weak self] in self?.land(at: landed, generation: generation) }

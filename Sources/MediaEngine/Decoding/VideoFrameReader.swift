@@ -39,10 +39,6 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// demuxer without an index seeks nowhere): going back then means opening the container again and
     /// decoding from the start.
     private var seekingFails = false
-    /// Whether the container's keyframe index grows from the start as it is read, with no gaps (MP4's
-    /// sample tables, Matroska's cues or its reading in order, AVI's index), so that keyframes on both
-    /// sides of a time are its nearest ones. MPEG-TS and FLV add entries wherever a seek lands.
-    private let indexHasNoGaps: Bool
     /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
     /// those no other picture needs are not decoded at all.
     private var skipsPicturesEndingBy: Int64?
@@ -95,10 +91,10 @@ package final class VideoFrameReader: @unchecked Sendable {
     private var lookahead: Picture?
     /// The last keyframe decoded alone (step 2).
     private var heldKeyframe: Picture?
-    /// The keyframes the index knows, by when each is estimated to show (demuxers seek by presentation
-    /// time; MP4's converts to its decode-time index itself).
-    private var keyframes: [Int64] = []
-    private var indexedEntries = -1
+    /// The keyframes the container's index knows.
+    private var index: KeyframeIndex
+    private var keyframes: [Int64] { index.keyframes }
+    private var indexHasNoGaps: Bool { index.hasNoGaps }
 
     /// How much work the reader has done: seeks made and pictures decoded (for tests and benchmarks).
     package struct Work: Sendable, Equatable {
@@ -125,7 +121,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         (context, ctx, stream, decoder) = opened
         let st = opened.stream
         let format = ContainerFormat(demuxer: context.demuxerName)
-        indexHasNoGaps = [.quickTime, .matroska, .avi].contains(format)
+        index = KeyframeIndex(format: format)
         timeBase = st.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the video stream", reason: "the stream has no time base")
@@ -169,8 +165,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     private func reopen(_ token: CancellationToken) throws {
         (context, ctx, stream, decoder) = try VideoFrameReader.open(source, options: options, streamIndex: Int(streamIndex),
                                                                     cancellation: token)
-        indexedEntries = -1
-        keyframes = []
+        index.reset()
         resetPosition()
     }
 
@@ -193,14 +188,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// alone (nothing is read or decoded): where a player's tolerant seek lands. Nil when the index
     /// cannot say (a container whose index has gaps, or no keyframe in the window).
     package func keyframeTime(for request: PictureRequest) -> MediaTimestamp? {
-        lock.withLock { () -> MediaTimestamp? in
-            refreshKeyframes()
-            let w = window(for: request)
-            // An index holding every frame of the stream (MP4's sample tables) knows its last keyframe too.
-            let whole = stream.pointee.nb_frames > 0 && Int64(indexedEntries) >= stream.pointee.nb_frames && !seekingFails
-            guard let key = nearestKeyframe(in: w, indexIsWhole: whole) else { return nil }
-            return MediaTimestamp(value: key.subtractingSaturating(origin), timeBase: Rational(timeBase.num, timeBase.den))
-        }
+        lock.withLock { index.keyframeTime(for: request, in: stream, origin: origin, trusted: !seekingFails) }
     }
 
     /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
@@ -251,37 +239,13 @@ package final class VideoFrameReader: @unchecked Sendable {
         return try decodeForward(to: w, token)
     }
 
-    /// Re-reads the index's keyframes when it has grown (demuxers add entries as they read).
-    private func refreshKeyframes() {
-        let count = Int(avformat_index_get_entries_count(stream))
-        guard count != indexedEntries else { return }
-        indexedEntries = count
-        var found: [Int64] = []
-        for i in 0..<max(0, count) {
-            guard let entry = avformat_index_get_entry(stream, Int32(i)) else { continue }
-            let flags = Int32(entry.pointee.flags)
-            if flags & AVINDEX_KEYFRAME != 0 && flags & AVINDEX_DISCARD_FRAME == 0 { found.append(entry.pointee.timestamp) }
-        }
-        found.sort()
-        // MP4 indexes decode times; a keyframe shows later by the reordering delay, the same for every
-        // keyframe of a regular group of pictures: the first keyframe shows at the stream's start.
-        let start = stream.pointee.start_time
-        let shift = start != avocet_nopts_value() ? max(0, start.subtractingSaturating(found.first ?? start)) : 0
-        keyframes = found.map { $0.addingSaturating(shift) }
-    }
+    /// Re-reads the index's keyframes when it has grown.
+    private func refreshKeyframes() { index.refresh(stream) }
 
     /// The keyframe in the window nearest the target, when the index knows keyframes on both sides of
-    /// it and has no gaps (or holds every frame: `indexIsWhole`); else nil (the target's own group is
-    /// then found by seeking).
-    private func nearestKeyframe(in w: Window, indexIsWhole: Bool = false) -> Int64? {
-        guard indexIsWhole || indexHasNoGaps && !seekingFails && keyframes.contains(where: { $0 <= w.target })
-                && keyframes.contains(where: { $0 >= w.target }) else { return nil }
-        // The first of equally near ones: the earlier.
-        return keyframes.filter { $0 >= w.low && $0 <= w.high }.min { distance($0, w.target) < distance($1, w.target) }
-    }
-
-    private func distance(_ a: Int64, _ b: Int64) -> Int64 {
-        a > b ? a.subtractingSaturating(b) : b.subtractingSaturating(a)
+    /// it and has no gaps; else nil (the target's own group is then found by seeking).
+    private func nearestKeyframe(in w: Window) -> Int64? {
+        index.nearest(to: w.target, low: w.low, high: w.high, trusted: !seekingFails)
     }
 
     /// Decodes the keyframe estimated to show at `key` alone: seek, one packet, drain. Nil when it gave

@@ -119,6 +119,7 @@ package final class ItemDemuxer: @unchecked Sendable {
     // Under `container`:
     private var reader: PacketReader?
     private var scratch: UnsafeMutablePointer<AVPacket>?
+    private var indexes: [Int32: KeyframeIndex] = [:]
     // Under `lock`:
     private var tracks: [Int32: Track] = [:]
     private var cursors: [ObjectIdentifier: Cursor] = [:]
@@ -200,6 +201,40 @@ package final class ItemDemuxer: @unchecked Sendable {
             }
             if let progress { return progress }
         }
+    }
+
+    /// Whether the stream at `streamIndex` is one of those read.
+    package func reads(_ streamIndex: Int) -> Bool { streamIndices.contains(streamIndex) }
+
+    /// What the container's index says of where a tolerant seek lands.
+    package enum KeyframeAnswer: Sendable, Equatable {
+        /// The keyframe's item time.
+        case keyframe(MediaTimestamp)
+        /// The index cannot say (gaps, or no keyframe in the window): the seek lands where asked.
+        case unknown
+        /// The container is in use or not open yet (only without `waiting`).
+        case busy
+    }
+
+    /// Where a tolerant seek for `request` lands by the index of the stream at `streamIndex` (one of
+    /// those read), from the index alone: nothing is read or decoded. With `waiting` false it never
+    /// blocks (a read in flight, or a container not yet open, answers `.busy`); with `waiting`, it runs
+    /// on an engine thread and may open the container.
+    package func keyframeTime(streamIndex: Int, for request: PictureRequest, waiting: Bool, _ token: CancellationToken) throws -> KeyframeAnswer {
+        if waiting {
+            container.lock()
+        } else if !container.try() {
+            return .busy
+        }
+        defer { container.unlock() }
+        if !waiting && reader == nil { return .busy }
+        let reader = try opened(token)
+        let i = Int32(clamping: streamIndex)
+        guard streamIndices.contains(streamIndex), let stream = reader.stream(at: i) else { return .unknown }
+        var index = indexes[i] ?? KeyframeIndex(format: reader.format)
+        let time = index.keyframeTime(for: request, in: stream, origin: reader.origin(in: stream.pointee.time_base))
+        indexes[i] = index
+        return time.map { .keyframe($0) } ?? .unknown
     }
 
     /// A reader of the stream at `index`'s packets, from the first kept; nil when the stream is not one

@@ -215,7 +215,7 @@ struct VideoOutputTests {
 
     /// The output's pictures come from the packets the item's read-ahead read: the file is open once
     /// while it plays (a video-only file: no sound reader), and the pictures are right before and after
-    /// a seek.
+    /// an exact seek and a tolerant one (which looks in that container's index).
     @Test func theReadAheadAndThePicturesShareOneOpenFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-\(UUID().uuidString).mp4").path
         try FileManager.default.copyItem(atPath: Fixtures.path("frames-h264.mp4"), toPath: path)
@@ -234,6 +234,12 @@ struct VideoOutputTests {
             let later = try #require(try await Self.picture(output, at: Self.t(3.02)))
             #expect(Self.frameNumber(later.0) == 75)
             #expect(Self.descriptors(on: path) == 1, "descriptors on the file after the seek: \(Self.descriptors(on: path))")
+            // A tolerant seek finds its keyframe in the same container's index (keyframes every second).
+            #expect(await player.seek(to: Self.t(2.1)))
+            #expect(player.currentTime() == Self.t(2), "\(player.currentTime().seconds)")
+            let keyframe = try #require(try await Self.picture(output, at: Self.t(2)))
+            #expect(Self.frameNumber(keyframe.0) == 50)
+            #expect(Self.descriptors(on: path) == 1, "descriptors on the file after a tolerant seek: \(Self.descriptors(on: path))")
         }
     }
 
