@@ -6,7 +6,8 @@ import Synchronization
 /// Hands out the pictures of the item it is added to as `CVPixelBuffer`s, for the app to show: BGRA
 /// (`kCVPixelFormatType_32BGRA`, the default) or 4:2:0 bi-planar (`...420YpCbCr8BiPlanarVideoRange`,
 /// `...FullRange`), as `kCVPixelBufferPixelFormatTypeKey` asks, at the size `kCVPixelBufferWidthKey` and
-/// `kCVPixelBufferHeightKey` ask (scaled in the same pass that converts them) or else as decoded.
+/// `kCVPixelBufferHeightKey` ask (scaled in the same pass that converts them, fast bilinear as real-time
+/// players scale) or else as decoded.
 ///
 /// A pipeline decodes ahead of the item's time on the engine's threads (never on Swift's cooperative
 /// pool or the caller's), keeping at most six pictures; taking pictures makes room and decoding goes

@@ -15,7 +15,7 @@ protocol PictureFeed: AnyObject {
 /// once from the decoder's frame
 /// straight into a pixel buffer of the output's format (32BGRA, or 4:2:0 bi-planar without a colour
 /// conversion from 4:2:0 sources) at the picture's decoded size or the one asked for (scaled in the
-/// same pass), from a pool whose buffers come back once the app lets them go. The packets are the
+/// same pass, fast bilinear, as real-time players scale), from a pool whose buffers come back once the app lets them go. The packets are the
 /// item's own read-ahead's (its `ItemDemuxer`: the file is not opened again, and a start inside what is
 /// read costs no seek); a second output of the same item, or an item whose read-ahead has not begun,
 /// opens the file for its own reader.
@@ -45,6 +45,8 @@ final class FilePictureFeed: PictureFeed {
 
     func start(at time: CMTime, _ token: CancellationToken) throws {
         let reader = try self.reader ?? openReader(token)
+        // Scaled as players scale in real time (the output's size asked for: a window's).
+        reader.scalesForSpeed = true
         self.reader = reader
         try AVError.converting { try reader.start(at: MediaTimestamp(time), token) }
     }

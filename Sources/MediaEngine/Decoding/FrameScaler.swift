@@ -15,6 +15,12 @@ import Foundation
 final class FrameScaler {
     private var context: OpaquePointer?
     private var shape: Shape?
+    /// Whether scaling trades some sharpness for speed (fast bilinear, as real-time players scale):
+    /// for pictures shown as they play. Bicubic otherwise (thumbnails, reader outputs, export). Pictures
+    /// kept at their size are converted the same either way.
+    var prefersSpeed = false {
+        didSet { if prefersSpeed != oldValue { shape = nil } }
+    }
 
     private struct Shape: Equatable {
         var width: Int32, height: Int32, format: Int32
@@ -60,8 +66,8 @@ final class FrameScaler {
                            outFormat: target.format, outFullRange: target.format.isRGB || target.fullRange)
         if wanted != shape {
             shape = nil
-            // Bicubic for shrinking; accurate rounding keeps flat colours flat.
-            let flags = SWS_BICUBIC
+            // Bicubic for shrinking, unless speed comes first.
+            let flags = prefersSpeed ? SWS_FAST_BILINEAR : SWS_BICUBIC
             context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(rawValue: f.format),
                                            Int32(width), Int32(height), target.format.ffmpegFormat, flags, nil, nil, nil)
             guard let context else {

@@ -79,6 +79,13 @@ package final class StreamReader {
         av_frame_free(&f)
     }
 
+    /// Whether pictures scaled to another size trade some sharpness for speed (fast bilinear, as
+    /// real-time players scale: a player's video output); bicubic otherwise.
+    package var scalesForSpeed: Bool {
+        get { scaler.prefersSpeed }
+        set { scaler.prefersSpeed = newValue }
+    }
+
     /// Whether the stream is video (pictures can be decoded from it).
     package var isVideo: Bool { packets.withStream { $0.pointee.codecpar.pointee.codec_type } == AVMEDIA_TYPE_VIDEO }
 
