@@ -75,14 +75,8 @@ struct AudioOutputTests {
         do {
             let item = AVPlayerItem(asset: composition)
             item.audioMix = mix
-            let player = AVPlayer(playerItem: item)
-            let clock = CMClock.manual()
-            player.sourceClock = clock
-            player.audioDevice = Self.fileDevice(path)
-            try await PlayerTests.ready(item, in: player)
-            await PlayerTests.play(player, on: clock, until: "the end", keepingUp: {
-                Double(player.audioFramesWritten) / 48_000 >= min(clock.time.seconds + 0.1, 0.95)
-            }) { false }
+            let (player, clock) = try await PlayerTests.soundPlayer(item, writingTo: path)
+            await PlayerTests.play(player, on: clock, until: "the end", keepingUp: PlayerTests.soundAhead(of: player, on: clock, upTo: 0.95)) { false }
             #expect(player.rate == 0)
             #expect(player.currentTime() == PlayerTests.t(1))
             #expect(player.audioFramesWritten >= 45_600, "the whole second written: \(player.audioFramesWritten) frames")

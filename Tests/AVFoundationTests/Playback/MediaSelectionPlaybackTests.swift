@@ -152,16 +152,11 @@ struct MediaSelectionPlaybackTests {
         var (english, written) = (0, 0)
         do {
             let item = Self.item()
-            let player = AVPlayer(playerItem: item)
-            let clock = CMClock.manual()
-            player.sourceClock = clock
-            player.audioDevice = AudioOutputTests.fileDevice(path)
-            try await PlayerTests.ready(item, in: player)
+            let (player, clock) = try await PlayerTests.soundPlayer(item, writingTo: path)
             let audible = try #require(try await item.asset.loadMediaSelectionGroup(for: .audible))
             // English to a tenth of a second, the renderer keeping ahead of the time.
-            await PlayerTests.play(player, on: clock, until: "a tenth of a second played", keepingUp: {
-                Double(player.audioFramesWritten) / 48_000 >= clock.time.seconds + 0.1
-            }) { player.currentTime() >= PlayerTests.t(0.1) }
+            await PlayerTests.play(player, on: clock, until: "a tenth of a second played",
+                                   keepingUp: PlayerTests.soundAhead(of: player, on: clock)) { player.currentTime() >= PlayerTests.t(0.1) }
             // The clock stands still: what the renderer wrote ahead of it is all it writes.
             await until("the renderer a fifth of a second ahead") { Double(player.audioFramesWritten) / 48_000 >= player.currentTime().seconds + 0.2 }
             english = player.audioFramesWritten
@@ -169,9 +164,10 @@ struct MediaSelectionPlaybackTests {
             item.select(audible.options[1], in: audible)
             #expect(player.currentTime() == before, "time kept")
             // French from the time of the switch on, to 0.4 s.
-            await PlayerTests.advance(player, on: clock, until: "0.4 s played", keepingUp: {
-                Double(player.audioFramesWritten - english) / 48_000 >= clock.time.seconds - before.seconds + 0.1
-            }) { player.currentTime() >= PlayerTests.t(0.4) }
+            await PlayerTests.advance(player, on: clock, until: "0.4 s played",
+                                      keepingUp: PlayerTests.soundAhead(of: player, on: clock, since: english, from: before.seconds)) {
+                player.currentTime() >= PlayerTests.t(0.4)
+            }
             #expect(player.currentTime() >= PlayerTests.t(0.4), "time went on")
             await until("the renderer a tenth of a second ahead") {
                 Double(player.audioFramesWritten - english) / 48_000 >= player.currentTime().seconds - before.seconds + 0.1

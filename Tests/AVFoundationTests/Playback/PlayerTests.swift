@@ -62,6 +62,25 @@ struct PlayerTests {
         }
     }
 
+    /// A player of `item` on a manual clock, its sound written to ALSA's file device at `path`, the
+    /// item loaded.
+    static func soundPlayer(_ item: AVPlayerItem, writingTo path: String) async throws -> (AVPlayer, CMClock) {
+        let player = AVPlayer(playerItem: item)
+        let clock = CMClock.manual()
+        player.sourceClock = clock
+        player.audioDevice = AudioOutputTests.fileDevice(path)
+        try await ready(item, in: player)
+        return (player, clock)
+    }
+
+    /// For `play` and `advance`'s `keepingUp`: whether the sound written since `frames` frames were,
+    /// when the item's time was `start`, reaches a tenth of a second past the clock's time (or `end`
+    /// seconds of sound, where the item's sound ends).
+    static func soundAhead(of player: AVPlayer, on clock: CMClock, since frames: Int = 0, from start: Double = 0,
+                           upTo end: Double = .infinity) -> () -> Bool {
+        { Double(player.audioFramesWritten - frames) / 48_000 >= min(clock.time.seconds - start + 0.1, end) }
+    }
+
     /// A player of `name` on a manual clock, its item loaded.
     static func player(_ name: String = "av.mp4") async throws -> (AVPlayer, AVPlayerItem, CMClock) {
         let item = AVPlayerItem(url: url(name))

@@ -258,14 +258,9 @@ struct VideoOutputTests {
             let item = AVPlayerItem(url: URL(fileURLWithPath: path))
             let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
             item.add(output)
-            let player = AVPlayer(playerItem: item)
-            let clock = CMClock.manual()
-            player.sourceClock = clock
-            player.audioDevice = AudioOutputTests.fileDevice(sound)
-            try await PlayerTests.ready(item, in: player)
-            await PlayerTests.play(player, on: clock, until: "half a second played", keepingUp: {
-                Double(player.audioFramesWritten) / 48_000 >= clock.time.seconds + 0.1
-            }) { player.currentTime() >= Self.t(0.5) }
+            let (player, clock) = try await PlayerTests.soundPlayer(item, writingTo: sound)
+            await PlayerTests.play(player, on: clock, until: "half a second played",
+                                   keepingUp: PlayerTests.soundAhead(of: player, on: clock)) { player.currentTime() >= Self.t(0.5) }
             #expect(try await Self.picture(output, at: player.currentTime()) != nil)
             #expect(Self.descriptors(on: path) == 1, "descriptors on the file: \(Self.descriptors(on: path))")
             player.pause()
