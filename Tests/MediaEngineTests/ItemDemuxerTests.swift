@@ -103,6 +103,28 @@ struct ItemDemuxerTests {
         #expect(seeksBeyond == 1)
     }
 
+    @Test("a decoder whose place a seek back for another took gets no packet twice")
+    func aSeekBackForAnotherRepeatsNothing() async throws {
+        let (pictures, own, seeks) = try await IOExecutor.shared.run { token in
+            let demuxer = Self.demuxer()
+            let video = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+            let sound = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.audio, cancellation: token))
+            try video.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, 1)), token)
+            var pictures: [Int64] = []
+            for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
+            // The sound before 0.35 s is let go; the sound then starts at 0.1 s: the container seeks back
+            // to the keyframe at 0, and the pictures go on after the tenth, not from the keyframe again.
+            demuxer.keep(from: 0.35)
+            _ = try demuxer.readAhead(from: 0, through: 0.6, placing: false, token)
+            try sound.start(at: MediaTimestamp(value: 1, timeBase: Rational(1, 10)), token)
+            _ = try sound.nextPacket(token) { _ in }
+            while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
+            return (pictures, try Self.ownTimes(from: 0, token), demuxer.seeks)
+        }
+        #expect(pictures == own, "\(pictures.count) pictures vs \(own.count): \(pictures.prefix(14))")
+        #expect(seeks == 1, "one, back for the sound: \(seeks)")
+    }
+
     @Test("the read-ahead pauses when the queues are full; the decoder reads on past the limit")
     func fullQueuesPauseTheReadAhead() async throws {
         let demuxer = Self.demuxer(byteLimit: 20_000)

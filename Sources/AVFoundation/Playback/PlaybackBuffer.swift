@@ -11,9 +11,10 @@ internal import Locking
 /// (the video outputs' pictures, the sound) read in turn: it keeps them from a second behind the
 /// playhead (`kept`) to what was read, up to its byte limit, where reading ahead pauses.
 /// Over a network or a resource loader delegate the reading is what pulls the bytes into the asset's
-/// cache, so a read that waits for bytes is a stall; a seek outside what was read cancels the read in
-/// flight and starts over there. A read that fails (the server went away, the delegate failed) is
-/// reported once through `onFailure`.
+/// cache, so a read that waits for bytes is a stall; a seek outside what was read starts over there
+/// once the packet being read has come (the container is shared with the decoders, so a read is not
+/// cut short; the item's end, `stop()`, does cut it short). A read that fails (the server went away,
+/// the delegate failed) is reported once through `onFailure`.
 final class PlaybackBuffer: Sendable {
     /// A copy of what is read so far.
     struct Range: Sendable {
@@ -44,6 +45,9 @@ final class PlaybackBuffer: Sendable {
         /// Whether a read since the last start-over placed the demuxer (later reads read on from where
         /// it stands, even where a decoder's seek moved it: a seek here would move it away from them).
         var positioned = false
+        /// Where the playhead stood when the demuxer's byte limit stopped reading: reading waits until
+        /// the playhead has moved on half a second (letting packets behind it go) or jumps.
+        var fullAt: CMTime?
         var token = CancellationToken()
         var failure: (any Error)?
         var failed: Bool { failure != nil }
@@ -103,16 +107,20 @@ final class PlaybackBuffer: Sendable {
     /// beyond it. Time running past what was read is a stall, not a jump: the range stays.
     func follow(_ time: CMTime) {
         // A time before where reading starts is a tick that read the clock before a seek moved it.
-        state.change { s in if time >= s.range.start { s.playhead = time } }
+        state.change { s in
+            if time >= s.range.start { s.playhead = time }
+            if let full = s.fullAt, (time - full).seconds >= 0.5 || time < full { s.fullAt = nil }
+        }
         demuxer?.keep(from: time.seconds - PlaybackBuffer.kept)
         readOn()
     }
 
     /// The playhead jumped to `time` (a seek, or an item taken up again): reading starts over there when
-    /// it lies outside what was read, cancelling the read in flight.
+    /// it lies outside what was read (the job in flight ends after the packet it is reading).
     func jump(to time: CMTime) {
         let stale = state.change { s -> CancellationToken? in
             s.playhead = time
+            s.fullAt = nil
             guard time < s.range.start || (!s.range.ended && time > s.range.end) else { return nil }
             let stale = s.token
             s.generation += 1
@@ -148,6 +156,9 @@ final class PlaybackBuffer: Sendable {
             return (s.token, s.waiters.map(\.resume))
         }
         token.cancel()
+        // Interrupts a read in flight at once (a server or delegate that never answers), and lets the
+        // kept packets go; the container itself is let go once no job uses it.
+        demuxer?.close()
         for resume in waiters { resume() }
         if !state.value.running { closeReader() }
     }
@@ -157,7 +168,7 @@ final class PlaybackBuffer: Sendable {
         // Asked outside the lock: it reads the item, whose release (and deinit) must not happen inside it.
         let target = max(PlaybackBuffer.enough, forward())
         let start = state.change { s -> Bool in
-            guard !s.running, !s.stopped, !s.failed, !s.range.ended,
+            guard !s.running, !s.stopped, !s.failed, !s.range.ended, s.fullAt == nil,
                   s.range.ahead(of: s.playhead) < target else { return false }
             s.running = true
             return true
@@ -191,6 +202,7 @@ final class PlaybackBuffer: Sendable {
                 let resumed = state.change { s -> [@Sendable () -> Void]? in
                     guard s.generation == generation else { return nil }
                     s.positioned = true
+                    if progress.full { s.fullAt = s.playhead }
                     if let reached, reached.isFinite {
                         let time = CMTime(seconds: reached, preferredTimescale: 90_000)
                         if time > s.range.end { s.range.end = time }
@@ -204,7 +216,7 @@ final class PlaybackBuffer: Sendable {
                 guard let resumed else { continue }
                 onChange()
                 for resume in resumed { resume() }
-                // Full: the decoders have yet to take what is held; the next tick reads on.
+                // Full: reading waits until the playhead has moved on (`fullAt`).
                 if ended || progress.full { return }
             } catch {
                 let failure = AVError.converting(error)

@@ -44,6 +44,9 @@ package final class ItemDemuxer: @unchecked Sendable {
     /// A stream's kept packets, oldest first, numbered from the first read since the demuxer opened.
     final class Track {
         let index: Int32
+        /// The stream's time base and item time zero in its ticks (cursors are placed without the container).
+        let timeBase: AVRational
+        let origin: Int64
         var packets: [UnsafeMutablePointer<AVPacket>] = []
         /// Each packet's item time in seconds (its presentation time, else its decode time; nil: none).
         var times: [Double?] = []
@@ -52,8 +55,24 @@ package final class ItemDemuxer: @unchecked Sendable {
         var bytes = 0
         /// Whether every packet read since the last seek is still kept.
         var whole = true
+        /// How far `trim` has looked (packet number), the last keyframe it saw at or before `scannedTo`,
+        /// and the time it looked for: trimming looks at each packet once while that time moves on.
+        var scanned = 0
+        var scannedKeyframe: Int?
+        var scannedTo = -Double.infinity
 
-        init(index: Int32) { self.index = index }
+        init(index: Int32, timeBase: AVRational, origin: Int64) {
+            self.index = index
+            self.timeBase = timeBase
+            self.origin = origin
+        }
+
+        /// `ticks` of the stream in item seconds.
+        func seconds(_ ticks: Int64) -> Double {
+            guard timeBase.num > 0, timeBase.den > 0 else { return 0 }
+            let s = Double(ticks.subtractingSaturating(origin)) * Double(timeBase.num) / Double(timeBase.den)
+            return s.isFinite ? s : 0
+        }
 
         var end: Int { base + packets.count }
 
@@ -132,6 +151,9 @@ package final class ItemDemuxer: @unchecked Sendable {
     private var seekCount = 0
     /// Packets before the last keyframe at or before this item time are let go.
     private var keepFrom = -Double.infinity
+    /// Whether a packet with a time has been read since the last seek (the first one's time, earlier
+    /// than the time sought when the seek landed on a keyframe before it, is where reading started).
+    private var placedSinceSeek = false
 
     /// A demuxer over the streams at `streamIndices` (FFmpeg's indices; at least one) of the bytes
     /// `open` gives. Opens nothing until first used.
@@ -311,15 +333,20 @@ package final class ItemDemuxer: @unchecked Sendable {
             throw MediaEngineError(.cancelled, source: lock.withLock { name }, operation: "read", reason: "cancelled")
         }
         if let reader { return reader }
-        guard let packet = av_packet_alloc() else {
+        if scratch == nil { scratch = av_packet_alloc() }
+        guard scratch != nil else {
             throw MediaEngineError(.outOfMemory, source: name, operation: "read", reason: "out of memory")
         }
-        scratch = packet
-        let source = try open(token)
-        let made = try PacketReader(source: source, options: options, streamIndices: streamIndices, cancellation: token)
+        // Opened under `life`: `close()` ends an open that hangs, whoever asked for it.
+        let source = try open(life)
+        let made = try PacketReader(source: source, options: options, streamIndices: streamIndices, cancellation: life)
         lock.withLock {
             name = source.name
-            for index in streamIndices { tracks[Int32(clamping: index)] = Track(index: Int32(clamping: index)) }
+            for index in streamIndices {
+                let i = Int32(clamping: index)
+                let tb = made.timeBase(of: i)
+                tracks[i] = Track(index: i, timeBase: tb, origin: made.origin(in: tb))
+            }
         }
         reader = made
         return made
@@ -338,12 +365,21 @@ package final class ItemDemuxer: @unchecked Sendable {
         let seconds = tb.den > 0 ? Double(ticks.subtractingSaturating(reader.origin(in: tb))) * Double(tb.num) / Double(tb.den) : 0
         lock.withLock {
             seekCount += 1
-            for track in tracks.values { keptBytes -= track.clear() }
+            for track in tracks.values {
+                keptBytes -= track.clear()
+                (track.scanned, track.scannedKeyframe, track.scannedTo) = (track.base, nil, -.infinity)
+            }
             for other in cursors.values where other !== cursor { other.displaced = true }
             cursor.map { $0.position = $0.track.base }
-            (readFrom, reached, ended, keepFrom) = (seconds.isFinite ? max(0, seconds) : 0, nil, false, -.infinity)
+            (readFrom, reached, ended, keepFrom, placedSinceSeek) = (seconds.isFinite ? max(0, seconds) : 0, nil, false, -.infinity, false)
         }
-        try reader.seek(stream: stream, atOrBefore: ticks, life)
+        do {
+            try reader.seek(stream: stream, atOrBefore: ticks, life)
+        } catch {
+            // Where the container stands is not known: nothing is reached without another seek.
+            lock.withLock { (readFrom, reached) = (.infinity, nil) }
+            throw error
+        }
     }
 
     /// Reads one packet and keeps it; trims what lies before `keepFrom`. Under `container`.
@@ -373,6 +409,10 @@ package final class ItemDemuxer: @unchecked Sendable {
         av_packet_move_ref(kept, packet)
         lock.withLock {
             if let end { reached = max(reached ?? end, end) }
+            if let time, !placedSinceSeek {
+                placedSinceSeek = true
+                readFrom = min(readFrom, max(0, time))
+            }
             guard !closed, let track = tracks[kept.pointee.stream_index] else {
                 var unkept: UnsafeMutablePointer<AVPacket>? = kept
                 av_packet_free(&unkept)
@@ -384,20 +424,37 @@ package final class ItemDemuxer: @unchecked Sendable {
             track.bytes += bytes
             keptBytes += bytes
             trim(track)
+            shed()
         }
     }
 
-    /// Lets `track`'s packets before its last keyframe at or before `keepFrom` go. Under `lock`.
-    private func trim(_ track: Track) {
-        guard keepFrom > -.infinity, let first = track.times.first, let time = first, time < keepFrom else { return }
-        var keyframe: Int?
-        for i in track.packets.indices {
-            guard let t = track.times[i] else { continue }
-            if t > keepFrom { break }
-            if track.packets[i].pointee.flags & AV_PKT_FLAG_KEY != 0 { keyframe = i }
+    /// Over `byteLimit` (a stream whose keyframes are far apart, or none after its first, keeps more
+    /// than its time says): lets go of the packets every cursor of their stream has passed, and of
+    /// every packet of a stream no cursor reads. Under `lock`.
+    private func shed() {
+        guard keptBytes > byteLimit else { return }
+        for track in tracks.values {
+            let needed = cursors.values.filter { $0.track === track && !$0.displaced }.map(\.position).min() ?? track.end
+            keptBytes -= track.dropFirst(needed - track.base)
         }
-        guard let keyframe, keyframe > 0 else { return }
-        keptBytes -= track.dropFirst(keyframe)
+    }
+
+    /// Lets `track`'s packets before its last keyframe at or before `keepFrom` go, looking at each
+    /// packet once while `keepFrom` moves on. Under `lock`.
+    private func trim(_ track: Track) {
+        guard keepFrom > -.infinity else { return }
+        if keepFrom < track.scannedTo || track.scanned < track.base {
+            (track.scanned, track.scannedKeyframe) = (track.base, nil)
+        }
+        track.scannedTo = keepFrom
+        while track.scanned < track.end {
+            let i = track.scanned - track.base
+            if let t = track.times[i], t > keepFrom { break }
+            if track.times[i] != nil, track.packets[i].pointee.flags & AV_PKT_FLAG_KEY != 0 { track.scannedKeyframe = track.scanned }
+            track.scanned += 1
+        }
+        guard let keyframe = track.scannedKeyframe, keyframe > track.base else { return }
+        keptBytes -= track.dropFirst(keyframe - track.base)
     }
 
     private func standsAtStart(_ cursor: Cursor) -> Bool {
@@ -410,26 +467,31 @@ package final class ItemDemuxer: @unchecked Sendable {
 
     /// A decoder's seek: to its stream's last kept keyframe at or before `timestamp` when reading on
     /// reaches the time (or to its first kept packet, when every packet since the container's seek is
-    /// kept); elsewhere the container seeks.
+    /// kept); elsewhere the container seeks. Placing among what is kept does not wait for a read in
+    /// flight.
     private func seek(_ cursor: Cursor, atOrBefore timestamp: Int64, _ token: CancellationToken) throws {
+        let placed = try lock.withLock { () -> Bool in
+            if closed { throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled") }
+            (cursor.displaced, cursor.last, cursor.skipsThrough, cursor.target) = (false, nil, nil, timestamp)
+            return place(cursor, atOrBefore: timestamp)
+        }
+        if placed { return }
         try container.withLock {
             let reader = try opened(token)
-            let placed = lock.withLock { () -> Bool in
-                (cursor.displaced, cursor.last, cursor.skipsThrough, cursor.target) = (false, nil, nil, timestamp)
-                return place(cursor, atOrBefore: timestamp, reader)
-            }
-            if !placed { try seek(reader, stream: cursor.track.index, atOrBefore: timestamp, for: cursor, token) }
+            // A read in flight may have made it placeable meanwhile.
+            if lock.withLock({ !cursor.displaced && place(cursor, atOrBefore: timestamp) }) { return }
+            try seek(reader, stream: cursor.track.index, atOrBefore: timestamp, for: cursor, token)
         }
     }
 
     /// Places `cursor` among what is kept for a start at `timestamp` (container ticks), if it can be
-    /// without a seek. Under `container` and `lock`.
-    private func place(_ cursor: Cursor, atOrBefore timestamp: Int64, _ reader: PacketReader) -> Bool {
+    /// without a seek: at the last kept keyframe at or before it, when reading on from there reaches
+    /// it (what is kept runs without a gap from the last seek); or, with every packet since the seek
+    /// kept and the time after where reading started, at the first kept. Under `lock`.
+    private func place(_ cursor: Cursor, atOrBefore timestamp: Int64) -> Bool {
         let track = cursor.track
-        let tb = reader.timeBase(of: track.index)
-        let ticks = timestamp.subtractingSaturating(reader.origin(in: tb))
-        let seconds = tb.den > 0 ? Double(ticks) * Double(tb.num) / Double(tb.den) : 0
-        guard reaches(seconds) else { return false }
+        let seconds = track.seconds(timestamp)
+        guard ended || seconds <= (reached ?? readFrom) + Self.readThrough else { return false }
         let nopts = avocet_nopts_value()
         let keyframe = track.packets.indices.last { i in
             let p = track.packets[i].pointee
@@ -440,7 +502,7 @@ package final class ItemDemuxer: @unchecked Sendable {
             cursor.position = track.base + keyframe
             return true
         }
-        guard track.whole else { return false }
+        guard track.whole, seconds >= readFrom else { return false }
         cursor.position = track.base
         return true
     }
@@ -479,7 +541,8 @@ package final class ItemDemuxer: @unchecked Sendable {
             let p = kept.pointee
             let nopts = avocet_nopts_value()
             let time = p.dts != nopts ? p.dts : p.pts
-            if let through = cursor.skipsThrough, time != nopts, time <= through { continue }
+            // Packets up to the last handed out, and those without a time among them, are not handed again.
+            if let through = cursor.skipsThrough, time == nopts || time <= through { continue }
             cursor.skipsThrough = nil
             av_packet_unref(packet)
             let rc = av_packet_ref(packet, kept)
@@ -490,9 +553,10 @@ package final class ItemDemuxer: @unchecked Sendable {
         return false
     }
 
-    /// Finds a cursor's place again after a seek for another or a trim: the packet after its last among
-    /// those kept, when what is kept reaches back to it, else a seek back to it; a cursor that has handed
-    /// out nothing since its own seek is placed for that seek's time again. Under `container`.
+    /// Finds a cursor's place again after a seek for another or a trim: after its last packet among
+    /// those kept, when what is kept reaches back to it (or will, reading on from where the container
+    /// stands), skipping what it was handed already; else by a seek back to it. A cursor that has
+    /// handed out nothing since its own seek is placed for that seek's time again. Under `container`.
     private func find(_ cursor: Cursor, _ reader: PacketReader, _ token: CancellationToken) throws {
         let (placed, target) = lock.withLock { () -> (Bool, Int64?) in
             cursor.displaced = false
@@ -502,7 +566,7 @@ package final class ItemDemuxer: @unchecked Sendable {
                     cursor.position = track.base
                     return (true, nil)
                 }
-                return (place(cursor, atOrBefore: target, reader), target)
+                return (place(cursor, atOrBefore: target), target)
             }
             let nopts = avocet_nopts_value()
             func time(_ i: Int) -> Int64? {
@@ -510,12 +574,18 @@ package final class ItemDemuxer: @unchecked Sendable {
                 let t = p.dts != nopts ? p.dts : p.pts
                 return t == nopts ? nil : t
             }
-            // What is kept must start at or before the last packet handed out, without a gap after it.
-            guard track.base <= cursor.position || track.whole, let first = track.packets.indices.first(where: { time($0) != nil }),
-                  let start = time(first), start <= last else {
-                return (false, last)
+            let firstTimed = track.packets.indices.first { time($0) != nil }.flatMap(time)
+            if let start = firstTimed {
+                // What is kept must start at or before the last packet handed out, without a gap after it.
+                guard track.base <= cursor.position || track.whole, start <= last else { return (false, last) }
+                cursor.position = track.base + (track.packets.indices.first { (time($0) ?? .min) > last } ?? track.packets.count)
+            } else {
+                // Nothing kept yet since another's seek: reading on gets there when it started before it.
+                guard track.whole, track.seconds(last) >= readFrom,
+                      ended || track.seconds(last) <= (reached ?? readFrom) + Self.readThrough else { return (false, last) }
+                cursor.position = track.end
             }
-            cursor.position = track.base + (track.packets.indices.first { (time($0) ?? .min) > last } ?? track.packets.count)
+            cursor.skipsThrough = last
             return (true, last)
         }
         guard !placed, let target else { return }

@@ -15,8 +15,9 @@ package struct ExportPlan: Sendable {
         package var targetStart: Double
         package var targetEnd: Double
         /// A player item's container that reads this stream already: a mix reads the piece's sound from
-        /// it rather than opening the file again (nil: open it).
-        package var demuxer: ItemDemuxer?
+        /// it rather than opening the file again (nil, or gone with its item: open it). Weak, so that a
+        /// plan kept for later (a player's cached mix) does not keep the container and its file open.
+        package weak var demuxer: ItemDemuxer?
 
         package init(open: @escaping @Sendable () throws -> any ByteSource, options: DemuxerOptions, streamIndex: Int,
                      sourceStart: Double, sourceEnd: Double, targetStart: Double, targetEnd: Double) {
