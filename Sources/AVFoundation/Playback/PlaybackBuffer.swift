@@ -45,9 +45,10 @@ final class PlaybackBuffer: Sendable {
         /// Whether a read since the last start-over placed the demuxer (later reads read on from where
         /// it stands, even where a decoder's seek moved it: a seek here would move it away from them).
         var positioned = false
-        /// Where the playhead stood when the demuxer's byte limit stopped reading: reading waits until
-        /// the playhead has moved on half a second (letting packets behind it go) or jumps.
-        var fullAt: CMTime?
+        /// Whether the demuxer's byte limit stopped reading: reading tries again a quarter of a second
+        /// later (the playhead moving on, or the decoders taking packets, lets packets go) or at a jump,
+        /// not at every tick.
+        var full = false
         var token = CancellationToken()
         var failure: (any Error)?
         var failed: Bool { failure != nil }
@@ -109,7 +110,6 @@ final class PlaybackBuffer: Sendable {
         // A time before where reading starts is a tick that read the clock before a seek moved it.
         state.change { s in
             if time >= s.range.start { s.playhead = time }
-            if let full = s.fullAt, (time - full).seconds >= 0.5 || time < full { s.fullAt = nil }
         }
         demuxer?.keep(from: time.seconds - PlaybackBuffer.kept)
         readOn()
@@ -120,7 +120,7 @@ final class PlaybackBuffer: Sendable {
     func jump(to time: CMTime) {
         let stale = state.change { s -> CancellationToken? in
             s.playhead = time
-            s.fullAt = nil
+            s.full = false
             guard time < s.range.start || (!s.range.ended && time > s.range.end) else { return nil }
             let stale = s.token
             s.generation += 1
@@ -168,7 +168,7 @@ final class PlaybackBuffer: Sendable {
         // Asked outside the lock: it reads the item, whose release (and deinit) must not happen inside it.
         let target = max(PlaybackBuffer.enough, forward())
         let start = state.change { s -> Bool in
-            guard !s.running, !s.stopped, !s.failed, !s.range.ended, s.fullAt == nil,
+            guard !s.running, !s.stopped, !s.failed, !s.range.ended, !s.full,
                   s.range.ahead(of: s.playhead) < target else { return false }
             s.running = true
             return true
@@ -202,7 +202,7 @@ final class PlaybackBuffer: Sendable {
                 let resumed = state.change { s -> [@Sendable () -> Void]? in
                     guard s.generation == generation else { return nil }
                     s.positioned = true
-                    if progress.full { s.fullAt = s.playhead }
+                    if progress.full { s.full = true }
                     if let reached, reached.isFinite {
                         let time = CMTime(seconds: reached, preferredTimescale: 90_000)
                         if time > s.range.end { s.range.end = time }
@@ -216,7 +216,13 @@ final class PlaybackBuffer: Sendable {
                 guard let resumed else { continue }
                 onChange()
                 for resume in resumed { resume() }
-                // Full: reading waits until the playhead has moved on (`fullAt`).
+                // Full: reading tries again a quarter of a second later.
+                if progress.full {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + 0.25) { [weak self] in
+                        self?.state.change { $0.full = false }
+                        self?.readOn()
+                    }
+                }
                 if ended || progress.full { return }
             } catch {
                 let failure = AVError.converting(error)

@@ -214,6 +214,7 @@ package final class ItemDemuxer: @unchecked Sendable {
                 first = false
                 let done = lock.withLock { () -> Progress? in
                     for track in tracks.values { trim(track) }
+                    shed()
                     guard ended || keptBytes >= byteLimit || (reached ?? -.infinity) >= target else { return nil }
                     return Progress(reached: reached, ended: ended, full: !ended && keptBytes >= byteLimit)
                 }
