@@ -32,6 +32,24 @@ struct ItemDemuxerTests {
         return try times(own, from: time, token)
     }
 
+    /// A video and a sound reader of one demuxer: ten pictures from the start, then `between`, then the
+    /// sound starts at `soundTime` and takes a packet, then the rest of the pictures. Every picture's
+    /// time, and the container's seeks.
+    static func picturesAroundASoundStart(at soundTime: MediaTimestamp, _ token: CancellationToken,
+                                          between: (ItemDemuxer) throws -> Void = { _ in }) throws -> (pictures: [Int64], seeks: Int) {
+        let demuxer = Self.demuxer()
+        let video = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
+        let sound = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.audio, cancellation: token))
+        try video.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, 1)), token)
+        var pictures: [Int64] = []
+        for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
+        try between(demuxer)
+        try sound.start(at: soundTime, token)
+        _ = try sound.nextPacket(token) { _ in }
+        while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
+        return (pictures, demuxer.seeks)
+    }
+
     @Test("decoders that come after the read-ahead began read what it kept from the start, without a seek; keep(from:) lets the past go")
     func keptFromTheStart() async throws {
         let demuxer = Self.demuxer()
@@ -57,18 +75,10 @@ struct ItemDemuxerTests {
     @Test("a decoder whose place a seek for another took goes on from its last packet")
     func aDisplacedDecoderGoesOn() async throws {
         let (pictures, own, seeks) = try await IOExecutor.shared.run { token in
-            let demuxer = Self.demuxer()
-            let video = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
-            let sound = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.audio, cancellation: token))
-            try video.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, 1)), token)
-            var pictures: [Int64] = []
-            for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
             // The sound starts past what reading on reaches: the container seeks there, and the
             // pictures go on from the tenth (a seek back for them).
-            try sound.start(at: MediaTimestamp(value: 19, timeBase: Rational(1, 10)), token)
-            _ = try sound.nextPacket(token) { _ in }
-            while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
-            return (pictures, try Self.ownTimes(from: 0, token), demuxer.seeks)
+            let (pictures, seeks) = try Self.picturesAroundASoundStart(at: MediaTimestamp(value: 19, timeBase: Rational(1, 10)), token)
+            return (pictures, try Self.ownTimes(from: 0, token), seeks)
         }
         #expect(pictures == own, "\(pictures.count) pictures vs \(own.count)")
         #expect(seeks == 2, "one for the sound, one back for the pictures: \(seeks)")
@@ -106,20 +116,13 @@ struct ItemDemuxerTests {
     @Test("a decoder whose place a seek back for another took gets no packet twice")
     func aSeekBackForAnotherRepeatsNothing() async throws {
         let (pictures, own, seeks) = try await IOExecutor.shared.run { token in
-            let demuxer = Self.demuxer()
-            let video = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.video, cancellation: token))
-            let sound = try #require(try StreamReader(demuxer: demuxer, streamIndex: Self.audio, cancellation: token))
-            try video.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, 1)), token)
-            var pictures: [Int64] = []
-            for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
             // The sound before 0.35 s is let go; the sound then starts at 0.1 s: the container seeks back
             // to the keyframe at 0, and the pictures go on after the tenth, not from the keyframe again.
-            demuxer.keep(from: 0.35)
-            _ = try demuxer.readAhead(from: 0, through: 0.6, placing: false, token)
-            try sound.start(at: MediaTimestamp(value: 1, timeBase: Rational(1, 10)), token)
-            _ = try sound.nextPacket(token) { _ in }
-            while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
-            return (pictures, try Self.ownTimes(from: 0, token), demuxer.seeks)
+            let (pictures, seeks) = try Self.picturesAroundASoundStart(at: MediaTimestamp(value: 1, timeBase: Rational(1, 10)), token) { demuxer in
+                demuxer.keep(from: 0.35)
+                _ = try demuxer.readAhead(from: 0, through: 0.6, placing: false, token)
+            }
+            return (pictures, try Self.ownTimes(from: 0, token), seeks)
         }
         #expect(pictures == own, "\(pictures.count) pictures vs \(own.count): \(pictures.prefix(14))")
         #expect(seeks == 1, "one, back for the sound: \(seeks)")
