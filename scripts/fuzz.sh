@@ -92,6 +92,9 @@ for target in "${targets[@]}"; do
   fi
   if grep -qE "ERROR: libFuzzer|SUMMARY: AddressSanitizer|Fatal error|ALARM:|deadly signal" "$build/$target.log"; then
     echo "== $target: FOUND a crash or a hang; the input is in $build/artifacts/$target/ (log: $build/$target.log)"
+    # A hang the target caught itself printed every thread's stack: show the frames that name Avocet or FFmpeg.
+    grep -E '^== hang|^Thread |^#[0-9]+ .*(AVFoundation|MediaEngine|CoreMedia|avcodec|avformat|pthread_cond|futex|sem_wait)' \
+      "$build/$target.log" | head -120 || true
     status=1
   else
     echo "== $target: no crash or hang in $seconds s ($(grep -E '^stat::number_of_executed_units' "$build/$target.log" | awk '{print $2}') inputs)"

@@ -72,7 +72,7 @@ enum LoaderTarget {
             }
             if !ended { fatalError("the load outlived cancelLoading() by 5 s") }
         } else if deadline == 0 {
-            done.wait()
+            waitOrReportHang(done, "the load")
         }
         return Weak(asset)
     }

@@ -146,7 +146,7 @@ enum ThumbnailTarget {
             if count == times.count { done.signal() }
             if count > times.count { fatalError("the handler was called \(count) times for \(times.count) times") }
         }
-        done.wait()
+        waitOrReportHang(done, "generateCGImagesAsynchronously's handlers")
         let requested = calls.withLock { $0 }
         for (time, call) in zip(settings.times, requested) where time.isValid && call != time {
             fatalError("reported \(call) for requested \(time): out of order")
