@@ -20,9 +20,14 @@ fi
 # pulseaudio, libasound2-plugins: a PulseAudio null sink (through ALSA's pulse plugin) is the sound
 # device that keeps time in the audio clock test.
 # python3: AVFoundation's constants are checked against their table (Tools/Constants).
-bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-plugins python3
+# gdb: a fuzz target that waits too long prints every thread's stack with it.
+bash scripts/install-deps.sh ffmpeg xvfb xauth x11-apps pulseaudio libasound2-plugins python3 gdb
 python3 Tools/Constants/generate.py --check
 swift test
+# The media server's shared job queue is tested against a real PostgreSQL from Debian's packages, a
+# throwaway cluster on 127.0.0.1 (Examples/MediaServer/Scripts/postgres.sh; installed when missing).
+MEDIA_SERVER_TEST_DATABASE_URL="$(bash Examples/MediaServer/Scripts/postgres.sh start | sed 's|/media_server?|/postgres?|')"
+export MEDIA_SERVER_TEST_DATABASE_URL
 swift test --package-path Examples/MediaServer
 if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
   bash scripts/stress-tests.sh 2

@@ -45,4 +45,7 @@ extension APIError {
     static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
     static func forbidden(_ message: String) -> APIError { APIError(.forbidden, message) }
     static func unprocessable(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
+    /// 503: the job database did not answer (what it said goes to the server's log, not to the client).
+    static let databaseUnavailable = APIError(.serviceUnavailable, "The job database is not reachable; try again shortly.",
+                                              headers: [.retryAfter: "5"])
 }

@@ -27,8 +27,11 @@ public final class ExportJob: Sendable {
         public var fileType: String
         /// Bytes of the output, once completed.
         public var outputBytes: Int64?
+        /// With a database: how many times the job has been started (an instance that stopped while
+        /// running it leaves it to another, which counts one more). Nil, and left out, without one.
+        public var attempts: Int? = nil
 
-        enum CodingKeys: String, CodingKey { case id, status, progress, error, preset, fileType, outputBytes }
+        enum CodingKeys: String, CodingKey { case id, status, progress, error, preset, fileType, outputBytes, attempts }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -39,6 +42,7 @@ public final class ExportJob: Sendable {
             try c.encode(preset, forKey: .preset)
             try c.encode(fileType, forKey: .fileType)
             try c.encodeIfPresent(outputBytes, forKey: .outputBytes)
+            try c.encodeIfPresent(attempts, forKey: .attempts)
         }
     }
 

@@ -3,6 +3,8 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import PostgresNIO
+import ServiceLifecycle
 
 /// Builds the media server: its router (the routes over a `MediaService`) and the Hummingbird
 /// application that serves it.
@@ -25,23 +27,46 @@ public enum MediaServer {
         logger: Logger? = nil,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        let service = MediaService(configuration: configuration)
-        try service.prepare()
         var log = logger ?? Logger(label: "media-server")
         if logger == nil, let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
             log.logLevel = level
         }
+        // With a database: its client (a connection pool, run as a service beside the server), the
+        // queue over it, and this instance's worker; the schema is brought up to date before the
+        // server accepts a request.
+        var services: [any Service] = []
+        var queue: PostgresJobQueue?
+        if let text = configuration.databaseURL {
+            let url = try DatabaseURL(text)
+            let client = PostgresClient(configuration: url.configuration, backgroundLogger: log)
+            queue = PostgresJobQueue(client: client, logger: log, leaseSeconds: configuration.jobLeaseDuration,
+                                     maxAttempts: configuration.maxJobAttempts, timeout: configuration.databaseTimeout)
+            services.append(client)
+            log.info("export jobs are kept in \(url.redacted), shared by every instance using it")
+        }
+        let service = MediaService(configuration: configuration, queue: queue, logger: log)
+        try service.prepare()
+        if let queue, case .database(_, let wakeup) = service.backend {
+            // After the client in the list: a graceful shutdown stops the worker (its jobs go back to
+            // the queue) before the client closes.
+            services.append(SharedJobWorker(queue: queue, service: service, wakeup: wakeup, logger: log))
+        }
         let maxBody = max(configuration.maxUploadBytes, Int64(configuration.maxJSONBytes))
         let linger = TimeAmount.milliseconds(Int64(max(0, configuration.lingerAfterRefusal) * 1000))
-        return Application(
+        var app = Application(
             router: buildRouter(service: service),
             server: .http1(configuration: .init(
                 additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxBody), LingeringCloseHandler(linger: linger)],
                 idleTimeout: .seconds(60))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "media-server"),
+            services: services,
             onServerRunning: onServerRunning,
             logger: log
         )
+        if let queue {
+            app.beforeServerStarts { try await queue.migrate() }
+        }
+        return app
     }
 
     /// The router with every route of the server over `service`.
@@ -78,49 +103,35 @@ public enum MediaServer {
 
         router.post("/export") { request, _ in
             let body = try await collect(request.body, limit: service.configuration.maxJSONBytes)
-            let job = try await service.startExport(json: body)
-            var response = try json(["id": job.id], status: .accepted)
-            response.headers[.location] = "/jobs/\(job.id)"
+            let id = try await service.startExport(json: body)
+            var response = try json(["id": id], status: .accepted)
+            response.headers[.location] = "/jobs/\(id)"
             return response
         }
 
         router.get("/jobs/:id") { _, context in
-            try json(try job(context, service).report)
+            try json(try await service.jobReport(id: try context.parameters.require("id")))
         }
 
         router.get("/jobs/:id/output") { _, context in
-            let job = try job(context, service)
-            let report = job.report
-            guard report.status == .completed else {
-                throw APIError(.conflict, "Job \(job.id) is \(report.status.rawValue), not completed: its output is not available\(report.error.map { " (\($0))" } ?? "").")
-            }
-            let body = try await FileIO().loadFile(path: job.outputPath, context: context)
+            let output = try await service.jobOutput(id: try context.parameters.require("id"))
+            let body = try await FileIO().loadFile(path: output.path, context: context)
             var headers: HTTPFields = [
-                .contentType: job.request.contentType,
-                .contentDisposition: "attachment; filename=\"\(job.id).\(job.request.fileExtension)\"",
+                .contentType: output.contentType,
+                .contentDisposition: "attachment; filename=\"\(output.fileName)\"",
             ]
-            if let bytes = report.outputBytes { headers[.contentLength] = String(bytes) }
+            if let bytes = output.bytes { headers[.contentLength] = String(bytes) }
             return Response(status: .ok, headers: headers, body: body)
         }
 
         router.delete("/jobs/:id") { _, context in
-            let job = try job(context, service)
-            if job.status.isFinished {
-                _ = await service.jobs.remove(id: job.id)
+            guard let report = try await service.deleteJob(id: try context.parameters.require("id")) else {
                 return Response(status: .noContent)
             }
-            job.cancel()
-            await job.waitUntilFinished(seconds: 5)
-            return try json(job.report)
+            return try json(report)
         }
 
         return router
-    }
-
-    private static func job(_ context: BasicRequestContext, _ service: MediaService) throws -> ExportJob {
-        let id = try context.parameters.require("id")
-        guard let job = service.jobs.job(id: id) else { throw APIError.notFound("No export job \(id).") }
-        return job
     }
 
     /// A JSON response of `value`.

@@ -1,11 +1,21 @@
 import AVFoundation
 import CoreMedia
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 
 /// What the routes do, without HTTP: store and inspect uploads, make thumbnails, run exports.
 ///
+/// Where a server's export jobs live.
+enum JobBackend: Sendable {
+    /// In this process: running jobs bounded by `maxConcurrentExports`, more refused.
+    case memory(ExportJobStore)
+    /// In PostgreSQL, shared by every instance: submitted jobs wait in the queue; the wakeup tells
+    /// this instance's `SharedJobWorker` that one was added.
+    case database(PostgresJobQueue, JobWakeup)
+}
+
 /// One instance per application, shared by all requests (`Sendable`: its parts guard themselves).
 /// Its methods run on the request's task and only await: Avocet loads and decodes on its engine
 /// threads, uploads are written and files removed on NIO's thread pool, and the one CPU-heavy call
@@ -13,9 +23,11 @@ import NIOPosix
 public final class MediaService: Sendable {
     public let configuration: ServerConfiguration
     let uploads: UploadStore
-    let jobs: ExportJobStore
+    /// Where export jobs live: this process's memory, or a PostgreSQL queue shared by every instance.
+    let backend: JobBackend
     let resolver: MediaSourceResolver
     let limiter: WorkLimiter
+    let logger: Logger
     /// What every connection to a remote source must pass, redirect hops included.
     let urlPolicy: AvocetURLPolicy
 
@@ -27,12 +39,25 @@ public final class MediaService: Sendable {
     /// the exact picture (at most one group of pictures). Cheap for the usual case, never far off.
     static let thumbnailTolerance = CMTime(value: 1, timescale: 1)
 
-    public init(configuration: ServerConfiguration) {
+    /// A service whose jobs live in this process's memory.
+    public convenience init(configuration: ServerConfiguration) {
+        self.init(configuration: configuration, queue: nil)
+    }
+
+    /// A service whose jobs live in `queue` when given (their uploads and outputs then in storage
+    /// every instance shares), else in memory.
+    init(configuration: ServerConfiguration, queue: PostgresJobQueue?, logger: Logger = Logger(label: "media-server")) {
         self.configuration = configuration
+        self.logger = logger
         uploads = UploadStore(directory: configuration.uploadDirectory, maxBytes: configuration.maxUploadBytes,
-                              maxStored: configuration.maxStoredUploads, lifetime: configuration.uploadLifetime)
-        jobs = ExportJobStore(directory: configuration.exportDirectory, maxRunning: configuration.maxConcurrentExports,
-                              maxFinished: configuration.maxFinishedExports)
+                              maxStored: configuration.maxStoredUploads, lifetime: configuration.uploadLifetime,
+                              shared: queue != nil)
+        if let queue {
+            backend = .database(queue, JobWakeup())
+        } else {
+            backend = .memory(ExportJobStore(directory: configuration.exportDirectory, maxRunning: configuration.maxConcurrentExports,
+                                             maxFinished: configuration.maxFinishedExports))
+        }
         resolver = MediaSourceResolver(uploads: uploads, configuration: configuration)
         limiter = WorkLimiter(limit: configuration.maxConcurrentMediaWork, maxQueued: configuration.maxQueuedMediaWork)
         urlPolicy = Self.urlPolicy(configuration)
@@ -59,7 +84,10 @@ public final class MediaService: Sendable {
     /// file-system calls: called once before the server starts.
     public func prepare() throws {
         try uploads.prepare()
-        try jobs.prepare()
+        switch backend {
+        case .memory(let jobs): try jobs.prepare()
+        case .database: try FileManager.default.createDirectory(at: configuration.exportDirectory, withIntermediateDirectories: true)
+        }
     }
 
     // MARK: - Inspect
@@ -106,12 +134,40 @@ public final class MediaService: Sendable {
     // MARK: - Exports
 
     /// Checks an export request (its source must load, and suit the preset and file type) and starts
-    /// its job in the background. Throws 429 when the concurrent-export limit is reached.
-    func startExport(json: Data) async throws -> ExportJob {
+    /// its job: in the background here (429 when the concurrent-export limit is reached), or, with a
+    /// database, queued for the first instance with a free slot. The job's id.
+    func startExport(json: Data) async throws -> String {
         let request = try ExportRequest(json: json)
         let source = try resolver.resolve(request.source)
-        let reservation = try jobs.reserve()
-        defer { reservation.release() }
+        switch backend {
+        case .memory(let jobs):
+            let reservation = try jobs.reserve()
+            defer { reservation.release() }
+            let session = try await exportSession(request, source: source)
+            let id = UUID().uuidString.lowercased()
+            let job = ExportJob(id: id, request: request, source: source, session: session,
+                                outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
+                                timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+            jobs.start(job, in: reservation)
+            return id
+        case .database(let queue, let wakeup):
+            _ = try await exportSession(request, source: source)
+            let id = UUID()
+            do {
+                try await queue.submit(id: id, request: String(decoding: json, as: UTF8.self), preset: request.preset,
+                                       fileType: request.fileExtension)
+            } catch {
+                throw databaseUnavailable(error)
+            }
+            wakeup.wake()
+            return id.uuidString.lowercased()
+        }
+    }
+
+    /// The export session for a checked request: loads the source (within the media-work limit and
+    /// deadline) and checks that the range starts inside it and that the preset writes the file type
+    /// from it. 400 when it does not.
+    func exportSession(_ request: ExportRequest, source: MediaSource) async throws -> AVAssetExportSession {
         let asset = makeAsset(source)
         let duration = try await mediaWork(on: source, asset: asset) { asset -> Double in
             let (duration, _) = try await asset.load(.duration, .tracks)
@@ -125,12 +181,105 @@ public final class MediaService: Sendable {
             throw APIError.badRequest("The preset \(request.preset) cannot export \(source.displayName) as \(request.fileExtension) (an audio-only preset for a source without audio, say, or a file type the preset does not write).")
         }
         session.timeRange = request.timeRange
-        let id = UUID().uuidString.lowercased()
-        let job = ExportJob(id: id, request: request, source: source, session: session,
-                            outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
-                            timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
-        jobs.start(job, in: reservation)
-        return job
+        return session
+    }
+
+    /// A queued job's export, ready to start, writing to `outputPath`: its request checked again on
+    /// this instance (its source may have gone since it was submitted).
+    func exportJob(id: String, requestJSON: String, outputPath: String) async throws -> ExportJob {
+        let request = try ExportRequest(json: Data(requestJSON.utf8))
+        let source = try resolver.resolve(request.source)
+        let session = try await exportSession(request, source: source)
+        return ExportJob(id: id, request: request, source: source, session: session, outputPath: outputPath,
+                         timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+    }
+
+    /// Where export outputs are written.
+    var exportDirectory: URL { configuration.exportDirectory }
+
+    /// What `GET /jobs/{id}` answers; 404 when there is no such job.
+    func jobReport(id: String) async throws -> ExportJob.Report {
+        switch backend {
+        case .memory(let jobs):
+            guard let job = jobs.job(id: id) else { throw APIError.notFound("No export job \(id).") }
+            return job.report
+        case .database(let queue, _):
+            return try await row(id, queue).report
+        }
+    }
+
+    /// A completed job's output: its path, content type and file name; 404 when there is no such
+    /// job, 409 while it is not completed.
+    func jobOutput(id: String) async throws -> (path: String, contentType: String, fileName: String, bytes: Int64?) {
+        let report = try await jobReport(id: id)
+        guard report.status == .completed else {
+            throw APIError(.conflict, "Job \(report.id) is \(report.status.rawValue), not completed: its output is not available\(report.error.map { " (\($0))" } ?? "").")
+        }
+        let fileName = "\(report.id).\(report.fileType)"
+        let contentType = ExportRequest.fileTypes.first { $0.name == report.fileType }?.contentType ?? "application/octet-stream"
+        return (exportDirectory.appendingPathComponent(fileName).path, contentType, fileName, report.outputBytes)
+    }
+
+    /// `DELETE /jobs/{id}`: a finished job is removed with its output (nil); a running one is asked to
+    /// stop and its report after at most five seconds is returned. 404 when there is no such job.
+    func deleteJob(id: String) async throws -> ExportJob.Report? {
+        switch backend {
+        case .memory(let jobs):
+            guard let job = jobs.job(id: id) else { throw APIError.notFound("No export job \(id).") }
+            if job.status.isFinished {
+                _ = await jobs.remove(id: job.id)
+                return nil
+            }
+            job.cancel()
+            await job.waitUntilFinished(seconds: 5)
+            return job.report
+        case .database(let queue, _):
+            let uuid = try Self.jobID(id)
+            do {
+                if let fileType = try await queue.delete(id: uuid) {
+                    let path = exportDirectory.appendingPathComponent("\(uuid.uuidString.lowercased()).\(fileType)").path
+                    _ = try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: path) }
+                    return nil
+                }
+                guard var row = try await queue.requestCancel(id: uuid) else { return try await row(id, queue).report }
+                // The instance running it sees the request at its next renewal (at most two seconds).
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !row.isFinished, ContinuousClock.now < deadline, !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(100))
+                    guard let next = try await queue.row(id: uuid) else { break }
+                    row = next
+                }
+                return row.report
+            } catch let error as APIError {
+                throw error
+            } catch {
+                throw databaseUnavailable(error)
+            }
+        }
+    }
+
+    /// Logs what the database said and answers 503.
+    private func databaseUnavailable(_ error: any Error) -> APIError {
+        logger.error("the job database failed: \(String(reflecting: error))")
+        return APIError.databaseUnavailable
+    }
+
+    private func row(_ id: String, _ queue: PostgresJobQueue) async throws -> PostgresJobQueue.Row {
+        let uuid = try Self.jobID(id)
+        let row: PostgresJobQueue.Row?
+        do {
+            row = try await queue.row(id: uuid)
+        } catch {
+            throw databaseUnavailable(error)
+        }
+        guard let row else { throw APIError.notFound("No export job \(id).") }
+        return row
+    }
+
+    /// A job id as the database keys it; 404 for what is not a UUID (no job has that id).
+    private static func jobID(_ id: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: id) else { throw APIError.notFound("No export job \(id).") }
+        return uuid
     }
 
     // MARK: - Shared

@@ -28,7 +28,9 @@ public struct ServerConfiguration: Sendable {
     /// How long an upload is kept, in seconds, before it is removed.
     public var uploadLifetime: TimeInterval
 
-    /// How many export jobs may run at once; one more is refused with 429 (not queued).
+    /// How many export jobs may run at once (on this instance). Without a database one more is
+    /// refused with 429 (not queued); with one, jobs wait in the shared queue for a free slot on any
+    /// instance.
     public var maxConcurrentExports: Int
     /// How many finished export jobs (and their output files) are kept; past it the oldest finished
     /// job and its file are removed.
@@ -63,6 +65,33 @@ public struct ServerConfiguration: Sendable {
     /// Seconds Avocet waits for more bytes of a remote response (`AvocetURLAssetHTTPReadTimeoutKey`).
     public var remoteReadTimeout: TimeInterval
 
+    /// The PostgreSQL database that holds the export jobs, as a URL
+    /// (`postgres://user:password@host:port/database?sslmode=disable|prefer|require`; a `host=/dir` query
+    /// item names a Unix socket's directory). Nil, the default: jobs live in this process's memory, as
+    /// one instance alone needs. Set: every instance given the same database shares one queue of jobs
+    /// (see `PostgresJobQueue`), and the upload and export directories must be the same shared storage
+    /// on every instance.
+    public var databaseURL: String?
+    /// With a database: seconds a running job's lease lasts. The instance running it renews it every
+    /// third of this; when an instance dies, its jobs are taken again by another once their leases
+    /// have run out.
+    public var jobLeaseDuration: TimeInterval
+    /// With a database: how many times a job is started (the first run included) before a job whose
+    /// lease ran out is marked failed instead of being taken again. A job that fails on its media is
+    /// failed at once, never retried.
+    public var maxJobAttempts: Int
+    /// With a database: seconds between two looks for queued work while this instance has a free slot
+    /// (a job submitted to this instance is looked for at once).
+    public var jobPollInterval: TimeInterval
+    /// With a database: seconds a finished job (and its output) is kept before any instance removes it.
+    public var jobRetention: TimeInterval
+    /// With a database: seconds one call to it may wait (for a connection, then its answer) before the
+    /// request is answered 503, the worker tries again later, or (at start) the server fails to start.
+    public var databaseTimeout: TimeInterval
+    /// With a database: how this instance names itself in the leases it holds (for operators); the
+    /// host name and process id by default.
+    public var instanceName: String
+
     /// The largest JSON body accepted by `POST /export`, in bytes.
     public var maxJSONBytes: Int
     /// Seconds a connection answered 413 may still send (what it sends is discarded) before it is closed.
@@ -92,6 +121,13 @@ public struct ServerConfiguration: Sendable {
         remoteExportTimeout: TimeInterval = 600,
         remoteConnectTimeout: TimeInterval = 5,
         remoteReadTimeout: TimeInterval = 10,
+        databaseURL: String? = nil,
+        jobLeaseDuration: TimeInterval = 30,
+        maxJobAttempts: Int = 3,
+        jobPollInterval: TimeInterval = 1,
+        jobRetention: TimeInterval = 86_400,
+        databaseTimeout: TimeInterval = 10,
+        instanceName: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)",
         maxJSONBytes: Int = 16 * 1024,
         lingerAfterRefusal: TimeInterval = 2
     ) {
@@ -115,6 +151,13 @@ public struct ServerConfiguration: Sendable {
         self.remoteExportTimeout = remoteExportTimeout
         self.remoteConnectTimeout = remoteConnectTimeout
         self.remoteReadTimeout = remoteReadTimeout
+        self.databaseURL = databaseURL
+        self.jobLeaseDuration = jobLeaseDuration
+        self.maxJobAttempts = maxJobAttempts
+        self.jobPollInterval = jobPollInterval
+        self.jobRetention = jobRetention
+        self.databaseTimeout = databaseTimeout
+        self.instanceName = instanceName
         self.maxJSONBytes = maxJSONBytes
         self.lingerAfterRefusal = lingerAfterRefusal
     }

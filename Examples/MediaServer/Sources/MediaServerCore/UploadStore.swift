@@ -35,17 +35,23 @@ public final class UploadStore: Sendable {
     /// Uploads by id, and their ids oldest first.
     private let index = Mutex<(byID: [String: Upload], order: [String])>(([:], []))
 
-    init(directory: URL, maxBytes: Int64, maxStored: Int, lifetime: TimeInterval) {
+    /// Whether other instances share the directory: an upload received by another is found by its
+    /// file, and a start leaves the files it finds.
+    private let shared: Bool
+
+    init(directory: URL, maxBytes: Int64, maxStored: Int, lifetime: TimeInterval, shared: Bool = false) {
         self.directory = directory
         self.maxBytes = maxBytes
         self.maxStored = max(1, maxStored)
         self.lifetime = lifetime
+        self.shared = shared
     }
 
-    /// Creates the directory and removes upload files an earlier run left (only files named as uploads
-    /// are touched). Blocking file system calls: run once, at start.
+    /// Creates the directory and, unless it is shared, removes upload files an earlier run left (only
+    /// files named as uploads are touched). Blocking file system calls: run once, at start.
     func prepare() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if shared { return }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         for name in names where name.hasSuffix(Self.suffix) && UUID(uuidString: String(name.dropLast(Self.suffix.count))) != nil {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
@@ -81,12 +87,21 @@ public final class UploadStore: Sendable {
         return upload
     }
 
-    /// The upload with this id, if it is still kept.
+    /// The upload with this id, if it is still kept. In a shared directory, an upload another
+    /// instance received is found by its file (one `stat`), younger than the lifetime.
     func upload(id: String) -> Upload? {
-        index.withLock { index in
-            guard let upload = index.byID[id.lowercased()] else { return nil }
+        let id = id.lowercased()
+        let known = index.withLock { index -> Upload? in
+            guard let upload = index.byID[id] else { return nil }
             return upload.created.timeIntervalSinceNow < -lifetime ? nil : upload
         }
+        if let known { return known }
+        guard shared, UUID(uuidString: id) != nil else { return nil }
+        let path = directory.appendingPathComponent(id + Self.suffix).path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let modified = attributes[.modificationDate] as? Date, modified.timeIntervalSinceNow >= -lifetime,
+              let size = (attributes[.size] as? NSNumber)?.int64Value else { return nil }
+        return Upload(id: id, path: path, size: size, created: modified)
     }
 
     /// Forgets an upload and removes its file; false when there was none.

@@ -46,6 +46,17 @@ struct MediaServerCommand: AsyncParsableCommand {
     @Option(help: "Seconds an export of a remote source may run (MEDIA_SERVER_REMOTE_EXPORT_TIMEOUT).")
     var remoteExportTimeout: Double?
 
+    @Option(help: "A PostgreSQL URL (postgres://user:password@host:port/database?sslmode=disable): export jobs go to a queue there, shared by every instance given it; the upload and export directories must then be shared storage. Jobs stay in memory without it (MEDIA_SERVER_DATABASE_URL, or DATABASE_URL).")
+    var databaseURL: String?
+    @Option(help: "With a database: seconds a running job's lease lasts; an instance that dies leaves its jobs to others this long after (MEDIA_SERVER_JOB_LEASE).")
+    var jobLease: Double?
+    @Option(help: "With a database: how many times a job is started before it is failed (MEDIA_SERVER_MAX_JOB_ATTEMPTS).")
+    var maxJobAttempts: Int?
+    @Option(help: "With a database: seconds finished jobs and their outputs are kept (MEDIA_SERVER_JOB_RETENTION).")
+    var jobRetention: Double?
+    @Option(help: "With a database: this instance's name in the leases it holds; host:pid by default (MEDIA_SERVER_INSTANCE_NAME).")
+    var instanceName: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         func env(_ name: String) -> String? { environment["MEDIA_SERVER_" + name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -79,10 +90,18 @@ struct MediaServerCommand: AsyncParsableCommand {
         configuration.maxRemoteSourceBytes = try number(maxRemoteBytes, "MAX_REMOTE_BYTES") ?? configuration.maxRemoteSourceBytes
         configuration.remoteExportTimeout = try number(remoteExportTimeout, "REMOTE_EXPORT_TIMEOUT") ?? configuration.remoteExportTimeout
 
+        configuration.databaseURL = databaseURL ?? env("DATABASE_URL") ?? environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.jobLeaseDuration = try number(jobLease, "JOB_LEASE") ?? configuration.jobLeaseDuration
+        configuration.maxJobAttempts = try number(maxJobAttempts, "MAX_JOB_ATTEMPTS") ?? configuration.maxJobAttempts
+        configuration.jobRetention = try number(jobRetention, "JOB_RETENTION") ?? configuration.jobRetention
+        configuration.instanceName = instanceName ?? env("INSTANCE_NAME") ?? configuration.instanceName
+        guard configuration.maxJobAttempts > 0 else { throw ValidationError("The job attempts must be 1 or more.") }
+
         guard configuration.maxUploadBytes > 0, configuration.maxRemoteSourceBytes > 0, configuration.maxConcurrentMediaWork > 0 else {
             throw ValidationError("The limits must be positive.")
         }
-        for (name, seconds) in [("media timeout", configuration.mediaWorkTimeout), ("remote export timeout", configuration.remoteExportTimeout)] {
+        for (name, seconds) in [("media timeout", configuration.mediaWorkTimeout), ("remote export timeout", configuration.remoteExportTimeout),
+                                ("job lease", configuration.jobLeaseDuration), ("job retention", configuration.jobRetention)] {
             guard seconds.isFinite, seconds > 0, seconds <= 7 * 86_400 else {
                 throw ValidationError("The \(name) must be a number of seconds above 0 and at most a week.")
             }

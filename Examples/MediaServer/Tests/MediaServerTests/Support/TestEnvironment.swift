@@ -72,6 +72,13 @@ struct TestEnvironment {
 
     /// Builds the server and runs `test` against it on a live loopback socket.
     func withServer<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await withServer(configuration, test)
+    }
+
+    /// Builds a server of `configuration` (this environment's, changed: another instance over the same
+    /// directories, say) and runs `test` against it on a live loopback socket.
+    func withServer<Value: Sendable>(_ configuration: ServerConfiguration,
+                                     _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         let app = try MediaServer.buildApplication(configuration: configuration)
         return try await app.test(.live) { client in try await test(client) }
     }

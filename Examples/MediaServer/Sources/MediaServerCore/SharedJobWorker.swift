@@ -1,0 +1,308 @@
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Runs the shared queue's export jobs on this instance: claims queued work while it has a free
+/// slot (`maxConcurrentExports`), runs each job's export, keeps its lease alive, and writes how it
+/// ended. A ServiceLifecycle service, run beside the server by the application.
+///
+/// Where it runs: one loop task that wakes on a job submitted here, a job ending here, or every
+/// `jobPollInterval`; one task per running job that only awaits (Avocet exports on its engine
+/// threads) and one heartbeat task per job that renews the lease every third of it (at most every
+/// 2 s), cancels the export when a client asked, and stops it when the lease was lost.
+///
+/// Outputs are written under a temporary name, `.<id>.<lease token>.partial.<ext>`, in the export
+/// directory, and renamed to `<id>.<ext>` inside the transaction that marks the job completed, under
+/// the lease: a retried job never leaves a half-written file under the output's name, and a stale
+/// instance (its lease lost) never publishes one. Partial files of instances that died are removed
+/// when their job is taken again, and by the housekeeping (every lease duration, at most a minute),
+/// which also fails jobs out of attempts and removes finished jobs past `jobRetention`.
+///
+/// With `maxConcurrentExports` 0 the instance runs no jobs: it takes requests and answers for the
+/// queue, and others do the work.
+///
+/// On a graceful shutdown (SIGTERM) its running exports are cancelled and their jobs put back in the
+/// queue without counting the attempt; after `kill -9` their leases run out and another instance
+/// takes them.
+final class SharedJobWorker: Service, Sendable {
+    private struct Running {
+        /// Claims held: one per job between its claim and the end of `execute`.
+        var slots = 0
+        /// The exports started, to cancel at shutdown.
+        var jobs: [UUID: ExportJob] = [:]
+        var shuttingDown = false
+    }
+
+    let queue: PostgresJobQueue
+    let service: MediaService
+    let wakeup: JobWakeup
+    let logger: Logger
+    private let running = Mutex(Running())
+
+    init(queue: PostgresJobQueue, service: MediaService, wakeup: JobWakeup, logger: Logger) {
+        self.queue = queue
+        self.service = service
+        self.wakeup = wakeup
+        self.logger = logger
+    }
+
+    private var configuration: ServerConfiguration { service.configuration }
+
+    /// Seconds between two renewals of a running job's lease.
+    private var renewInterval: Double { min(queue.leaseSeconds / 3, 2) }
+
+    func run() async throws {
+        // The schema first (the server's start migrates too; the second finds nothing to do): the
+        // loop below may run before the server has started.
+        try await queue.migrate()
+        let poll = Duration.milliseconds(Int64(ExportJob.boundedSeconds(max(configuration.jobPollInterval, 0.01)) * 1000))
+        let ticker = Task { [wakeup] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: poll)
+                wakeup.wake()
+            }
+        }
+        defer { ticker.cancel() }
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                var nextHousekeeping = ContinuousClock.now
+                for await _ in wakeup.stream {
+                    if running.withLock({ $0.shuttingDown }) { break }
+                    if ContinuousClock.now >= nextHousekeeping {
+                        await housekeeping()
+                        nextHousekeeping = ContinuousClock.now + .milliseconds(Int64(min(max(queue.leaseSeconds, 1), 60) * 1000))
+                    }
+                    while running.withLock({ !$0.shuttingDown && $0.slots < configuration.maxConcurrentExports }) {
+                        let claim: PostgresJobQueue.Claim?
+                        do {
+                            claim = try await queue.claim(owner: configuration.instanceName)
+                        } catch {
+                            if !Task.isCancelled && !running.withLock({ $0.shuttingDown }) {
+                                logger.warning("could not look for queued jobs: \(String(reflecting: error))")
+                            }
+                            break
+                        }
+                        guard let claim else { break }
+                        // The slot is taken before the task starts, so the loop never claims past the limit.
+                        running.withLock { $0.slots += 1 }
+                        group.addTask {
+                            await self.execute(claim)
+                            self.running.withLock {
+                                $0.slots -= 1
+                                $0.jobs[claim.id] = nil
+                            }
+                            self.wakeup.wake()
+                        }
+                    }
+                }
+                stopAll()
+            }
+        } onGracefulShutdown: {
+            self.stopAll()
+            self.wakeup.wake()
+        }
+    }
+
+    /// Marks the worker as shutting down and cancels every export it runs (their jobs go back to the queue).
+    private func stopAll() {
+        let jobs = running.withLock { state -> [ExportJob] in
+            state.shuttingDown = true
+            return Array(state.jobs.values)
+        }
+        for job in jobs { job.cancel() }
+    }
+
+    /// Why an export of this instance stopped before its end, besides its own failure.
+    private struct Interruption {
+        var cancelRequested = false
+        var leaseLost = false
+    }
+
+    private func execute(_ claim: PostgresJobQueue.Claim) async {
+        let directory = service.exportDirectory
+        let name = claim.id.uuidString.lowercased()
+        let partial = directory.appendingPathComponent(".\(name).\(claim.token.uuidString.lowercased()).partial.\(claim.fileType)").path
+        let output = directory.appendingPathComponent("\(name).\(claim.fileType)").path
+        var log = logger
+        log[metadataKey: "job"] = "\(name)"
+        log[metadataKey: "attempt"] = "\(claim.attempt)"
+
+        let job: ExportJob
+        do {
+            job = try await service.exportJob(id: name, requestJSON: claim.request, outputPath: partial)
+        } catch {
+            let message = (error as? APIError)?.message ?? "The export could not start: \(error)"
+            log.info("job failed before it started: \(message)")
+            await record(claim, .failed(message), partial: nil, output: output, log: log)
+            return
+        }
+        let shuttingDown = running.withLock { state -> Bool in
+            state.jobs[claim.id] = job
+            return state.shuttingDown
+        }
+        if shuttingDown { job.cancel() }
+
+        let interruption = Mutex(Interruption())
+        let heartbeat = Task { [queue, renewInterval] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int64(renewInterval * 1000)))
+                if Task.isCancelled { return }
+                do {
+                    switch try await queue.renew(claim, progress: job.report.progress) {
+                    case .held(let cancelRequested):
+                        if cancelRequested {
+                            interruption.withLock { $0.cancelRequested = true }
+                            job.cancel()
+                        }
+                    case .lost:
+                        log.warning("the job's lease was lost (another instance took it); its export stops")
+                        interruption.withLock { $0.leaseLost = true }
+                        job.cancel()
+                        return
+                    }
+                } catch {
+                    // The database is away: the export goes on, and renewing is tried again. Were the
+                    // lease to run out meanwhile, the job's outcome could no longer be written.
+                    log.warning("could not renew the job's lease: \(String(reflecting: error))")
+                }
+            }
+        }
+        if claim.attempt > 1 { await removePartials(of: claim) }
+        log.info("job started")
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            job.start { done.resume() }
+        }
+        heartbeat.cancel()
+
+        let report = job.report
+        let why = interruption.withLock { $0 }
+        if why.leaseLost {
+            await remove(partial)
+            return
+        }
+        if report.status == .cancelled, !why.cancelRequested, running.withLock({ $0.shuttingDown }) {
+            do {
+                try await queue.release(claim)
+                log.info("job put back in the queue: this instance is stopping")
+            } catch {
+                log.warning("could not put the job back in the queue (its lease will run out): \(String(reflecting: error))")
+            }
+            await remove(partial)
+            return
+        }
+        let outcome: PostgresJobQueue.Outcome = switch report.status {
+        case .completed: .completed(outputBytes: report.outputBytes)
+        case .cancelled: .cancelled
+        default: .failed(report.error ?? "The export failed.")
+        }
+        await record(claim, outcome, partial: partial, output: output, log: log)
+    }
+
+    /// Writes the outcome under the claim's lease, moving a completed output into place in the same
+    /// transaction; tries again while the database is away, for as long as the lease would last.
+    /// Removes the partial file unless it became the output.
+    private func record(_ claim: PostgresJobQueue.Claim, _ outcome: PostgresJobQueue.Outcome, partial: String?, output: String,
+                        log: Logger) async {
+        var published = false
+        let deadline = ContinuousClock.now + .milliseconds(Int64(queue.leaseSeconds * 1000))
+        while true {
+            do {
+                let moved = Mutex(false)
+                let held = try await queue.finish(claim, outcome) {
+                    guard case .completed = outcome, let partial else { return }
+                    try await Self.rename(partial, to: output)
+                    moved.withLock { $0 = true }
+                }
+                published = moved.withLock { $0 }
+                log.info(held ? "job ended: \(outcome.name)" : "job ended after its lease was lost; nothing written")
+                break
+            } catch {
+                log.warning("could not record the job's end: \(String(reflecting: error))")
+                guard ContinuousClock.now < deadline, !Task.isCancelled else { break }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        if !published, let partial { await remove(partial) }
+    }
+
+    /// Renames on NIO's thread pool (a shared file system may block). A rename an earlier try made
+    /// (its transaction then failed to commit) counts as done.
+    private static func rename(_ from: String, to: String) async throws {
+        try await NIOThreadPool.singleton.runIfActive {
+            guard Foundation.rename(from, to) == 0 else {
+                let code = errno
+                if code == ENOENT, !FileManager.default.fileExists(atPath: from), FileManager.default.fileExists(atPath: to) { return }
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
+            }
+        }
+    }
+
+    /// Removes what earlier attempts of a job taken again left (their instances stopped mid-export).
+    private func removePartials(of claim: PostgresJobQueue.Claim) async {
+        let directory = service.exportDirectory
+        let prefix = ".\(claim.id.uuidString.lowercased())."
+        let own = ".\(claim.token.uuidString.lowercased()).partial."
+        let names = (try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.contentsOfDirectory(atPath: directory.path) }) ?? []
+        for name in names where name.hasPrefix(prefix) && name.contains(".partial.") && !name.contains(own) {
+            await remove(directory.appendingPathComponent(name).path)
+        }
+    }
+
+    private func remove(_ path: String) async {
+        _ = try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Fails jobs out of attempts, removes finished jobs past the retention with their outputs, and
+    /// partial outputs no running job writes. Errors are logged: the next round tries again.
+    private func housekeeping() async {
+        do {
+            let reaped = try await queue.reap()
+            if reaped > 0 { logger.info("\(reaped) job(s) whose instance stopped were ended (retry limit or cancelled)") }
+            let directory = service.exportDirectory
+            for (id, fileType) in try await queue.expire(olderThan: configuration.jobRetention) {
+                await remove(directory.appendingPathComponent("\(id.uuidString.lowercased()).\(fileType)").path)
+            }
+            // The listing comes first: a partial file seen in it was made after its claim, so a live
+            // job's token is among those read next.
+            let names = (try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.contentsOfDirectory(atPath: directory.path) }) ?? []
+            let partials = names.compactMap { name -> (String, UUID)? in
+                let parts = name.split(separator: ".")
+                guard name.hasPrefix("."), parts.count == 4, parts[2] == "partial", let token = UUID(uuidString: String(parts[1])) else { return nil }
+                return (name, token)
+            }
+            guard !partials.isEmpty else { return }
+            let live = try await queue.liveTokens()
+            for (name, token) in partials where !live.contains(token) {
+                await remove(directory.appendingPathComponent(name).path)
+            }
+        } catch {
+            logger.warning("housekeeping of the job queue failed: \(String(reflecting: error))")
+        }
+    }
+}
+
+extension PostgresJobQueue.Outcome {
+    var name: String {
+        switch self {
+        case .completed: "completed"
+        case .failed: "failed"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// Wakes the shared worker's loop: a job submitted on this instance, a job ending, a tick. At most
+/// one wake is kept waiting (more would only repeat the same look).
+struct JobWakeup: Sendable {
+    let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func wake() { continuation.yield() }
+}
