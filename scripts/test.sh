@@ -3,9 +3,10 @@
 # example's (Examples/MediaServer, its own package). With CI=true (as .ci/run has it) or --all, also
 # the production checks: the suite twice more beside two busy processes (scripts/stress-tests.sh 2:
 # no test may wait on time or bound it too tightly), the DocC documentation without warnings, each
-# fuzz target briefly with the committed crashers replayed, the soak's short form, and the suite under
-# AddressSanitizer and under ThreadSanitizer (one test at a time; about 11 minutes on two cores, build
-# included).
+# fuzz target briefly with the committed crashers replayed, the soak's short form, the media server's
+# failover script (two instances over PostgreSQL, one killed mid-work, the database restarted; about
+# 40 s), and the suite under AddressSanitizer and under ThreadSanitizer (one test at a time; about 11
+# minutes on two cores, build included).
 # With --fast, only the fast, pure tests (the *UnitTests targets, CoreMediaTests, CoreVideoTests and
 # UniformTypeIdentifiersTests: values in memory, no files, processes, servers or waits), in seconds once
 # built, and nothing installed:
@@ -34,6 +35,7 @@ if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
   bash scripts/docs.sh
   bash scripts/fuzz.sh --ci
   bash scripts/soak.sh --ci
+  bash Examples/MediaServer/Scripts/failover.sh --debug
   bash scripts/sanitizers.sh address
   bash scripts/sanitizers.sh thread
 fi
