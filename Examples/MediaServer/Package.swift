@@ -22,6 +22,8 @@ let package = Package(
         // Already needed by Hummingbird and PostgresNIO; named for the server's own imports.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // The server: configuration, routes, upload store, export jobs. Tests build it in-process.
@@ -42,6 +44,9 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // GET /metrics: swift-metrics' types over a Prometheus registry of the application's own.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The executable: flags and environment into a ServerConfiguration, then runs the server.

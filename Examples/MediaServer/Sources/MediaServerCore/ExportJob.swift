@@ -11,7 +11,7 @@ import Synchronization
 /// `Mutex`; `progress` is the session's.
 public final class ExportJob: Sendable {
     /// Where a job stands.
-    public enum Status: String, Sendable, Encodable {
+    public enum Status: String, Sendable, Encodable, CaseIterable {
         case waiting, exporting, completed, failed, cancelled
 
         var isFinished: Bool { self == .completed || self == .failed || self == .cancelled }

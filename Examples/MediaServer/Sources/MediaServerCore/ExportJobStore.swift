@@ -85,11 +85,14 @@ final class ExportJobStore: Sendable {
         directory.appendingPathComponent("\(id).\(fileExtension)").path
     }
 
-    /// Registers `job` and starts it in the reserved slot.
-    func start(_ job: ExportJob, in reservation: Reservation) {
+    /// Registers `job` and starts it in the reserved slot; `ended` runs when it has ended.
+    func start(_ job: ExportJob, in reservation: Reservation, ended: @escaping @Sendable () -> Void = {}) {
         guard reservation.take() else { return }
         state.withLock { $0.jobs[job.id] = job }
-        job.start { [weak self] in self?.jobEnded(job.id) }
+        job.start { [weak self] in
+            self?.jobEnded(job.id)
+            ended()
+        }
     }
 
     func job(id: String) -> ExportJob? {
@@ -109,8 +112,16 @@ final class ExportJobStore: Sendable {
         return true
     }
 
-    /// How many jobs hold or reserve a slot (for tests and logs).
+    /// How many jobs hold or reserve a slot (for tests, logs and metrics).
     var slotsTaken: Int { state.withLock { $0.slotsTaken } }
+
+    /// How many jobs are kept in each state (for metrics).
+    func countsByStatus() -> [ExportJob.Status: Int] {
+        let jobs = state.withLock { Array($0.jobs.values) }
+        var counts: [ExportJob.Status: Int] = [:]
+        for job in jobs { counts[job.status, default: 0] += 1 }
+        return counts
+    }
 
     /// Cancels every job still running (at shutdown).
     func cancelAll() {

@@ -72,10 +72,21 @@ public enum MediaServer {
     /// The router with every route of the server over `service`.
     public static func buildRouter(service: MediaService) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(ObservabilityMiddleware(metrics: service.metrics))
         router.middlewares.add(JSONErrorMiddleware())
 
         router.get("/health") { _, _ in
-            try json(["status": "ok"])
+            guard await service.healthy() else {
+                throw APIError(.serviceUnavailable, "The job database is not reachable.", headers: [.retryAfter: "5"])
+            }
+            return try json(["status": "ok"])
+        }
+
+        router.get("/metrics") { _, _ in
+            let text = try await service.metricsText()
+            return Response(status: .ok,
+                            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .contentLength: String(text.count)],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
         }
 
         router.post("/inspect") { request, _ in

@@ -28,6 +28,8 @@ public final class MediaService: Sendable {
     let resolver: MediaSourceResolver
     let limiter: WorkLimiter
     let logger: Logger
+    /// What `GET /metrics` reports.
+    public let metrics = ServerMetrics()
     /// What every connection to a remote source must pass, redirect hops included.
     let urlPolicy: AvocetURLPolicy
 
@@ -106,6 +108,7 @@ public final class MediaService: Sendable {
             var report = try await mediaWork(on: source) { asset in try await AssetReport.load(asset) }
             report.uploadID = upload.id
             report.size = upload.size
+            metrics.uploaded(bytes: upload.size)
             return report
         } catch {
             _ = await uploads.remove(id: upload.id)
@@ -148,7 +151,10 @@ public final class MediaService: Sendable {
             let job = ExportJob(id: id, request: request, source: source, session: session,
                                 outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
                                 timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
-            jobs.start(job, in: reservation)
+            let started = ContinuousClock.now
+            jobs.start(job, in: reservation) { [metrics] in
+                metrics.exportEnded(outcome: job.status.rawValue, duration: ContinuousClock.now - started)
+            }
             return id
         case .database(let queue, let wakeup):
             _ = try await exportSession(request, source: source)
@@ -255,6 +261,44 @@ public final class MediaService: Sendable {
             } catch {
                 throw databaseUnavailable(error)
             }
+        }
+    }
+
+    // MARK: - Operations
+
+    /// The metrics in Prometheus' text format, with the gauges read now (with a database, the job
+    /// counts are the whole queue's: one query).
+    func metricsText() async throws -> [UInt8] {
+        let jobs: [ExportJob.Status: Int]
+        switch backend {
+        case .memory(let store):
+            jobs = store.countsByStatus()
+            metrics.set(slotsInUse: store.slotsTaken)
+        case .database(let queue, _):
+            do {
+                var counts: [ExportJob.Status: Int] = [:]
+                for (state, count) in try await queue.counts() {
+                    counts[PostgresJobQueue.Row.status(ofState: state), default: 0] += count
+                }
+                jobs = counts
+            } catch {
+                throw databaseUnavailable(error)
+            }
+        }
+        metrics.set(mediaWorkRunning: limiter.running, mediaWorkWaiting: limiter.waiting, jobs: jobs)
+        return metrics.render()
+    }
+
+    /// Whether this instance can serve: with a database, that it answers (`SELECT 1`, within the
+    /// database timeout). What `GET /health` reports to a load balancer.
+    func healthy() async -> Bool {
+        guard case .database(let queue, _) = backend else { return true }
+        do {
+            try await queue.ping()
+            return true
+        } catch {
+            logger.warning("health check: \(String(reflecting: error))")
+            return false
         }
     }
 

@@ -31,18 +31,22 @@ final class PostgresJobQueue: Sendable {
 
         var isFinished: Bool { ["completed", "failed", "cancelled"].contains(state) }
 
-        /// The row as the report the in-memory jobs give (`queued` is reported `waiting`, `running`
-        /// `exporting`), with its attempts.
-        var report: ExportJob.Report {
-            let status: ExportJob.Status = switch state {
+        /// The status the in-memory jobs report for a row's state: `queued` is `waiting`, `running`
+        /// is `exporting`.
+        static func status(ofState state: String) -> ExportJob.Status {
+            switch state {
             case "running": .exporting
             case "completed": .completed
             case "failed": .failed
             case "cancelled": .cancelled
             default: .waiting
             }
-            return ExportJob.Report(id: id.uuidString.lowercased(), status: status, progress: min(max(progress, 0), 1),
-                                    error: error, preset: preset, fileType: fileType, outputBytes: outputBytes, attempts: attempts)
+        }
+
+        /// The row as the report the in-memory jobs give, with its attempts.
+        var report: ExportJob.Report {
+            ExportJob.Report(id: id.uuidString.lowercased(), status: Self.status(ofState: state), progress: min(max(progress, 0), 1),
+                             error: error, preset: preset, fileType: fileType, outputBytes: outputBytes, attempts: attempts)
         }
     }
 
@@ -356,6 +360,13 @@ final class PostgresJobQueue: Sendable {
                 tokens.insert(token)
             }
             return tokens
+        }
+    }
+
+    /// Whether the database answers.
+    func ping() async throws {
+        try await bounded("ping") { [self] in
+            _ = try await client.query("SELECT 1", logger: logger)
         }
     }
 

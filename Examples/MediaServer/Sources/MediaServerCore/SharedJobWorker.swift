@@ -87,13 +87,15 @@ final class SharedJobWorker: Service, Sendable {
                         }
                         guard let claim else { break }
                         // The slot is taken before the task starts, so the loop never claims past the limit.
-                        running.withLock { $0.slots += 1 }
+                        service.metrics.set(slotsInUse: running.withLock { $0.slots += 1; return $0.slots })
                         group.addTask {
                             await self.execute(claim)
-                            self.running.withLock {
+                            let slots = self.running.withLock {
                                 $0.slots -= 1
                                 $0.jobs[claim.id] = nil
+                                return $0.slots
                             }
+                            self.service.metrics.set(slotsInUse: slots)
                             self.wakeup.wake()
                         }
                     }
@@ -172,10 +174,12 @@ final class SharedJobWorker: Service, Sendable {
         }
         if claim.attempt > 1 { await removePartials(of: claim) }
         log.info("job started")
+        let started = ContinuousClock.now
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             job.start { done.resume() }
         }
         heartbeat.cancel()
+        service.metrics.exportEnded(outcome: job.status.rawValue, duration: ContinuousClock.now - started)
 
         let report = job.report
         let why = interruption.withLock { $0 }

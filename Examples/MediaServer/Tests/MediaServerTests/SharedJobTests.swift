@@ -70,6 +70,11 @@ struct SharedJobTests {
                     #expect(report["progress"] as? Double == 1)
                     let owners = try await database.strings("SELECT coalesce(lease_owner, '-') || ' ' || state FROM media_jobs")
                     #expect(owners == ["- completed"], "the lease is let go when the job ends: \(owners)")
+                    // A ran nothing, yet its metrics count the queue's jobs, and its health reaches the database.
+                    let metrics = try await a.execute(uri: "/metrics", method: .get).text
+                    #expect(ObservabilityTests.value(metrics, "media_server_export_jobs", ["state": "completed"]) == 1, "\(metrics)")
+                    #expect(ObservabilityTests.value(metrics, "media_server_export_slots_in_use") == nil, "A never held a slot")
+                    #expect(try await a.execute(uri: "/health", method: .get).status == .ok)
 
                     // Either instance serves the output from the shared directory.
                     for client in [a, b] {
