@@ -19,7 +19,8 @@ import Synchronization
 /// the lease: a retried job never leaves a half-written file under the output's name, and a stale
 /// instance (its lease lost) never publishes one. Partial files of instances that died are removed
 /// when their job is taken again, and by the housekeeping (every lease duration, at most a minute),
-/// which also fails jobs out of attempts and removes finished jobs past `jobRetention`.
+/// which also fails jobs out of attempts, removes finished jobs past `jobRetention` with their
+/// outputs, and removes uploads older than `uploadLifetime` from the shared upload directory.
 ///
 /// With `maxConcurrentExports` 0 the instance runs no jobs: it takes requests and answers for the
 /// queue, and others do the work.
@@ -259,9 +260,17 @@ final class SharedJobWorker: Service, Sendable {
         _ = try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: path) }
     }
 
-    /// Fails jobs out of attempts, removes finished jobs past the retention with their outputs, and
-    /// partial outputs no running job writes. Errors are logged: the next round tries again.
+    /// Fails jobs out of attempts, removes finished jobs past the retention with their outputs,
+    /// partial outputs no running job writes, and uploads past their lifetime in the shared upload
+    /// directory. Errors are logged: the next round tries again.
     private func housekeeping() async {
+        do {
+            let uploads = service.uploads
+            let expired = try await NIOThreadPool.singleton.runIfActive { try uploads.removeExpiredFiles() }
+            if expired > 0 { logger.info("\(expired) upload(s) past their lifetime were removed") }
+        } catch {
+            logger.warning("could not remove expired uploads: \(String(reflecting: error))")
+        }
         do {
             let reaped = try await queue.reap()
             if reaped > 0 { logger.info("\(reaped) job(s) whose instance stopped were ended (retry limit or cancelled)") }

@@ -116,6 +116,26 @@ public final class UploadStore: Sendable {
         return true
     }
 
+    /// Removes the upload files in the directory older than the lifetime, whoever stored them: the
+    /// expiry of a shared directory, where no instance's index knows every upload (run by the job
+    /// worker's housekeeping). Only files named as uploads are touched. Blocking file-system calls:
+    /// run it on NIO's thread pool. How many were removed.
+    func removeExpiredFiles() throws -> Int {
+        let fm = FileManager.default
+        let limit = Date().addingTimeInterval(-lifetime)
+        var removed = 0
+        for name in try fm.contentsOfDirectory(atPath: directory.path)
+        where name.hasSuffix(Self.suffix) && UUID(uuidString: String(name.dropLast(Self.suffix.count))) != nil {
+            let path = directory.appendingPathComponent(name).path
+            guard let modified = (try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < limit else { continue }
+            if (try? fm.removeItem(atPath: path)) != nil { removed += 1 }
+        }
+        index.withLock { index in
+            _ = Self.evict(&index, keeping: maxStored, olderThan: limit)
+        }
+        return removed
+    }
+
     /// How many uploads are kept.
     var count: Int { index.withLock { $0.order.count } }
 

@@ -195,6 +195,42 @@ struct SharedJobTests {
         }
     }
 
+    @Test func oldUploadsAndFinishedJobsExpireFromTheSharedStorage() async throws {
+        let environment = try TestEnvironment()
+        defer { environment.remove() }
+        let uploads = environment.configuration.uploadDirectory
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+        // Stored by some instance a minute ago, and one just now; and a file that is not an upload.
+        let old = uploads.appendingPathComponent("\(UUID().uuidString.lowercased()).upload")
+        let fresh = uploads.appendingPathComponent("\(UUID().uuidString.lowercased()).upload")
+        let other = uploads.appendingPathComponent("notes.txt")
+        for file in [old, fresh, other] { try Data("bytes".utf8).write(to: file) }
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: old.path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: other.path)
+        try await TestDatabase.with { database in
+            var configuration = instance(environment, database, name: "keeper", exports: 1)
+            configuration.uploadLifetime = 30
+            configuration.jobRetention = 0.5
+            configuration.jobLeaseDuration = 1  // housekeeping every second
+            try await environment.withServer(configuration) { client in
+                let started = try await client.execute(uri: "/export", method: .post, body: try json([
+                    "source": "av.mp4", "preset": "AVAssetExportPresetLowQuality", "to": 1,
+                ]))
+                let id = try #require(try started.json()["id"] as? String)
+                #expect(try await finished(client, id)["status"] as? String == "completed")
+                try await until("the finished job and its output to expire") {
+                    try await client.execute(uri: "/jobs/\(id)", method: .get).status == .notFound
+                }
+                try await until("the output file to go") {
+                    try FileManager.default.contentsOfDirectory(atPath: environment.configuration.exportDirectory.path).isEmpty
+                }
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: old.path), "an upload past its lifetime is removed")
+        #expect(FileManager.default.fileExists(atPath: fresh.path), "a young upload stays")
+        #expect(FileManager.default.fileExists(atPath: other.path), "a file not named as an upload is left alone")
+    }
+
     @Test func theSchemaMigratesOnceWhenInstancesStartTogether() async throws {
         try await TestDatabase.with { database in
             try await database.withClient { client in
