@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AVFoundation", package: "Avocet"),
                 .product(name: "CoreMedia", package: "Avocet"),
+                .product(name: "UniformTypeIdentifiers", package: "Avocet"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // NIO's async file system (the module NIOFileSystem), for writing uploads off the cooperative pool.
                 .product(name: "_NIOFileSystem", package: "swift-nio"),

@@ -57,7 +57,7 @@ final class ExportJobStore: Sendable {
     /// fetched). Blocking file-system calls: run once, at start.
     func prepare() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let extensions = Set(ExportRequest.fileTypes.map(\.name))
+        let extensions = Set(ExportRequest.fileTypes.map(\.name) + ["hls"])
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let url = directory.appendingPathComponent(name)
             if extensions.contains(url.pathExtension), UUID(uuidString: url.deletingPathExtension().lastPathComponent) != nil {
@@ -108,7 +108,7 @@ final class ExportJobStore: Sendable {
             return job
         }
         guard let removed else { return false }
-        _ = try? await FileSystem.shared.removeItem(at: FilePath(removed.outputPath))
+        _ = try? await FileSystem.shared.removeItem(at: FilePath(removed.finalPath))
         return true
     }
 
@@ -146,7 +146,7 @@ final class ExportJobStore: Sendable {
         }
         guard !evicted.isEmpty else { return }
         Task {
-            for job in evicted { _ = try? await FileSystem.shared.removeItem(at: FilePath(job.outputPath)) }
+            for job in evicted { _ = try? await FileSystem.shared.removeItem(at: FilePath(job.finalPath)) }
         }
     }
 }

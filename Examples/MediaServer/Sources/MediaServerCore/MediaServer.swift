@@ -120,6 +120,21 @@ public enum MediaServer {
             return response
         }
 
+        router.post("/hls") { request, _ in
+            let body = try await collect(request.body, limit: service.configuration.maxJSONBytes)
+            let id = try await service.startPackaging(json: body)
+            var response = try json(["id": id], status: .accepted)
+            response.headers[.location] = "/jobs/\(id)"
+            return response
+        }
+
+        router.get("/hls/:id/**") { _, context in
+            let id = try context.parameters.require("id")
+            let file = try service.hlsFile(id: id, path: context.parameters.getCatchAll().map(String.init))
+            let body = try await FileIO().loadFile(path: file.path, context: context)
+            return Response(status: .ok, headers: [.contentType: file.contentType, .cacheControl: "public, max-age=3600"], body: body)
+        }
+
         router.get("/jobs/:id") { _, context in
             try json(try await service.jobReport(id: try context.parameters.require("id")))
         }

@@ -3,6 +3,7 @@ import CoreMedia
 import Foundation
 import Logging
 import NIOCore
+import NIOFileSystem
 import NIOPosix
 
 /// What the routes do, without HTTP: store and inspect uploads, make thumbnails, run exports.
@@ -148,13 +149,10 @@ public final class MediaService: Sendable {
             defer { reservation.release() }
             let session = try await exportSession(request, source: source)
             let id = UUID().uuidString.lowercased()
-            let job = ExportJob(id: id, request: request, source: source, session: session,
+            let job = ExportJob(id: id, kind: "export", source: source, work: ExportWork(session: session, request: request),
                                 outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
                                 timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
-            let started = ContinuousClock.now
-            jobs.start(job, in: reservation) { [metrics] in
-                metrics.exportEnded(outcome: job.status.rawValue, duration: ContinuousClock.now - started)
-            }
+            start(job, in: jobs, reservation)
             return id
         case .database(let queue, let wakeup):
             _ = try await exportSession(request, source: source)
@@ -190,13 +188,71 @@ public final class MediaService: Sendable {
         return session
     }
 
-    /// A queued job's export, ready to start, writing to `outputPath`: its request checked again on
-    /// this instance (its source may have gone since it was submitted).
-    func exportJob(id: String, requestJSON: String, outputPath: String) async throws -> ExportJob {
-        let request = try ExportRequest(json: Data(requestJSON.utf8))
+    /// Starts a job in this process's memory, in its reserved slot, and times it.
+    private func start(_ job: ExportJob, in jobs: ExportJobStore, _ reservation: ExportJobStore.Reservation) {
+        let started = ContinuousClock.now
+        jobs.start(job, in: reservation) { [metrics] in
+            metrics.exportEnded(outcome: job.status.rawValue, duration: ContinuousClock.now - started)
+        }
+    }
+
+    /// Checks an HLS packaging request (its source must load and have video or audio) and starts its
+    /// job, as `startExport` does. The job's id; its report names the playlist once completed.
+    func startPackaging(json: Data) async throws -> String {
+        let request = try HLSRequest(json: json)
+        let source = try resolver.resolve(request.source)
+        switch backend {
+        case .memory(let jobs):
+            let reservation = try jobs.reserve()
+            defer { reservation.release() }
+            let packager = try await hlsPackager(request, source: source)
+            let id = UUID().uuidString.lowercased()
+            let final = jobs.outputPath(id: id, fileExtension: "hls")
+            let job = ExportJob(id: id, kind: "hls", source: source, work: packager,
+                                outputPath: exportDirectory.appendingPathComponent(".\(id).partial.hls").path, publishedPath: final,
+                                timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+            start(job, in: jobs, reservation)
+            return id
+        case .database(let queue, let wakeup):
+            _ = try await hlsPackager(request, source: source)
+            let id = UUID()
+            do {
+                try await queue.submit(id: id, kind: "hls", request: String(decoding: json, as: UTF8.self), preset: request.presetName,
+                                       fileType: "hls")
+            } catch {
+                throw databaseUnavailable(error)
+            }
+            wakeup.wake()
+            return id.uuidString.lowercased()
+        }
+    }
+
+    /// The packager for a checked request: loads the source (within the media-work limit and
+    /// deadline); 400 when it has neither video nor audio.
+    func hlsPackager(_ request: HLSRequest, source: MediaSource) async throws -> HLSPackager {
+        let asset = makeAsset(source)
+        let usable = try await mediaWork(on: source, asset: asset) { asset -> Bool in
+            let tracks = try await asset.load(.tracks)
+            return tracks.contains { $0.mediaType == .video || $0.mediaType == .audio }
+        }
+        guard usable else { throw APIError.badRequest("\(source.displayName) has no video or audio to package.") }
+        return HLSPackager(asset: asset, request: request)
+    }
+
+    /// A queued job, ready to start, writing to `outputPath`: its request checked again on this
+    /// instance (its source may have gone since it was submitted).
+    func job(id: String, kind: String, requestJSON: String, outputPath: String) async throws -> ExportJob {
+        let json = Data(requestJSON.utf8)
+        if kind == "hls" {
+            let request = try HLSRequest(json: json)
+            let source = try resolver.resolve(request.source)
+            return ExportJob(id: id, kind: kind, source: source, work: try await hlsPackager(request, source: source), outputPath: outputPath,
+                             timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+        }
+        let request = try ExportRequest(json: json)
         let source = try resolver.resolve(request.source)
         let session = try await exportSession(request, source: source)
-        return ExportJob(id: id, request: request, source: source, session: session, outputPath: outputPath,
+        return ExportJob(id: id, kind: kind, source: source, work: ExportWork(session: session, request: request), outputPath: outputPath,
                          timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
     }
 
@@ -218,12 +274,41 @@ public final class MediaService: Sendable {
     /// job, 409 while it is not completed.
     func jobOutput(id: String) async throws -> (path: String, contentType: String, fileName: String, bytes: Int64?) {
         let report = try await jobReport(id: id)
+        if report.kind == "hls" {
+            throw APIError(.conflict, "Job \(report.id) is an HLS packaging: its output is served under /hls/\(report.id)/, starting with index.m3u8.")
+        }
         guard report.status == .completed else {
             throw APIError(.conflict, "Job \(report.id) is \(report.status.rawValue), not completed: its output is not available\(report.error.map { " (\($0))" } ?? "").")
         }
         let fileName = "\(report.id).\(report.fileType)"
         let contentType = ExportRequest.fileTypes.first { $0.name == report.fileType }?.contentType ?? "application/octet-stream"
         return (exportDirectory.appendingPathComponent(fileName).path, contentType, fileName, report.outputBytes)
+    }
+
+    /// A file of a completed HLS packaging: its path under `<export directory>/<id>.hls/` and its
+    /// content type. Only names of letters, digits, `.`, `_` and `-` not starting with a dot are
+    /// served (no way out of the directory); 404 for anything else or a job not completed (its
+    /// directory appears, renamed into place, only when it has).
+    func hlsFile(id: String, path components: [String]) throws -> (path: String, contentType: String) {
+        guard let uuid = UUID(uuidString: id), !components.isEmpty, components.count <= 2,
+              components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && $0.utf8.count <= 64
+                  && $0.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) } }),
+              let name = components.last else {
+            throw APIError.notFound("No such HLS file.")
+        }
+        let contentType: String
+        switch (name as NSString).pathExtension {
+        case "m3u8": contentType = "application/vnd.apple.mpegurl"
+        case "mp4": contentType = "video/mp4"
+        case "m4s": contentType = "video/iso.segment"
+        default: throw APIError.notFound("No such HLS file.")
+        }
+        let directory = exportDirectory.appendingPathComponent("\(uuid.uuidString.lowercased()).hls")
+        let path = components.reduce(directory) { $0.appendingPathComponent($1) }.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw APIError.notFound("No file \(components.joined(separator: "/")) in HLS job \(id) (it has not completed, or was removed).")
+        }
+        return (path, contentType)
     }
 
     /// `DELETE /jobs/{id}`: a finished job is removed with its output (nil); a running one is asked to
@@ -244,7 +329,7 @@ public final class MediaService: Sendable {
             do {
                 if let fileType = try await queue.delete(id: uuid) {
                     let path = exportDirectory.appendingPathComponent("\(uuid.uuidString.lowercased()).\(fileType)").path
-                    _ = try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: path) }
+                    _ = try? await FileSystem.shared.removeItem(at: FilePath(path))
                     return nil
                 }
                 guard var row = try await queue.requestCancel(id: uuid) else { return try await row(id, queue).report }

@@ -21,6 +21,7 @@ final class PostgresJobQueue: Sendable {
     /// A job's row as `GET /jobs/{id}` reports it.
     struct Row: Sendable {
         var id: UUID
+        var kind: String
         var state: String
         var progress: Double
         var attempts: Int
@@ -46,13 +47,15 @@ final class PostgresJobQueue: Sendable {
         /// The row as the report the in-memory jobs give, with its attempts.
         var report: ExportJob.Report {
             ExportJob.Report(id: id.uuidString.lowercased(), status: Self.status(ofState: state), progress: min(max(progress, 0), 1),
-                             error: error, preset: preset, fileType: fileType, outputBytes: outputBytes, attempts: attempts)
+                             error: error, kind: kind, preset: preset, fileType: fileType, outputBytes: outputBytes, attempts: attempts)
         }
     }
 
     /// A job this instance claimed: what to run, and the lease that lets it write the outcome.
     struct Claim: Sendable {
         var id: UUID
+        /// `export` or `hls`.
+        var kind: String
         /// The checked JSON body of the `POST /export` that submitted it.
         var request: String
         var fileType: String
@@ -174,12 +177,12 @@ final class PostgresJobQueue: Sendable {
 
     // MARK: - Submitting and reading
 
-    /// Adds a queued job.
-    func submit(id: UUID, request: String, preset: String, fileType: String) async throws {
+    /// Adds a queued job of `kind` (`export` or `hls`).
+    func submit(id: UUID, kind: String = "export", request: String, preset: String, fileType: String) async throws {
         try await bounded("submit") { [self] in
             try await client.query("""
                 INSERT INTO media_jobs (id, kind, request, preset, file_type, max_attempts)
-                VALUES (\(id), 'export', \(request), \(preset), \(fileType), \(maxAttempts))
+                VALUES (\(id), \(kind), \(request), \(preset), \(fileType), \(maxAttempts))
                 """, logger: logger)
         }
     }
@@ -188,7 +191,7 @@ final class PostgresJobQueue: Sendable {
     func row(id: UUID) async throws -> Row? {
         try await bounded("row") { [self] in
             try await first(client.query("""
-                SELECT id, state, progress, attempts, error, preset, file_type, output_bytes
+                SELECT id, kind, state, progress, attempts, error, preset, file_type, output_bytes
                 FROM media_jobs WHERE id = \(id)
                 """, logger: logger))
         }
@@ -206,7 +209,7 @@ final class PostgresJobQueue: Sendable {
                     error = CASE WHEN state = 'queued' THEN 'The export was cancelled.' ELSE error END,
                     finished_at = CASE WHEN state = 'queued' THEN now() ELSE finished_at END
                 WHERE id = \(id) AND state IN ('queued', 'running')
-                RETURNING id, state, progress, attempts, error, preset, file_type, output_bytes
+                RETURNING id, kind, state, progress, attempts, error, preset, file_type, output_bytes
                 """, logger: logger))
         }
     }
@@ -246,10 +249,10 @@ final class PostgresJobQueue: Sendable {
                     lease_expires_at = now() + make_interval(secs => \(leaseSeconds)),
                     started_at = coalesce(job.started_at, now())
                 FROM next WHERE job.id = next.id
-                RETURNING job.id, job.request, job.file_type, job.attempts
+                RETURNING job.id, job.kind, job.request, job.file_type, job.attempts
                 """, logger: logger)
-            for try await (id, request, fileType, attempt) in rows.decode((UUID, String, String, Int).self) {
-                return Claim(id: id, request: request, fileType: fileType, attempt: attempt, token: token)
+            for try await (id, kind, request, fileType, attempt) in rows.decode((UUID, String, String, String, Int).self) {
+                return Claim(id: id, kind: kind, request: request, fileType: fileType, attempt: attempt, token: token)
             }
             return nil
         }
@@ -383,9 +386,9 @@ final class PostgresJobQueue: Sendable {
     }
 
     private func first(_ rows: PostgresRowSequence) async throws -> Row? {
-        for try await (id, state, progress, attempts, error, preset, fileType, bytes)
-            in rows.decode((UUID, String, Double, Int, String?, String, String, Int64?).self) {
-            return Row(id: id, state: state, progress: progress, attempts: attempts, error: error, preset: preset,
+        for try await (id, kind, state, progress, attempts, error, preset, fileType, bytes)
+            in rows.decode((UUID, String, String, Double, Int, String?, String, String, Int64?).self) {
+            return Row(id: id, kind: kind, state: state, progress: progress, attempts: attempts, error: error, preset: preset,
                        fileType: fileType, outputBytes: bytes)
         }
         return nil

@@ -135,7 +135,7 @@ final class SharedJobWorker: Service, Sendable {
 
         let job: ExportJob
         do {
-            job = try await service.exportJob(id: name, requestJSON: claim.request, outputPath: partial)
+            job = try await service.job(id: name, kind: claim.kind, requestJSON: claim.request, outputPath: partial)
         } catch {
             let message = (error as? APIError)?.message ?? "The export could not start: \(error)"
             log.info("job failed before it started: \(message)")
@@ -237,6 +237,13 @@ final class SharedJobWorker: Service, Sendable {
     /// (its transaction then failed to commit) counts as done.
     private static func rename(_ from: String, to: String) async throws {
         try await NIOThreadPool.singleton.runIfActive {
+            // A directory (HLS) left by an attempt whose commit then failed: rename(2) replaces only
+            // an empty one. Under the lease, nothing else writes there.
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: from), FileManager.default.fileExists(atPath: to, isDirectory: &isDirectory),
+               isDirectory.boolValue {
+                try FileManager.default.removeItem(atPath: to)
+            }
             guard Foundation.rename(from, to) == 0 else {
                 let code = errno
                 if code == ENOENT, !FileManager.default.fileExists(atPath: from), FileManager.default.fileExists(atPath: to) { return }

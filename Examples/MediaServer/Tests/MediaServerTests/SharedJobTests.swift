@@ -95,6 +95,28 @@ struct SharedJobTests {
         }
     }
 
+    @Test func anHLSPackagingIsQueuedRunByAnotherInstanceAndServedByEither() async throws {
+        let environment = try TestEnvironment()
+        defer { environment.remove() }
+        try await TestDatabase.with { database in
+            try await environment.withServer(instance(environment, database, name: "front", exports: 0)) { front in
+                try await environment.withServer(instance(environment, database, name: "worker", exports: 1)) { worker in
+                    let (id, report) = try await HLSTests.package(front, ["source": "frames-h264.mp4", "heights": [144], "segmentSeconds": 1])
+                    #expect(report["status"] as? String == "completed", "\(report)")
+                    #expect(report["kind"] as? String == "hls" && report["attempts"] as? Int == 1, "\(report)")
+                    for client in [front, worker] {
+                        let master = try await client.execute(uri: "/hls/\(id)/index.m3u8", method: .get)
+                        #expect(master.status == .ok && master.text.contains("144p/index.m3u8"), "\(master.text)")
+                    }
+                    let outputs = try FileManager.default.contentsOfDirectory(atPath: environment.configuration.exportDirectory.path)
+                    #expect(outputs == ["\(id).hls"], "one published directory, no partial one: \(outputs)")
+                    #expect(try await worker.execute(uri: "/jobs/\(id)", method: .delete).status == .noContent)
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: environment.configuration.exportDirectory.path).isEmpty)
+                }
+            }
+        }
+    }
+
     @Test func aJobWhoseInstanceDiedIsTakenAgainAndItsPartialFileRemoved() async throws {
         let environment = try TestEnvironment()
         defer { environment.remove() }
