@@ -112,20 +112,18 @@ public enum MediaServer {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
 
-        router.post("/export") { request, _ in
-            let body = try await collect(request.body, limit: service.configuration.maxJSONBytes)
-            let id = try await service.startExport(json: body)
-            var response = try json(["id": id], status: .accepted)
-            response.headers[.location] = "/jobs/\(id)"
-            return response
-        }
-
-        router.post("/hls") { request, _ in
-            let body = try await collect(request.body, limit: service.configuration.maxJSONBytes)
-            let id = try await service.startPackaging(json: body)
-            var response = try json(["id": id], status: .accepted)
-            response.headers[.location] = "/jobs/\(id)"
-            return response
+        // A job's route: the JSON body to `start`, answered 202 with the job's id and where to follow it.
+        let starts: [(RouterPath, @Sendable (Data) async throws -> String)] = [
+            ("/export", { try await service.startExport(json: $0) }),
+            ("/hls", { try await service.startPackaging(json: $0) }),
+        ]
+        for (path, start) in starts {
+            router.post(path) { request, _ in
+                let id = try await start(try await collect(request.body, limit: service.configuration.maxJSONBytes))
+                var response = try json(["id": id], status: .accepted)
+                response.headers[.location] = "/jobs/\(id)"
+                return response
+            }
         }
 
         router.get("/hls/:id/**") { _, context in

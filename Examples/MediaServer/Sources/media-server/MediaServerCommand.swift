@@ -12,7 +12,7 @@ import MediaServerCore
 struct MediaServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "media-server",
-        abstract: "An HTTP server over Avocet: inspect uploads, make thumbnails, run exports.",
+        abstract: "An HTTP server over Avocet: inspect uploads, make thumbnails, run exports and HLS packagings, alone or as one of several instances sharing a PostgreSQL job queue.",
         discussion: "Each option can also be set through the environment variable named in its help; the option wins.")
 
     @Option(help: "Address to bind (MEDIA_SERVER_HOST).")
@@ -54,6 +54,8 @@ struct MediaServerCommand: AsyncParsableCommand {
     var maxJobAttempts: Int?
     @Option(help: "With a database: seconds finished jobs and their outputs are kept (MEDIA_SERVER_JOB_RETENTION).")
     var jobRetention: Double?
+    @Option(help: "With a database: seconds a call to it may wait before the request is answered 503 (or, at start, the server does not start) (MEDIA_SERVER_DATABASE_TIMEOUT).")
+    var databaseTimeout: Double?
     @Option(help: "With a database: this instance's name in the leases it holds; host:pid by default (MEDIA_SERVER_INSTANCE_NAME).")
     var instanceName: String?
 
@@ -94,6 +96,7 @@ struct MediaServerCommand: AsyncParsableCommand {
         configuration.jobLeaseDuration = try number(jobLease, "JOB_LEASE") ?? configuration.jobLeaseDuration
         configuration.maxJobAttempts = try number(maxJobAttempts, "MAX_JOB_ATTEMPTS") ?? configuration.maxJobAttempts
         configuration.jobRetention = try number(jobRetention, "JOB_RETENTION") ?? configuration.jobRetention
+        configuration.databaseTimeout = try number(databaseTimeout, "DATABASE_TIMEOUT") ?? configuration.databaseTimeout
         configuration.instanceName = instanceName ?? env("INSTANCE_NAME") ?? configuration.instanceName
         guard configuration.maxJobAttempts > 0 else { throw ValidationError("The job attempts must be 1 or more.") }
 
@@ -101,7 +104,8 @@ struct MediaServerCommand: AsyncParsableCommand {
             throw ValidationError("The limits must be positive.")
         }
         for (name, seconds) in [("media timeout", configuration.mediaWorkTimeout), ("remote export timeout", configuration.remoteExportTimeout),
-                                ("job lease", configuration.jobLeaseDuration), ("job retention", configuration.jobRetention)] {
+                                ("job lease", configuration.jobLeaseDuration), ("job retention", configuration.jobRetention),
+                                ("database timeout", configuration.databaseTimeout)] {
             guard seconds.isFinite, seconds > 0, seconds <= 7 * 86_400 else {
                 throw ValidationError("The \(name) must be a number of seconds above 0 and at most a week.")
             }
