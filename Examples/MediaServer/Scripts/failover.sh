@@ -137,7 +137,11 @@ echo "== phase 2: $restart_jobs exports; PostgreSQL restarted while they run"
 for i in $(seq 1 "$restart_jobs"); do
   [ -n "$(submit "${ports[1]}")" ] || fail "submission $i of phase 2 was refused"
 done
-sleep 1   # let work start: the restart must find jobs running (checked below)
+deadline=$((SECONDS + 30))   # the restart must find jobs running
+until [ "$(psql_ "SELECT count(*) FROM media_jobs WHERE state = 'running'")" -ge 1 ]; do
+  [ $SECONDS -lt $deadline ] || fail "no job of phase 2 ever ran"
+  sleep 0.1
+done
 running="$(psql_ "SELECT count(*) FROM media_jobs WHERE state = 'running'")"
 bash "$here/Scripts/postgres.sh" restart "$pgdir" >/dev/null
 echo "   restarted PostgreSQL with $running job(s) running"

@@ -23,12 +23,14 @@ struct DatabaseURL: Sendable {
               let scheme = components.scheme?.lowercased(), ["postgres", "postgresql"].contains(scheme) else {
             throw Invalid(description: "The database URL must start with postgres:// (postgres://user:password@host:port/database).")
         }
-        guard let user = components.user?.removingPercentEncoding, !user.isEmpty else {
+        // The percent-encoded forms, decoded once (`user` and `password` come decoded already, and
+        // decoding again would turn `%25` into a new escape).
+        guard let user = components.percentEncodedUser?.removingPercentEncoding, !user.isEmpty else {
             throw Invalid(description: "The database URL names no user (postgres://user@host/database).")
         }
-        let password = components.password?.removingPercentEncoding
+        let password = components.percentEncodedPassword?.removingPercentEncoding
         let query = components.queryItems ?? []
-        let database = components.path.split(separator: "/").first.map(String.init)?.removingPercentEncoding ?? user
+        let database = components.percentEncodedPath.split(separator: "/").first.map(String.init)?.removingPercentEncoding ?? user
         let socketDirectory = query.first { $0.name == "host" }?.value.flatMap { $0.hasPrefix("/") ? $0 : nil }
         let mode = query.first { $0.name == "sslmode" }?.value ?? "prefer"
 

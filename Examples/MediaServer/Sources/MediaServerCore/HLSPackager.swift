@@ -24,6 +24,7 @@ final class HLSPackager: JobWork {
         var cancelled = false
         var reader: AVAssetReader?
         var writer: AVAssetWriter?
+        var pumps: PumpsDone?
     }
 
     let asset: AVURLAsset
@@ -40,12 +41,13 @@ final class HLSPackager: JobWork {
     var progress: Double { state.withLock { $0.fraction } }
 
     func cancel() {
-        let (reader, writer) = state.withLock { state -> (AVAssetReader?, AVAssetWriter?) in
+        let (reader, writer, pumps) = state.withLock { state -> (AVAssetReader?, AVAssetWriter?, PumpsDone?) in
             state.cancelled = true
-            return (state.reader, state.writer)
+            return (state.reader, state.writer, state.pumps)
         }
         reader?.cancelReading()
         writer?.cancelWriting()
+        pumps?.endAll()
     }
 
     func run(to url: URL) async throws {
@@ -158,20 +160,30 @@ final class HLSPackager: JobWork {
             state.writer = writer
             return state.cancelled
         }
-        defer { state.withLock { $0.reader = nil; $0.writer = nil } }
+        defer { state.withLock { $0.reader = nil; $0.writer = nil; $0.pumps = nil } }
         try checkCancelled()
         guard !cancelled, reader.startReading() else { throw reader.error ?? CancellationError() }
         guard writer.startWriting() else { throw writer.error ?? CancellationError() }
         writer.startSession(atSourceTime: .zero)
 
         let total = duration.isNumeric && duration.seconds > 0 ? duration.seconds : 0
+        // The pumps end when every input has run dry; and at once when the work is cancelled or the
+        // writer stops (it then never asks for more, so a pump waiting for it would wait forever).
+        let pumps = PumpsDone(count: pairs.count)
+        state.withLock { $0.pumps = pumps }
+        let watchdog = Task {
+            while !Task.isCancelled, writer.status == .writing, reader.status != .failed {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            pumps.endAll()
+        }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let left = Mutex(pairs.count)
+            pumps.wait(done)
             for (index, pair) in pairs.enumerated() {
                 pair.input.requestMediaDataWhenReady(on: DispatchQueue(label: "media-server.hls.\(index)")) { [self] in
                     func end() {
                         pair.input.markAsFinished()
-                        if left.withLock({ $0 -= 1; return $0 }) == 0 { done.resume() }
+                        pumps.endOne()
                     }
                     while pair.input.isReadyForMoreMediaData {
                         guard !state.withLock({ $0.cancelled }), let sample = pair.output.copyNextSampleBuffer() else { return end() }
@@ -184,12 +196,58 @@ final class HLSPackager: JobWork {
                 }
             }
         }
+        watchdog.cancel()
         try checkCancelled()
         await writer.finishWriting()
         if let failure = segments.failure { throw failure }
         guard writer.status == .completed else { throw writer.error ?? reader.error ?? CancellationError() }
         if reader.status == .failed { throw reader.error ?? CancellationError() }
         return try segments.writePlaylist(target: request.segmentSeconds)
+    }
+}
+
+/// The end of a rendition's pumps: resumes the waiting continuation once, when every pump has ended
+/// (`endOne`) or at once (`endAll`: cancelled, or the writer stopped), whichever comes first.
+private final class PumpsDone: Sendable {
+    private struct State {
+        var left: Int
+        var continuation: CheckedContinuation<Void, Never>?
+        var ended = false
+    }
+    private let state: Mutex<State>
+
+    init(count: Int) {
+        state = Mutex(State(left: count))
+    }
+
+    func wait(_ continuation: CheckedContinuation<Void, Never>) {
+        let now = state.withLock { state -> Bool in
+            if state.ended || state.left <= 0 {
+                state.ended = true
+                return true
+            }
+            state.continuation = continuation
+            return false
+        }
+        if now { continuation.resume() }
+    }
+
+    func endOne() {
+        finish { $0.left -= 1; return $0.left <= 0 }
+    }
+
+    func endAll() {
+        finish { _ in true }
+    }
+
+    private func finish(_ ends: (inout State) -> Bool) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.ended, ends(&state) else { return nil }
+            state.ended = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
     }
 }
 

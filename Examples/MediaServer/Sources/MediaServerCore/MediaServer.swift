@@ -38,7 +38,15 @@ public enum MediaServer {
         var queue: PostgresJobQueue?
         if let text = configuration.databaseURL {
             let url = try DatabaseURL(text)
-            let client = PostgresClient(configuration: url.configuration, backgroundLogger: log)
+            var database = url.configuration
+            // The server itself ends a statement, a lock wait or a transaction left open past the
+            // timeout, so that a stall on its side frees the connection too.
+            let milliseconds = String(Int(ExportJob.boundedSeconds(configuration.databaseTimeout) * 1000))
+            database.options.additionalStartupParameters += [
+                ("statement_timeout", milliseconds), ("lock_timeout", milliseconds),
+                ("idle_in_transaction_session_timeout", milliseconds),
+            ]
+            let client = PostgresClient(configuration: database, backgroundLogger: log)
             queue = PostgresJobQueue(client: client, logger: log, leaseSeconds: configuration.jobLeaseDuration,
                                      maxAttempts: configuration.maxJobAttempts, timeout: configuration.databaseTimeout)
             services.append(client)
@@ -83,7 +91,7 @@ public enum MediaServer {
         }
 
         router.get("/metrics") { _, _ in
-            let text = try await service.metricsText()
+            let text = await service.metricsText()
             return Response(status: .ok,
                             headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .contentLength: String(text.count)],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
@@ -128,7 +136,7 @@ public enum MediaServer {
 
         router.get("/hls/:id/**") { _, context in
             let id = try context.parameters.require("id")
-            let file = try service.hlsFile(id: id, path: context.parameters.getCatchAll().map(String.init))
+            let file = try await service.hlsFile(id: id, path: context.parameters.getCatchAll().map(String.init))
             let body = try await FileIO().loadFile(path: file.path, context: context)
             return Response(status: .ok, headers: [.contentType: file.contentType, .cacheControl: "public, max-age=3600"], body: body)
         }

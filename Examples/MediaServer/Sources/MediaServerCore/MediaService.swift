@@ -171,9 +171,9 @@ public final class MediaService: Sendable {
     /// The export session for a checked request: loads the source (within the media-work limit and
     /// deadline) and checks that the range starts inside it and that the preset writes the file type
     /// from it. 400 when it does not.
-    func exportSession(_ request: ExportRequest, source: MediaSource) async throws -> AVAssetExportSession {
+    func exportSession(_ request: ExportRequest, source: MediaSource, limited: Bool = true) async throws -> AVAssetExportSession {
         let asset = makeAsset(source)
-        let duration = try await mediaWork(on: source, asset: asset) { asset -> Double in
+        let duration = try await mediaWork(on: source, asset: asset, limited: limited) { asset -> Double in
             let (duration, _) = try await asset.load(.duration, .tracks)
             return duration.seconds
         }
@@ -229,9 +229,9 @@ public final class MediaService: Sendable {
 
     /// The packager for a checked request: loads the source (within the media-work limit and
     /// deadline); 400 when it has neither video nor audio.
-    func hlsPackager(_ request: HLSRequest, source: MediaSource) async throws -> HLSPackager {
+    func hlsPackager(_ request: HLSRequest, source: MediaSource, limited: Bool = true) async throws -> HLSPackager {
         let asset = makeAsset(source)
-        let usable = try await mediaWork(on: source, asset: asset) { asset -> Bool in
+        let usable = try await mediaWork(on: source, asset: asset, limited: limited) { asset -> Bool in
             let tracks = try await asset.load(.tracks)
             return tracks.contains { $0.mediaType == .video || $0.mediaType == .audio }
         }
@@ -240,18 +240,19 @@ public final class MediaService: Sendable {
     }
 
     /// A queued job, ready to start, writing to `outputPath`: its request checked again on this
-    /// instance (its source may have gone since it was submitted).
+    /// instance (its source may have gone since it was submitted), outside the media-work limit (the
+    /// job slots bound these; a busy limiter must not fail an accepted job).
     func job(id: String, kind: String, requestJSON: String, outputPath: String) async throws -> ExportJob {
         let json = Data(requestJSON.utf8)
         if kind == "hls" {
             let request = try HLSRequest(json: json)
             let source = try resolver.resolve(request.source)
-            return ExportJob(id: id, kind: kind, source: source, work: try await hlsPackager(request, source: source), outputPath: outputPath,
+            return ExportJob(id: id, kind: kind, source: source, work: try await hlsPackager(request, source: source, limited: false), outputPath: outputPath,
                              timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
         }
         let request = try ExportRequest(json: json)
         let source = try resolver.resolve(request.source)
-        let session = try await exportSession(request, source: source)
+        let session = try await exportSession(request, source: source, limited: false)
         return ExportJob(id: id, kind: kind, source: source, work: ExportWork(session: session, request: request), outputPath: outputPath,
                          timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
     }
@@ -289,7 +290,7 @@ public final class MediaService: Sendable {
     /// content type. Only names of letters, digits, `.`, `_` and `-` not starting with a dot are
     /// served (no way out of the directory); 404 for anything else or a job not completed (its
     /// directory appears, renamed into place, only when it has).
-    func hlsFile(id: String, path components: [String]) throws -> (path: String, contentType: String) {
+    func hlsFile(id: String, path components: [String]) async throws -> (path: String, contentType: String) {
         guard let uuid = UUID(uuidString: id), !components.isEmpty, components.count <= 2,
               components.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && $0.utf8.count <= 64
                   && $0.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) } }),
@@ -305,7 +306,8 @@ public final class MediaService: Sendable {
         }
         let directory = exportDirectory.appendingPathComponent("\(uuid.uuidString.lowercased()).hls")
         let path = components.reduce(directory) { $0.appendingPathComponent($1) }.path
-        guard FileManager.default.fileExists(atPath: path) else {
+        let exists = (try? await NIOThreadPool.singleton.runIfActive { FileManager.default.fileExists(atPath: path) }) ?? false
+        guard exists else {
             throw APIError.notFound("No file \(components.joined(separator: "/")) in HLS job \(id) (it has not completed, or was removed).")
         }
         return (path, contentType)
@@ -353,21 +355,27 @@ public final class MediaService: Sendable {
 
     /// The metrics in Prometheus' text format, with the gauges read now (with a database, the job
     /// counts are the whole queue's: one query).
-    func metricsText() async throws -> [UInt8] {
+    func metricsText() async -> [UInt8] {
         let jobs: [ExportJob.Status: Int]
         switch backend {
         case .memory(let store):
             jobs = store.countsByStatus()
             metrics.set(slotsInUse: store.slotsTaken)
         case .database(let queue, _):
+            // The rest is still worth scraping while the database is away: the job gauges keep their
+            // last values and `media_server_database_up` says 0.
             do {
                 var counts: [ExportJob.Status: Int] = [:]
                 for (state, count) in try await queue.counts() {
                     counts[PostgresJobQueue.Row.status(ofState: state), default: 0] += count
                 }
                 jobs = counts
+                metrics.set(databaseUp: true)
             } catch {
-                throw databaseUnavailable(error)
+                logger.warning("metrics: the job database did not answer: \(String(reflecting: error))")
+                metrics.set(databaseUp: false)
+                metrics.set(mediaWorkRunning: limiter.running, mediaWorkWaiting: limiter.waiting, jobs: nil)
+                return metrics.render()
             }
         }
         metrics.set(mediaWorkRunning: limiter.running, mediaWorkWaiting: limiter.waiting, jobs: jobs)
@@ -427,12 +435,14 @@ public final class MediaService: Sendable {
 
     /// Runs Avocet work on a source within the concurrency limit and the deadline, turning its
     /// failures into the client's answer.
-    func mediaWork<T: Sendable>(on source: MediaSource, asset: AVURLAsset? = nil,
+    /// `limited: false` skips the concurrency limit (a job's own check: the job slots bound those),
+    /// keeping the deadline.
+    func mediaWork<T: Sendable>(on source: MediaSource, asset: AVURLAsset? = nil, limited: Bool = true,
                                 _ body: @escaping @Sendable (AVURLAsset) async throws -> T) async throws -> T {
         let asset = asset ?? makeAsset(source)
         do {
             return try await withDeadline(seconds: configuration.mediaWorkTimeout) { [limiter] in
-                try await limiter.run { try await body(asset) }
+                limited ? try await limiter.run { try await body(asset) } : try await body(asset)
             }
         } catch {
             throw MediaFailure.apiError(error, source: source)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The export jobs as rows of one PostgreSQL table, `media_jobs`, shared by every instance given the
 /// same database: what a job asks, where it stands, who runs it and until when.
@@ -103,13 +104,68 @@ final class PostgresJobQueue: Sendable {
         self.timeout = timeout
     }
 
-    /// Runs `body` within `timeout`; its cancellation by the deadline becomes `Unanswered`.
+    /// Runs `body` in a task of its own and answers within `timeout` whatever it does: its result,
+    /// or `Unanswered` at the deadline (the task is then cancelled and left to end by itself: a query
+    /// already sent ends only when the server answers or the connection drops, which the server's
+    /// `statement_timeout` and the pool bound). Cancelling the caller answers `CancellationError` at once.
     @discardableResult
     private func bounded<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        do {
-            return try await withDeadline(seconds: timeout, body)
-        } catch is CancellationError where !Task.isCancelled {
-            throw Unanswered(what: what, seconds: timeout)
+        let work = Task { try await body() }
+        let answer = AnswerOnce<T>()
+        let seconds = timeout
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                answer.set(continuation)
+                Task {
+                    do { answer.resume(with: .success(try await work.value)) } catch { answer.resume(with: .failure(error)) }
+                }
+                Task {
+                    try? await Task.sleep(for: .milliseconds(Int64(max(0, seconds) * 1000)))
+                    if answer.resume(with: .failure(Unanswered(what: what, seconds: seconds))) { work.cancel() }
+                }
+            }
+        } onCancel: {
+            work.cancel()
+            answer.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    /// A continuation resumed by whichever comes first (the answer, the deadline, the caller's
+    /// cancellation), once; a resume before the continuation is set is kept for it.
+    private final class AnswerOnce<T: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<T, any Error>?
+            var early: Result<T, any Error>?
+            var done = false
+        }
+        private let state = Mutex(State())
+
+        func set(_ continuation: CheckedContinuation<T, any Error>) {
+            let early = state.withLock { state -> Result<T, any Error>? in
+                if let early = state.early { return early }
+                state.continuation = continuation
+                return nil
+            }
+            if let early { continuation.resume(with: early) }
+        }
+
+        /// True when this call gave the answer.
+        @discardableResult
+        func resume(with result: Result<T, any Error>) -> Bool {
+            let continuation = state.withLock { state -> CheckedContinuation<T, any Error>?? in
+                guard !state.done else { return .none }
+                state.done = true
+                guard let continuation = state.continuation else {
+                    state.early = result
+                    return .some(nil)
+                }
+                state.continuation = nil
+                return .some(continuation)
+            }
+            switch continuation {
+            case .none: return false
+            case .some(let continuation): continuation?.resume(with: result); return true
+            }
         }
     }
 
@@ -304,12 +360,16 @@ final class PostgresJobQueue: Sendable {
     }
 
     /// Puts a job this instance stops working on (it is shutting down) back in the queue, without
-    /// counting the attempt.
+    /// counting the attempt; a job a client asked to cancel is ended as cancelled instead.
     func release(_ claim: Claim) async throws {
         try await bounded("release") { [self] in
             try await client.query("""
                 UPDATE media_jobs SET
-                    state = 'queued', attempts = greatest(attempts - 1, 0), progress = 0,
+                    state = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'queued' END,
+                    error = CASE WHEN cancel_requested THEN 'The export was cancelled.' ELSE error END,
+                    finished_at = CASE WHEN cancel_requested THEN now() ELSE finished_at END,
+                    attempts = CASE WHEN cancel_requested THEN attempts ELSE greatest(attempts - 1, 0) END,
+                    progress = CASE WHEN cancel_requested THEN progress ELSE 0 END,
                     lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL
                 WHERE id = \(claim.id) AND lease_token = \(claim.token) AND state = 'running'
                 """, logger: logger)
@@ -363,6 +423,17 @@ final class PostgresJobQueue: Sendable {
                 tokens.insert(token)
             }
             return tokens
+        }
+    }
+
+    /// Which of `ids` are jobs (an output whose job is gone is left over).
+    func existing(_ ids: [UUID]) async throws -> Set<UUID> {
+        try await bounded("existing") { [self] in
+            var found: Set<UUID> = []
+            for try await id in try await client.query("SELECT id FROM media_jobs WHERE id = ANY(\(ids))", logger: logger).decode(UUID.self) {
+                found.insert(id)
+            }
+            return found
         }
     }
 

@@ -15,6 +15,8 @@ import Prometheus
 /// - `media_server_export_jobs{state}`: export jobs by state (with a database, the whole queue's,
 ///   every instance's jobs), and `media_server_export_slots_in_use`: this instance's running exports.
 /// - `media_server_export_job_duration_seconds{outcome}`: exports this instance ran, start to end.
+/// - `media_server_database_up`: with a database, 1 when it answered the scrape's query, else 0 (the
+///   job gauges then keep their last values).
 ///
 /// Recording costs a lock and a dictionary look-up in the registry; `render` writes every series.
 public final class ServerMetrics: Sendable {
@@ -51,12 +53,19 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The gauges of the moment, set just before `render`.
-    func set(mediaWorkRunning: Int, mediaWorkWaiting: Int, jobs: [ExportJob.Status: Int]) {
+    /// `jobs` nil leaves the job gauges as they were (the database did not answer).
+    func set(mediaWorkRunning: Int, mediaWorkWaiting: Int, jobs: [ExportJob.Status: Int]?) {
         Gauge(label: "media_server_media_work", dimensions: [("state", "running")], factory: factory).record(mediaWorkRunning)
         Gauge(label: "media_server_media_work", dimensions: [("state", "waiting")], factory: factory).record(mediaWorkWaiting)
+        guard let jobs else { return }
         for status in ExportJob.Status.allCases {
             Gauge(label: "media_server_export_jobs", dimensions: [("state", status.rawValue)], factory: factory).record(jobs[status] ?? 0)
         }
+    }
+
+    /// With a database: whether it answered the last scrape (1) or not (0).
+    func set(databaseUp: Bool) {
+        Gauge(label: "media_server_database_up", factory: factory).record(databaseUp ? 1 : 0)
     }
 
     /// This instance's running exports (set when it changes with a database, at each scrape without).

@@ -18,7 +18,8 @@ import Synchronization
 /// directory, and renamed to `<id>.<ext>` inside the transaction that marks the job completed, under
 /// the lease: a retried job never leaves a half-written file under the output's name, and a stale
 /// instance (its lease lost) never publishes one. Partial files of instances that died are removed
-/// when their job is taken again, and by the housekeeping (every lease duration, at most a minute),
+/// when their job is taken again, and by the housekeeping (every lease duration, at most a minute:
+/// it also removes outputs whose job is gone, left by a removal that stopped half-way),
 /// which also fails jobs out of attempts, removes finished jobs past `jobRetention` with their
 /// outputs, and removes uploads older than `uploadLifetime` from the shared upload directory.
 ///
@@ -32,7 +33,8 @@ final class SharedJobWorker: Service, Sendable {
     private struct Running {
         /// Claims held: one per job between its claim and the end of `execute`.
         var slots = 0
-        /// The exports started, to cancel at shutdown.
+        /// The exports started, by lease token (one instance may hold two claims on one job: its
+        /// lease ran out while the database was away and it claimed the job again), to cancel at shutdown.
         var jobs: [UUID: ExportJob] = [:]
         var shuttingDown = false
     }
@@ -93,7 +95,7 @@ final class SharedJobWorker: Service, Sendable {
                             await self.execute(claim)
                             let slots = self.running.withLock {
                                 $0.slots -= 1
-                                $0.jobs[claim.id] = nil
+                                $0.jobs[claim.token] = nil
                                 return $0.slots
                             }
                             self.service.metrics.set(slotsInUse: slots)
@@ -118,10 +120,13 @@ final class SharedJobWorker: Service, Sendable {
         for job in jobs { job.cancel() }
     }
 
-    /// Why an export of this instance stopped before its end, besides its own failure.
+    /// What stops a job of this instance besides its own end, as the heartbeat finds it, and the job
+    /// once it exists (the heartbeat runs from the claim on: loading the source may take a while).
     private struct Interruption {
         var cancelRequested = false
         var leaseLost = false
+        var job: ExportJob?
+        var progress: Double { job?.report.progress ?? 0 }
     }
 
     private func execute(_ claim: PostgresJobQueue.Claim) async {
@@ -133,46 +138,55 @@ final class SharedJobWorker: Service, Sendable {
         log[metadataKey: "job"] = "\(name)"
         log[metadataKey: "attempt"] = "\(claim.attempt)"
 
-        let job: ExportJob
-        do {
-            job = try await service.job(id: name, kind: claim.kind, requestJSON: claim.request, outputPath: partial)
-        } catch {
-            let message = (error as? APIError)?.message ?? "The export could not start: \(error)"
-            log.info("job failed before it started: \(message)")
-            await record(claim, .failed(message), partial: nil, output: output, log: log)
-            return
-        }
-        let shuttingDown = running.withLock { state -> Bool in
-            state.jobs[claim.id] = job
-            return state.shuttingDown
-        }
-        if shuttingDown { job.cancel() }
-
         let interruption = Mutex(Interruption())
         let heartbeat = Task { [queue, renewInterval] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(renewInterval * 1000)))
                 if Task.isCancelled { return }
                 do {
-                    switch try await queue.renew(claim, progress: job.report.progress) {
+                    switch try await queue.renew(claim, progress: interruption.withLock { $0.progress }) {
                     case .held(let cancelRequested):
                         if cancelRequested {
-                            interruption.withLock { $0.cancelRequested = true }
-                            job.cancel()
+                            interruption.withLock { $0.cancelRequested = true; return $0.job }?.cancel()
                         }
                     case .lost:
-                        log.warning("the job's lease was lost (another instance took it); its export stops")
-                        interruption.withLock { $0.leaseLost = true }
-                        job.cancel()
+                        log.warning("the job's lease was lost (another instance took it); its work stops")
+                        interruption.withLock { $0.leaseLost = true; return $0.job }?.cancel()
                         return
                     }
                 } catch {
-                    // The database is away: the export goes on, and renewing is tried again. Were the
+                    // The database is away: the work goes on, and renewing is tried again. Were the
                     // lease to run out meanwhile, the job's outcome could no longer be written.
                     log.warning("could not renew the job's lease: \(String(reflecting: error))")
                 }
             }
         }
+        defer { heartbeat.cancel() }
+
+        let job: ExportJob
+        do {
+            job = try await service.job(id: name, kind: claim.kind, requestJSON: claim.request, outputPath: partial)
+        } catch {
+            if interruption.withLock({ $0.leaseLost }) { return }
+            if running.withLock({ $0.shuttingDown }) {
+                await release(claim, log: log)
+                return
+            }
+            let message = (error as? APIError)?.message ?? "The job could not start: \(error)"
+            log.info("job failed before it started: \(message)")
+            await record(claim, .failed(message), partial: nil, output: output, log: log)
+            return
+        }
+        let shuttingDown = running.withLock { state -> Bool in
+            state.jobs[claim.token] = job
+            return state.shuttingDown
+        }
+        let interrupted = interruption.withLock { state -> Bool in
+            state.job = job
+            return state.cancelRequested || state.leaseLost
+        }
+        if shuttingDown || interrupted { job.cancel() }
+
         if claim.attempt > 1 { await removePartials(of: claim) }
         log.info("job started")
         let started = ContinuousClock.now
@@ -183,27 +197,33 @@ final class SharedJobWorker: Service, Sendable {
         service.metrics.exportEnded(outcome: job.status.rawValue, duration: ContinuousClock.now - started)
 
         let report = job.report
-        let why = interruption.withLock { $0 }
-        if why.leaseLost {
+        let why = interruption.withLock { ($0.leaseLost, $0.cancelRequested) }
+        if why.0 {
             await remove(partial)
             return
         }
-        if report.status == .cancelled, !why.cancelRequested, running.withLock({ $0.shuttingDown }) {
-            do {
-                try await queue.release(claim)
-                log.info("job put back in the queue: this instance is stopping")
-            } catch {
-                log.warning("could not put the job back in the queue (its lease will run out): \(String(reflecting: error))")
-            }
+        if report.status == .cancelled, !why.1, running.withLock({ $0.shuttingDown }) {
+            await release(claim, log: log)
             await remove(partial)
             return
         }
         let outcome: PostgresJobQueue.Outcome = switch report.status {
         case .completed: .completed(outputBytes: report.outputBytes)
         case .cancelled: .cancelled
-        default: .failed(report.error ?? "The export failed.")
+        default: .failed(report.error ?? "The job failed.")
         }
         await record(claim, outcome, partial: partial, output: output, log: log)
+    }
+
+    /// Puts a job this stopping instance was running back in the queue (or ends it as cancelled when
+    /// a client had asked).
+    private func release(_ claim: PostgresJobQueue.Claim, log: Logger) async {
+        do {
+            try await queue.release(claim)
+            log.info("job put back in the queue: this instance is stopping")
+        } catch {
+            log.warning("could not put the job back in the queue (its lease will run out): \(String(reflecting: error))")
+        }
     }
 
     /// Writes the outcome under the claim's lease, moving a completed output into place in the same
@@ -286,17 +306,30 @@ final class SharedJobWorker: Service, Sendable {
                 await remove(directory.appendingPathComponent("\(id.uuidString.lowercased()).\(fileType)").path)
             }
             // The listing comes first: a partial file seen in it was made after its claim, so a live
-            // job's token is among those read next.
+            // job's token is among those read next; an output seen in it belongs to a row that exists
+            // (rows are removed before their outputs), unless a removal stopped half-way.
             let names = (try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.contentsOfDirectory(atPath: directory.path) }) ?? []
-            let partials = names.compactMap { name -> (String, UUID)? in
+            var partials: [(String, UUID)] = []
+            var outputs: [(String, UUID)] = []
+            for name in names {
                 let parts = name.split(separator: ".")
-                guard name.hasPrefix("."), parts.count == 4, parts[2] == "partial", let token = UUID(uuidString: String(parts[1])) else { return nil }
-                return (name, token)
+                if name.hasPrefix("."), parts.count == 4, parts[2] == "partial", let token = UUID(uuidString: String(parts[1])) {
+                    partials.append((name, token))
+                } else if !name.hasPrefix("."), parts.count == 2, let id = UUID(uuidString: String(parts[0])) {
+                    outputs.append((name, id))
+                }
             }
-            guard !partials.isEmpty else { return }
-            let live = try await queue.liveTokens()
-            for (name, token) in partials where !live.contains(token) {
-                await remove(directory.appendingPathComponent(name).path)
+            if !partials.isEmpty {
+                let live = try await queue.liveTokens()
+                for (name, token) in partials where !live.contains(token) {
+                    await remove(directory.appendingPathComponent(name).path)
+                }
+            }
+            if !outputs.isEmpty {
+                let jobs = try await queue.existing(outputs.map(\.1))
+                for (name, id) in outputs where !jobs.contains(id) {
+                    await remove(directory.appendingPathComponent(name).path)
+                }
             }
         } catch {
             logger.warning("housekeeping of the job queue failed: \(String(reflecting: error))")

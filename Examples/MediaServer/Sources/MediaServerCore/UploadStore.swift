@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOFileSystem
+import NIOPosix
 import Synchronization
 
 /// Keeps uploaded files on disk, one per upload, and finds them again by their upload id.
@@ -105,13 +106,22 @@ public final class UploadStore: Sendable {
     }
 
     /// Forgets an upload and removes its file; false when there was none.
+    /// In a shared directory, an upload another instance stored is removed by its file.
     func remove(id: String) async -> Bool {
-        let removed = index.withLock { index -> Upload? in
+        let indexed = index.withLock { index -> Upload? in
             guard let upload = index.byID.removeValue(forKey: id.lowercased()) else { return nil }
             index.order.removeAll { $0 == upload.id }
             return upload
         }
-        guard let removed else { return false }
+        let found: Upload?
+        if let indexed {
+            found = indexed
+        } else if shared {
+            found = try? await NIOThreadPool.singleton.runIfActive { [self] in upload(id: id) }
+        } else {
+            found = nil
+        }
+        guard let removed = found else { return false }
         await Self.remove([removed])
         return true
     }

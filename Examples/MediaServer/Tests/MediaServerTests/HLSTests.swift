@@ -128,6 +128,10 @@ struct HLSTests {
             try await environment.withServer { client in
                 let started = try await client.execute(uri: "/hls", method: .post, body: try Self.json(["source": "\(base)/slow/av.mp4"]))
                 let id = try #require(try started.json()["id"] as? String)
+                // Mid-way: the pumps are running (the source's first 64 KiB come at once, then slowly).
+                try await until("the packaging to make progress", seconds: 30) {
+                    (try await client.execute(uri: "/jobs/\(id)", method: .get).json()["progress"] as? Double ?? 0) > 0
+                }
                 let cancelled = try await client.execute(uri: "/jobs/\(id)", method: .delete)
                 #expect(try cancelled.json()["status"] as? String == "cancelled", "\(cancelled.text)")
                 try await until("the partial directory to be removed") {

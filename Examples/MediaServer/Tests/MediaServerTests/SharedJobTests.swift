@@ -227,6 +227,10 @@ struct SharedJobTests {
         let fresh = uploads.appendingPathComponent("\(UUID().uuidString.lowercased()).upload")
         let other = uploads.appendingPathComponent("notes.txt")
         for file in [old, fresh, other] { try Data("bytes".utf8).write(to: file) }
+        // An output whose job row is gone (a removal that stopped between the row and the file).
+        try FileManager.default.createDirectory(at: environment.configuration.exportDirectory, withIntermediateDirectories: true)
+        let orphan = environment.configuration.exportDirectory.appendingPathComponent("\(UUID().uuidString.lowercased()).mp4")
+        try Data("left over".utf8).write(to: orphan)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: old.path)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: other.path)
         try await TestDatabase.with { database in
@@ -251,6 +255,28 @@ struct SharedJobTests {
         #expect(!FileManager.default.fileExists(atPath: old.path), "an upload past its lifetime is removed")
         #expect(FileManager.default.fileExists(atPath: fresh.path), "a young upload stays")
         #expect(FileManager.default.fileExists(atPath: other.path), "a file not named as an upload is left alone")
+        #expect(!FileManager.default.fileExists(atPath: orphan.path), "an output without a job is removed")
+    }
+
+    @Test func whenTheDatabaseGoesAwayRequestsAre503AndMetricsStillAnswer() async throws {
+        let environment = try TestEnvironment()
+        defer { environment.remove() }
+        try await TestDatabase.with { database in
+            var configuration = instance(environment, database, name: "stranded", exports: 1)
+            configuration.databaseTimeout = 2
+            try await environment.withServer(configuration) { client in
+                #expect(ObservabilityTests.value(try await client.execute(uri: "/metrics", method: .get).text, "media_server_database_up") == 1)
+                try await database.admin("DROP DATABASE \(database.name) WITH (FORCE)")
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(health.status == .serviceUnavailable, "\(health.text)")
+                let job = try await client.execute(uri: "/jobs/\(UUID().uuidString)", method: .get)
+                #expect(job.status == .serviceUnavailable && job.headers[.retryAfter] == "5", "\(job.text)")
+                let metrics = try await client.execute(uri: "/metrics", method: .get)
+                #expect(metrics.status == .ok)
+                #expect(ObservabilityTests.value(metrics.text, "media_server_database_up") == 0, "\(metrics.text)")
+                #expect(ObservabilityTests.value(metrics.text, "http_requests_total", ["route": "/health", "status": "503"]) == 1)
+            }
+        }
     }
 
     @Test func theSchemaMigratesOnceWhenInstancesStartTogether() async throws {
@@ -307,6 +333,7 @@ struct DatabaseConfigurationTests {
         let socket = try DatabaseURL("postgresql://me@/media?host=/run/postgresql")
         #expect(socket.configuration.unixSocketPath == "/run/postgresql/.s.PGSQL.5432" && socket.configuration.database == "media")
         #expect(try DatabaseURL("postgres://me@host").configuration.database == "me")
+        #expect(try DatabaseURL("postgres://me:100%25@host/db").configuration.password == "100%", "decoded once")
         for bad in ["mysql://me@host/db", "postgres://host/db", "postgres://me@/db", "postgres://me@host/db?sslmode=verify-full", "not a url"] {
             #expect(throws: DatabaseURL.Invalid.self, "\(bad)") { try DatabaseURL(bad) }
         }

@@ -27,10 +27,10 @@ struct TestDatabase: Sendable {
         try await database.admin("CREATE DATABASE \(name)")
         do {
             let value = try await body(database)
-            try await database.admin("DROP DATABASE \(name) WITH (FORCE)")
+            try await database.admin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             return value
         } catch {
-            try? await database.admin("DROP DATABASE \(name) WITH (FORCE)")
+            try? await database.admin("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             throw error
         }
     }
