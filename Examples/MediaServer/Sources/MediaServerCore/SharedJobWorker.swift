@@ -264,12 +264,35 @@ final class SharedJobWorker: Service, Sendable {
                isDirectory.boolValue {
                 try FileManager.default.removeItem(atPath: to)
             }
+            // The bytes reach the disk before the output gets its name (and the job its completion).
+            if FileManager.default.fileExists(atPath: from) { try flush(from) }
             guard Foundation.rename(from, to) == 0 else {
                 let code = errno
                 if code == ENOENT, !FileManager.default.fileExists(atPath: from), FileManager.default.fileExists(atPath: to) { return }
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
             }
         }
+    }
+
+    /// `fsync` of a file, or of every file under a directory and the directory itself. Blocking: on
+    /// NIO's thread pool.
+    private static func flush(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            // Every entry below, files and folders, once each (the enumerator walks the whole tree).
+            for case let name as String in FileManager.default.enumerator(atPath: path)?.allObjects ?? [] {
+                try sync(path + "/" + name)
+            }
+        }
+        try sync(path)
+    }
+
+    private static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     /// Removes what earlier attempts of a job taken again left (their instances stopped mid-export).

@@ -69,6 +69,7 @@ public final class UploadStore: Sendable {
         let path = directory.appendingPathComponent(id + Self.suffix).path
         let limit = maxBytes
         var total: Int64 = 0
+        let shared = self.shared
         try await FileSystem.shared.withFileHandle(forWritingAt: FilePath(path), options: .newFile(replaceExisting: false)) { handle in
             try await handle.withBufferedWriter(capacity: .kibibytes(256)) { writer in
                 for try await buffer in body {
@@ -77,6 +78,9 @@ public final class UploadStore: Sendable {
                     _ = try await writer.write(contentsOf: buffer)
                 }
             }
+            // In a shared directory other instances may read it as soon as it has its name: its bytes
+            // reach the disk (fsync) before the name appears.
+            if shared { try await handle.synchronize() }
         }
         let upload = Upload(id: id, path: path, size: total, created: Date())
         let expired = index.withLock { index -> [Upload] in

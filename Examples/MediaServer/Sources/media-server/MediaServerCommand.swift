@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import MediaServerCore
 
 /// `media-server`: runs the media server until SIGINT or SIGTERM.
@@ -29,6 +30,8 @@ struct MediaServerCommand: AsyncParsableCommand {
     var maxUploadBytes: Int64?
     @Option(help: "Uploads kept for later requests (MEDIA_SERVER_MAX_STORED_UPLOADS).")
     var maxStoredUploads: Int?
+    @Option(help: "Seconds an upload is kept before it is removed (MEDIA_SERVER_UPLOAD_LIFETIME).")
+    var uploadLifetime: Double?
     @Option(help: "Export jobs running at once; more are refused with 429 (MEDIA_SERVER_MAX_EXPORTS).")
     var maxExports: Int?
     @Option(help: "Inspect and thumbnail operations running at once (MEDIA_SERVER_MAX_MEDIA_WORK).")
@@ -59,6 +62,9 @@ struct MediaServerCommand: AsyncParsableCommand {
     @Option(help: "With a database: this instance's name in the leases it holds; host:pid by default (MEDIA_SERVER_INSTANCE_NAME).")
     var instanceName: String?
 
+    @Option(help: "text (swift-log's lines) or json (one JSON object a line, for log collectors) (MEDIA_SERVER_LOG_FORMAT).")
+    var logFormat: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         func env(_ name: String) -> String? { environment["MEDIA_SERVER_" + name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -80,6 +86,7 @@ struct MediaServerCommand: AsyncParsableCommand {
         if let dir = mediaDir ?? env("MEDIA_DIR") { configuration.mediaDirectory = URL(fileURLWithPath: dir) }
         configuration.maxUploadBytes = try number(maxUploadBytes, "MAX_UPLOAD_BYTES") ?? configuration.maxUploadBytes
         configuration.maxStoredUploads = try number(maxStoredUploads, "MAX_STORED_UPLOADS") ?? configuration.maxStoredUploads
+        configuration.uploadLifetime = try number(uploadLifetime, "UPLOAD_LIFETIME") ?? configuration.uploadLifetime
         configuration.maxConcurrentExports = try number(maxExports, "MAX_EXPORTS") ?? configuration.maxConcurrentExports
         configuration.maxConcurrentMediaWork = try number(maxMediaWork, "MAX_MEDIA_WORK") ?? configuration.maxConcurrentMediaWork
         configuration.mediaWorkTimeout = try number(mediaTimeout, "MEDIA_TIMEOUT") ?? configuration.mediaWorkTimeout
@@ -105,7 +112,7 @@ struct MediaServerCommand: AsyncParsableCommand {
         }
         for (name, seconds) in [("media timeout", configuration.mediaWorkTimeout), ("remote export timeout", configuration.remoteExportTimeout),
                                 ("job lease", configuration.jobLeaseDuration), ("job retention", configuration.jobRetention),
-                                ("database timeout", configuration.databaseTimeout)] {
+                                ("database timeout", configuration.databaseTimeout), ("upload lifetime", configuration.uploadLifetime)] {
             guard seconds.isFinite, seconds > 0, seconds <= 7 * 86_400 else {
                 throw ValidationError("The \(name) must be a number of seconds above 0 and at most a week.")
             }
@@ -117,6 +124,11 @@ struct MediaServerCommand: AsyncParsableCommand {
             if !proxies.isEmpty {
                 FileHandle.standardError.write(Data("warning: \(proxies.joined(separator: ", ")) set: remote https URLs go through that proxy, which resolves their names itself; the URL policy checks only what Avocet resolves. Unset it, or turn remote URLs off (--no-remote).\n".utf8))
             }
+        }
+        switch logFormat ?? env("LOG_FORMAT") ?? "text" {
+        case "text": break
+        case "json": LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        case let other: throw ValidationError("The log format must be text or json; it is \"\(other)\".")
         }
         let app = try MediaServer.buildApplication(configuration: configuration)
         try await app.runService()

@@ -2,6 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
+@testable import MediaServerCore
+import Synchronization
 import Testing
 
 /// `GET /health`, `GET /metrics` and request ids: what an operator and a load balancer see.
@@ -82,5 +85,29 @@ struct ObservabilityTests {
                            "media_server_export_job_duration_seconds_count", ["outcome": "completed"]) == 1
             }
         }
+    }
+}
+
+/// `--log-format json`: one JSON object a line, metadata beside the fixed keys.
+@Suite("JSON logs")
+struct JSONLogTests {
+    @Test func eachLineIsOneJSONObjectWithItsMetadata() throws {
+        let lines = Mutex<[Data]>([])
+        var logger = Logger(label: "media-server") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        logger[metadataKey: "request_id"] = "abc-1"
+        logger.info("request", metadata: ["route": "/jobs/{id}", "status": "404", "message": "shadowed", "nested": ["a": "1"]])
+        logger.debug("not written at info")
+        logger.error("failed")
+        let written = lines.withLock { $0 }
+        #expect(written.count == 2)
+        #expect(written.allSatisfy { $0.last == 0x0A && !$0.dropLast().contains(0x0A) }, "one line each")
+        let first = try #require(try JSONSerialization.jsonObject(with: written[0]) as? [String: Any])
+        #expect(first["message"] as? String == "request" && first["level"] as? String == "info" && first["label"] as? String == "media-server")
+        #expect(first["request_id"] as? String == "abc-1" && first["route"] as? String == "/jobs/{id}" && first["status"] as? String == "404")
+        #expect(first["meta.message"] as? String == "shadowed", "a key that would shadow a fixed one is prefixed")
+        #expect((first["nested"] as? [String: Any])?["a"] as? String == "1")
+        #expect((first["time"] as? String)?.hasSuffix("Z") == true, "\(first)")
+        let second = try #require(try JSONSerialization.jsonObject(with: written[1]) as? [String: Any])
+        #expect(second["level"] as? String == "error" && second["file"] is String && second["line"] is Int, "warnings and worse say where")
     }
 }
