@@ -27,8 +27,10 @@ python3 Tools/Constants/generate.py --check
 swift test
 # The media server's shared job queue is tested against a real PostgreSQL from Debian's packages, a
 # throwaway cluster on 127.0.0.1 (Examples/MediaServer/Scripts/postgres.sh; installed when missing).
+# Stopped again when this script ends, however it ends.
 MEDIA_SERVER_TEST_DATABASE_URL="$(bash Examples/MediaServer/Scripts/postgres.sh start | sed 's|/media_server?|/postgres?|')"
 export MEDIA_SERVER_TEST_DATABASE_URL
+trap 'bash Examples/MediaServer/Scripts/postgres.sh stop' EXIT
 swift test --package-path Examples/MediaServer
 if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--all" ]; then
   bash scripts/stress-tests.sh 2
