@@ -156,15 +156,8 @@ public final class MediaService: Sendable {
             return id
         case .database(let queue, let wakeup):
             _ = try await exportSession(request, source: source)
-            let id = UUID()
-            do {
-                try await queue.submit(id: id, request: String(decoding: json, as: UTF8.self), preset: request.preset,
-                                       fileType: request.fileExtension)
-            } catch {
-                throw databaseUnavailable(error)
-            }
-            wakeup.wake()
-            return id.uuidString.lowercased()
+            return try await enqueue(queue, wakeup, kind: "export", json: json, preset: request.preset, fileType: request.fileExtension,
+                                     source: source)
         }
     }
 
@@ -186,6 +179,31 @@ public final class MediaService: Sendable {
         }
         session.timeRange = request.timeRange
         return session
+    }
+
+    /// Queues a checked job in the shared queue; its id. An upload it reads is pinned for it first (a
+    /// hard link, `<job id>.pin`, in the upload directory), so that the upload's expiry cannot take it
+    /// from a job still waiting; the pin goes when the job ends.
+    private func enqueue(_ queue: PostgresJobQueue, _ wakeup: JobWakeup, kind: String, json: Data, preset: String, fileType: String,
+                         source: MediaSource) async throws -> String {
+        let id = UUID()
+        if case .upload = source.kind { await uploads.pin(source.url.path, for: id) }
+        do {
+            try await queue.submit(id: id, kind: kind, request: String(decoding: json, as: UTF8.self), preset: preset, fileType: fileType)
+        } catch {
+            await uploads.unpin(id)
+            throw databaseUnavailable(error)
+        }
+        wakeup.wake()
+        return id.uuidString.lowercased()
+    }
+
+    /// A queued job's source: its pinned upload when it has one, else the request's source resolved now.
+    private func source(_ value: String, job: UUID?) async throws -> MediaSource {
+        if let job, let id = UUID(uuidString: value).map({ $0.uuidString.lowercased() }), let pin = await uploads.pinned(for: job) {
+            return MediaSource(kind: .upload(id: id), url: URL(fileURLWithPath: pin), displayName: "upload \(id)")
+        }
+        return try resolver.resolve(value)
     }
 
     /// Starts a job in this process's memory, in its reserved slot, and times it.
@@ -215,15 +233,7 @@ public final class MediaService: Sendable {
             return id
         case .database(let queue, let wakeup):
             _ = try await hlsPackager(request, source: source)
-            let id = UUID()
-            do {
-                try await queue.submit(id: id, kind: "hls", request: String(decoding: json, as: UTF8.self), preset: request.presetName,
-                                       fileType: "hls")
-            } catch {
-                throw databaseUnavailable(error)
-            }
-            wakeup.wake()
-            return id.uuidString.lowercased()
+            return try await enqueue(queue, wakeup, kind: "hls", json: json, preset: request.presetName, fileType: "hls", source: source)
         }
     }
 
@@ -244,14 +254,15 @@ public final class MediaService: Sendable {
     /// job slots bound these; a busy limiter must not fail an accepted job).
     func job(id: String, kind: String, requestJSON: String, outputPath: String) async throws -> ExportJob {
         let json = Data(requestJSON.utf8)
+        let jobID = UUID(uuidString: id)
         if kind == "hls" {
             let request = try HLSRequest(json: json)
-            let source = try resolver.resolve(request.source)
+            let source = try await source(request.source, job: jobID)
             return ExportJob(id: id, kind: kind, source: source, work: try await hlsPackager(request, source: source, limited: false), outputPath: outputPath,
                              timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
         }
         let request = try ExportRequest(json: json)
-        let source = try resolver.resolve(request.source)
+        let source = try await source(request.source, job: jobID)
         let session = try await exportSession(request, source: source, limited: false)
         return ExportJob(id: id, kind: kind, source: source, work: ExportWork(session: session, request: request), outputPath: outputPath,
                          timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
@@ -330,6 +341,7 @@ public final class MediaService: Sendable {
             let uuid = try Self.jobID(id)
             do {
                 if let fileType = try await queue.delete(id: uuid) {
+                    await uploads.unpin(uuid)
                     let path = exportDirectory.appendingPathComponent("\(uuid.uuidString.lowercased()).\(fileType)").path
                     _ = try? await FileSystem.shared.removeItem(at: FilePath(path))
                     return nil

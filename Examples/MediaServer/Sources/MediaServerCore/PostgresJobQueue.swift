@@ -437,6 +437,20 @@ final class PostgresJobQueue: Sendable {
         }
     }
 
+    /// Which of `ids` are jobs that have ended (their pins are left over). A job not found is not
+    /// among them: its row may not be written yet (a pin is made before the row).
+    func ended(_ ids: [UUID]) async throws -> Set<UUID> {
+        try await bounded("ended") { [self] in
+            var found: Set<UUID> = []
+            for try await id in try await client.query(
+                "SELECT id FROM media_jobs WHERE id = ANY(\(ids)) AND state IN ('completed', 'failed', 'cancelled')",
+                logger: logger).decode(UUID.self) {
+                found.insert(id)
+            }
+            return found
+        }
+    }
+
     /// Whether the database answers.
     func ping() async throws {
         try await bounded("ping") { [self] in

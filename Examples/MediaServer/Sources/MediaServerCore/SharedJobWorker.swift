@@ -175,6 +175,7 @@ final class SharedJobWorker: Service, Sendable {
             let message = (error as? APIError)?.message ?? "The job could not start: \(error)"
             log.info("job failed before it started: \(message)")
             await record(claim, .failed(message), partial: nil, output: output, log: log)
+            await service.uploads.unpin(claim.id)
             return
         }
         let shuttingDown = running.withLock { state -> Bool in
@@ -213,6 +214,7 @@ final class SharedJobWorker: Service, Sendable {
         default: .failed(report.error ?? "The job failed.")
         }
         await record(claim, outcome, partial: partial, output: output, log: log)
+        await service.uploads.unpin(claim.id)
     }
 
     /// Puts a job this stopping instance was running back in the queue (or ends it as cancelled when
@@ -318,6 +320,12 @@ final class SharedJobWorker: Service, Sendable {
             let uploads = service.uploads
             let expired = try await NIOThreadPool.singleton.runIfActive { try uploads.removeExpiredFiles() }
             if expired > 0 { logger.info("\(expired) upload(s) past their lifetime were removed") }
+            // Pins of jobs that have ended elsewhere (cancelled while queued, or whose instance
+            // stopped after the job ended).
+            let pinned = try await NIOThreadPool.singleton.runIfActive { try uploads.pinnedJobs() }
+            if !pinned.isEmpty {
+                for job in try await queue.ended(pinned) { await uploads.unpin(job) }
+            }
         } catch {
             logger.warning("could not remove expired uploads: \(String(reflecting: error))")
         }
@@ -327,6 +335,7 @@ final class SharedJobWorker: Service, Sendable {
             let directory = service.exportDirectory
             for (id, fileType) in try await queue.expire(olderThan: configuration.jobRetention) {
                 await remove(directory.appendingPathComponent("\(id.uuidString.lowercased()).\(fileType)").path)
+                await service.uploads.unpin(id)
             }
             // The listing comes first: a partial file seen in it was made after its claim, so a live
             // job's token is among those read next; an output seen in it belongs to a row that exists

@@ -150,6 +150,42 @@ public final class UploadStore: Sendable {
         return removed
     }
 
+    // MARK: - Pins (a shared directory)
+
+    /// The suffix of a pin: `<job id>.pin`, a hard link to the upload a queued job reads.
+    static let pinSuffix = ".pin"
+
+    private func pinPath(for job: UUID) -> String {
+        directory.appendingPathComponent(job.uuidString.lowercased() + Self.pinSuffix).path
+    }
+
+    /// Pins the upload at `path` for `job` (a hard link: the bytes stay while the pin does, whatever
+    /// removes the upload). A pin that cannot be made is skipped: the job then reads the upload itself.
+    func pin(_ path: String, for job: UUID) async {
+        let pin = pinPath(for: job)
+        _ = try? await NIOThreadPool.singleton.runIfActive { Foundation.link(path, pin) }
+    }
+
+    /// The job's pinned upload, if it has one.
+    func pinned(for job: UUID) async -> String? {
+        let pin = pinPath(for: job)
+        let exists = (try? await NIOThreadPool.singleton.runIfActive { FileManager.default.fileExists(atPath: pin) }) ?? false
+        return exists ? pin : nil
+    }
+
+    /// Removes the job's pin, if any.
+    func unpin(_ job: UUID) async {
+        let pin = pinPath(for: job)
+        _ = try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: pin) }
+    }
+
+    /// The jobs that have pins here (blocking: on NIO's thread pool).
+    func pinnedJobs() throws -> [UUID] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).compactMap { name in
+            name.hasSuffix(Self.pinSuffix) ? UUID(uuidString: String(name.dropLast(Self.pinSuffix.count))) : nil
+        }
+    }
+
     /// How many uploads are kept.
     var count: Int { index.withLock { $0.order.count } }
 

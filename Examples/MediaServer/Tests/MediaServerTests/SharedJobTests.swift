@@ -117,6 +117,34 @@ struct SharedJobTests {
         }
     }
 
+    @Test func aQueuedJobKeepsItsUploadPastTheUploadsLifetime() async throws {
+        let environment = try TestEnvironment()
+        defer { environment.remove() }
+        try await TestDatabase.with { database in
+            // No instance runs jobs while the job waits; then the upload is two hours old.
+            let (id, upload) = try await environment.withServer(instance(environment, database, name: "front", exports: 0)) { front in
+                let inspected = try await front.execute(uri: "/inspect", method: .post, body: try Fixtures.buffer("av.mp4"))
+                let upload = try #require(try inspected.json()["uploadID"] as? String)
+                let started = try await front.execute(uri: "/export", method: .post, body: try json([
+                    "source": upload, "preset": "AVAssetExportPresetLowQuality", "to": 1,
+                ]))
+                return (try #require(try started.json()["id"] as? String), upload)
+            }
+            let uploadFile = environment.uploads.appendingPathComponent("\(upload).upload")
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: uploadFile.path)
+            let files = try environment.uploadFiles()
+            #expect(files.contains("\(id).pin"), "the waiting job pinned its upload: \(files)")
+
+            // The worker's housekeeping removes the expired upload at start; the job still reads it.
+            try await environment.withServer(instance(environment, database, name: "worker", exports: 1)) { worker in
+                let report = try await finished(worker, id)
+                #expect(report["status"] as? String == "completed", "\(report)")
+                try await until("the pin to go with the job's end") { try !environment.uploadFiles().contains("\(id).pin") }
+            }
+            #expect(!FileManager.default.fileExists(atPath: uploadFile.path), "the upload itself expired")
+        }
+    }
+
     @Test func aJobWhoseInstanceDiedIsTakenAgainAndItsPartialFileRemoved() async throws {
         let environment = try TestEnvironment()
         defer { environment.remove() }
