@@ -114,6 +114,10 @@ struct PlaybackBufferTests {
         clock.advance(by: PlayerTests.t(1.2))
         await until("the item read to its end") { item.loadedTimeRanges.first?.timeRangeValue.end == item.duration }
         #expect(item.loadedTimeRanges.map(\.timeRangeValue) == [CMTimeRange(start: .zero, end: item.duration)])
+        // Observers hear of the change after the property holds it (seen late under ThreadSanitizer).
+        await until("observers hearing the whole range (\(ranges.values))") {
+            ranges.values.last == [CMTimeRange(start: .zero, end: item.duration)]
+        }
         #expect(ranges.values.count >= 2 && ranges.values.last == [CMTimeRange(start: .zero, end: item.duration)],
                 "observers heard the range grow: \(ranges.values)")
         observation.invalidate()
