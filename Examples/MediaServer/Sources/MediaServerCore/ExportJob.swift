@@ -154,10 +154,10 @@ public final class ExportJob: Sendable {
         guard isDirectory.boolValue else { return (try? fm.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value }
         var total: Int64 = 0
         for case let name as String in fm.enumerator(atPath: path)?.allObjects ?? [] {
-            if let size = (try? fm.attributesOfItem(atPath: path + "/" + name)[.size] as? NSNumber)?.int64Value,
-               (try? fm.attributesOfItem(atPath: path + "/" + name)[.type] as? FileAttributeType) == .typeRegular {
-                total += size
-            }
+            guard let attributes = try? fm.attributesOfItem(atPath: path + "/" + name),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let size = (attributes[.size] as? NSNumber)?.int64Value else { continue }
+            total += size
         }
         return total
     }

@@ -151,7 +151,7 @@ public final class MediaService: Sendable {
             let id = UUID().uuidString.lowercased()
             let job = ExportJob(id: id, kind: "export", source: source, work: ExportWork(session: session, request: request),
                                 outputPath: jobs.outputPath(id: id, fileExtension: request.fileExtension),
-                                timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+                                timeLimit: timeLimit(for: source))
             start(job, in: jobs, reservation)
             return id
         case .database(let queue, let wakeup):
@@ -228,7 +228,7 @@ public final class MediaService: Sendable {
             let final = jobs.outputPath(id: id, fileExtension: "hls")
             let job = ExportJob(id: id, kind: "hls", source: source, work: packager,
                                 outputPath: exportDirectory.appendingPathComponent(".\(id).partial.hls").path, publishedPath: final,
-                                timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+                                timeLimit: timeLimit(for: source))
             start(job, in: jobs, reservation)
             return id
         case .database(let queue, let wakeup):
@@ -259,13 +259,18 @@ public final class MediaService: Sendable {
             let request = try HLSRequest(json: json)
             let source = try await source(request.source, job: jobID)
             return ExportJob(id: id, kind: kind, source: source, work: try await hlsPackager(request, source: source, limited: false), outputPath: outputPath,
-                             timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+                             timeLimit: timeLimit(for: source))
         }
         let request = try ExportRequest(json: json)
         let source = try await source(request.source, job: jobID)
         let session = try await exportSession(request, source: source, limited: false)
         return ExportJob(id: id, kind: kind, source: source, work: ExportWork(session: session, request: request), outputPath: outputPath,
-                         timeLimit: source.kind == .remote ? configuration.remoteExportTimeout : nil)
+                         timeLimit: timeLimit(for: source))
+    }
+
+    /// The time limit of a job reading `source`: `remoteExportTimeout` for a remote one, none else.
+    private func timeLimit(for source: MediaSource) -> TimeInterval? {
+        source.kind == .remote ? configuration.remoteExportTimeout : nil
     }
 
     /// Where export outputs are written.
