@@ -3,10 +3,58 @@ import Foundation
 import MediaEngine
 import Testing
 
-/// The sequential reader's pictures: converted into the memory given, every pixel of it and nothing
-/// past it.
+/// The sequential reader's starts: a start at a keyframe's time hands out that keyframe's picture
+/// decoded alone (a tolerant seek's picture in one decode), and decoding then goes on from it exactly
+/// as decoding in order would.
 @Suite("Stream reader")
 struct StreamReaderTests {
+    /// Each picture's time and a digest of its RGBA pixels, from `seconds` on, and how many starts
+    /// decoded their keyframe alone.
+    static func pictures(_ path: String, from seconds: Double, _ token: CancellationToken) throws -> (pictures: [Picture], alone: Int) {
+        let reader = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: 0, cancellation: token)
+        try reader.start(at: MediaTimestamp(value: Int64((seconds * 1_000).rounded()), timeBase: Rational(1, 1_000)), token)
+        var pictures: [Picture] = []
+        var pixels = [UInt8]()
+        while let timing = try reader.nextPicture(token, into: { width, height in
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+            return pixels.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { PixelMemory(format: .rgba, width: width, height: height, planes: [($0, width * 4)]) }
+            }
+        }) {
+            pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels)))
+        }
+        return (pictures, reader.keyframesDecodedAlone)
+    }
+
+    struct Picture: Equatable, CustomStringConvertible {
+        let time: Int64
+        let digest: UInt64
+        var description: String { "\(time):\(String(digest, radix: 16).prefix(6))" }
+    }
+
+    /// FNV-1a over the bytes.
+    static func digest(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    @Test("a start at a keyframe gives its picture decoded alone, then every later picture once, as decoding in order gives them",
+          arguments: ["frames-h264.mp4", "frames-hevc.mov"])
+    func startAtAKeyframe(_ name: String) async throws {
+        let path = Fixtures.path(name)
+        let (atKey, inOrder, inside) = try await IOExecutor.shared.run { token in
+            // Keyframes at 0, 1, 2 and 3 s (25 pictures a second, B-frames between).
+            (try Self.pictures(path, from: 2, token), try Self.pictures(path, from: 0, token), try Self.pictures(path, from: 2.5, token))
+        }
+        // Time base 1/12800: 2 s is tick 25600.
+        let later = inOrder.pictures.filter { $0.time >= 25_600 }
+        #expect(atKey.alone == 1, "the keyframe's picture was decoded alone")
+        #expect(atKey.pictures.count == 50 && atKey.pictures == later, "\(atKey.pictures.prefix(4)) vs \(later.prefix(4))")
+        // A start inside a group of pictures decodes in order from its keyframe.
+        #expect(inside.alone == 0)
+        #expect(inside.pictures == inOrder.pictures.filter { $0.time + 512 > 32_000 }, "\(inside.pictures.prefix(3))")
+        #expect(inOrder.alone == 0 && inOrder.pictures.count == 100)
+    }
+
     /// The first picture of `path`, decoded and scaled to `width` x `height` RGBA, fast or not.
     static func scaledPicture(_ path: String, width: Int, height: Int, fast: Bool, _ token: CancellationToken) throws -> [UInt8] {
         let reader = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: 0, cancellation: token)

@@ -32,6 +32,11 @@ package final class StreamReader {
     private var hasRead = false
     /// Whether `packet` holds the keyframe a seek found, to be read next.
     private var holdsPacket = false
+    /// Whether the keyframe held is itself the first picture to hand out (it shows at the time
+    /// started at): it is then decoded alone first (see `keyframeAlone`).
+    private var keyframeFirst = false
+    /// How many starts handed out their keyframe's picture decoded alone (`keyframeAlone`).
+    package private(set) var keyframesDecodedAlone = 0
     private var lastPictureEnd: Int64?
 
     /// Opens `source` for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo` gives it).
@@ -116,6 +121,17 @@ package final class StreamReader {
             try FFmpegLog.capturing { try seekToKeyframe(atOrBefore: max(0, target).addingSaturating(origin), token) }
         }
         hasRead = true
+        keyframeFirst = holdsPacket && showsFirst(packet.pointee, target: max(0, target))
+    }
+
+    /// Whether `key`, the keyframe a seek landed on, shows at `target` (item ticks): then no picture
+    /// before it in presentation order is handed out (one that shows before the keyframe ends before
+    /// the target), so it is the first.
+    private func showsFirst(_ key: AVPacket, target: Int64) -> Bool {
+        let nopts = avocet_nopts_value()
+        guard key.pts != nopts else { return false }
+        let start = key.pts.subtractingSaturating(origin)
+        return start <= target && target < start.addingSaturating(key.duration > 0 ? key.duration : nominalDuration)
     }
 
     /// Seeks so that reading starts at a keyframe at or before `target` (container ticks), which is
@@ -198,6 +214,10 @@ package final class StreamReader {
         hasRead = true
         let decoder = try openDecoder()
         return try FFmpegLog.capturing {
+            if keyframeFirst {
+                keyframeFirst = false
+                if let timing = try keyframeAlone(decoder, token, into: target) { return timing }
+            }
             while true {
                 if ended { return nil }
                 if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
@@ -221,12 +241,51 @@ package final class StreamReader {
                         holdsPacket = false
                         _ = try send(packet, to: decoder)
                     } else if try packets.next(packet, token) {
+                        // A send may wait for a frame thread (a picture's decode): not for a reader that
+                        // was cancelled while the packet was read.
+                        if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
                         _ = try send(packet, to: decoder)
                     } else {
                         draining = true
                         _ = try decoder.send(nil)
                     }
                 }
+            }
+        }
+    }
+
+    /// The keyframe held after a seek, decoded alone: sent, then the decoder drained, so that its picture
+    /// comes out at once instead of after the pictures a reordering decoder waits for (two more with
+    /// B-frames, each a decode) and after the other frame threads' pictures. The decoder is then flushed
+    /// and the keyframe kept to be sent again, and decoding goes on from it as usual, past the picture
+    /// handed out here. Costs the keyframe's decode twice, the second after its picture is out: a seek
+    /// to a keyframe (a tolerant one) shows its picture in about the time of one decode. Nil when the
+    /// keyframe gives no picture alone; decoding then goes on as usual.
+    private func keyframeAlone(_ decoder: StreamDecoder, _ token: CancellationToken,
+                               into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
+        guard holdsPacket else { return nil }
+        defer { decoder.flush() }
+        guard case .accepted = try send(packet, to: decoder), case .accepted = try decoder.send(nil) else { return nil }
+        while true {
+            if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
+            switch decoder.receive(into: frame) {
+            case .frame:
+                defer { av_frame_unref(frame) }
+                guard let timing = timing(of: frame.pointee) else { continue }
+                let end = timing.presentationTime.addingSaturating(timing.duration)
+                guard end > skipsBefore else { continue }
+                if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
+                    try scaler.convert(frame, into: destination, source: name)
+                }
+                // Decoded again from the keyframe; its picture, handed out here, is not handed out twice.
+                lastPictureEnd = end
+                skipsBefore = max(skipsBefore, end)
+                keyframesDecodedAlone += 1
+                return timing
+            case .damaged:
+                try decoder.noteDamagedPicture()
+            case .needsInput, .end:
+                return nil
             }
         }
     }
