@@ -20,7 +20,9 @@ package final class VideoWindow {
     }
 
     private let window: OpaquePointer
-    private let renderer: OpaquePointer
+    /// SDL's software renderer, made for the first picture that must be turned or scaled; until then
+    /// pictures go straight into the window's own pixels.
+    private var renderer: OpaquePointer?
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
     package let width: Int
@@ -48,24 +50,27 @@ package final class VideoWindow {
             SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
             throw Failure(description: error)
         }
-        // Software rendering: it works under any X server (Xvfb included), and a movie's pictures need
-        // no more than a copy and a scale.
-        guard let made2 = SDL_CreateRenderer(made, -1, UInt32(SDL_RENDERER_SOFTWARE.rawValue)) else {
-            let error = VideoWindow.lastError
-            SDL_DestroyWindow(made)
-            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
-            throw Failure(description: error)
-        }
-        (window, renderer) = (made, made2)
+        window = made
         (self.width, self.height) = (Int(w), Int(h))
-        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-        SDL_RenderClear(renderer)
-        SDL_RenderPresent(renderer)
+        // Black until the first picture.
+        if let surface = SDL_GetWindowSurface(window) {
+            SDL_FillRect(surface, nil, SDL_MapRGB(surface.pointee.format, 0, 0, 0))
+            SDL_UpdateWindowSurface(window)
+        } else {
+            guard let renderer = softwareRenderer() else {
+                let error = VideoWindow.lastError
+                SDL_DestroyWindow(made)
+                SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+                throw Failure(description: error)
+            }
+            SDL_RenderClear(renderer)
+            SDL_RenderPresent(renderer)
+        }
     }
 
     deinit {
         if let texture { SDL_DestroyTexture(texture) }
-        SDL_DestroyRenderer(renderer)
+        if let renderer { SDL_DestroyRenderer(renderer) }
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
     }
@@ -84,10 +89,43 @@ package final class VideoWindow {
         return message.isEmpty ? "SDL failed" : message
     }
 
+    /// The renderer, made the first time: software rendering works under any X server (Xvfb included),
+    /// and a movie's pictures need no more than a copy, a turn and a scale.
+    private func softwareRenderer() -> OpaquePointer? {
+        if let renderer { return renderer }
+        renderer = SDL_CreateRenderer(window, -1, UInt32(SDL_RENDERER_SOFTWARE.rawValue))
+        if let renderer { SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255) }
+        return renderer
+    }
+
+    /// Copies a picture of the window's size, not turned, straight into the window's pixels and shows
+    /// them: one copy, where the renderer would copy it into a texture, clear the window and copy the
+    /// texture in. False when the window's pixels are not 32-bit BGR (the renderer converts then).
+    private func copyIntoWindow(_ pixels: UnsafeRawPointer, bytesPerRow: Int) -> Bool {
+        guard renderer == nil, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
+              format.pointee.format == UInt32(SDL_PIXELFORMAT_RGB888.rawValue) || format.pointee.format == UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),
+              Int(surface.pointee.w) == width, Int(surface.pointee.h) == height, bytesPerRow >= width * 4 else { return false }
+        let locks = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
+        if locks && SDL_LockSurface(surface) != 0 { return false }
+        if let destination = surface.pointee.pixels {
+            let pitch = Int(surface.pointee.pitch)
+            for row in 0..<height {
+                (destination + row * pitch).copyMemory(from: pixels + row * bytesPerRow, byteCount: width * 4)
+            }
+        }
+        if locks { SDL_UnlockSurface(surface) }
+        SDL_UpdateWindowSurface(window)
+        return true
+    }
+
     /// Shows a `width` x `height` BGRA picture (`bytesPerRow` apart), turned clockwise by `degrees`
-    /// (a multiple of 90: the video's preferred transform) and scaled to fill the window.
+    /// (a multiple of 90: the video's preferred transform) and scaled to fill the window. A picture
+    /// of the window's size that is not turned is copied once into the window's pixels; others go
+    /// through SDL's software renderer (a copy into a texture, then a turned and scaled copy).
     package func show(bgra pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int, degrees: Int) {
         guard width > 0, height > 0 else { return }
+        if degrees % 360 == 0, width == self.width, height == self.height, copyIntoWindow(pixels, bytesPerRow: bytesPerRow) { return }
+        guard let renderer = softwareRenderer() else { return }
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }
             // ARGB8888 is a 32-bit word per pixel: on a little-endian machine its bytes are B, G, R, A.

@@ -5,7 +5,8 @@ import Synchronization
 import VideoWindow
 
 /// `avtool play --video`: shows the item's pictures in a window, as an app would, through an
-/// `AVPlayerItemVideoOutput` asked on every turn for the picture at the item's time on the host clock.
+/// `AVPlayerItemVideoOutput` asked every 8 ms for the picture at the item's time on the host clock (a
+/// picture shows at most 8 ms late; ffplay looks every 10 ms).
 /// The window lives on a thread of its own (SDL wants one thread; Swift's cooperative pool is never
 /// blocked), which also turns the window's keys into the player's commands. Where no window can be
 /// opened (no display) it says so once and the sound plays on.
@@ -63,7 +64,7 @@ final class VideoDisplay: Sendable {
                     }
                     CVPixelBufferUnlockBaseAddress(buffer, .readOnly)
                 }
-                Thread.sleep(forTimeInterval: 0.004)
+                Thread.sleep(forTimeInterval: 0.008)
             }
         }
         thread.name = "avtool.video"
