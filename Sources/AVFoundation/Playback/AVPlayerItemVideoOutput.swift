@@ -89,6 +89,13 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// Whether the picture at `time` is buffered (or none will come).
     func holds(_ time: CMTime) -> Bool { current?.holds(time) ?? true }
 
+    /// The pictures buffered, and whether a job is decoding more (for tests).
+    var decodedAhead: (pictures: Int, decoding: Bool) { current?.decodedAhead ?? (0, false) }
+
+    override func itemTimeAdvanced(to time: CMTime) {
+        current?.advanced(to: time)
+    }
+
     /// Whether a picture other than the last one handed out shows at `itemTime`. Starts decoding there
     /// when nothing is buffered for it. Never blocks.
     ///

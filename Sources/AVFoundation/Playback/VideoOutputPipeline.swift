@@ -27,6 +27,11 @@ final class VideoOutputPipeline: Sendable {
         /// is abandoned at its next packet.
         var token = CancellationToken()
         var lastHanded: CMTime?
+        /// Since decoding started over (a seek, a preroll, a step away), only the first picture is
+        /// decoded ahead, until the time moves past it (the player plays, or the app asks for a later
+        /// picture): a paused player being scrubbed decodes one picture a place, and its decoder is free
+        /// for the next place at once instead of finishing a picture for this one.
+        var lean = false
         var onFlush: (@Sendable () -> Void)?
         /// Called once when the next picture is buffered (or decoding ends).
         var onBuffered: [@Sendable () -> Void] = []
@@ -34,6 +39,15 @@ final class VideoOutputPipeline: Sendable {
         /// Whether the picture showing at `time` is buffered, or no picture will come (decoding ended).
         func holds(_ time: CMTime) -> Bool {
             ended || frames.contains { $0.time <= time && time < $0.end }
+        }
+
+        /// How many pictures are decoded ahead: one while lean, else the capacity.
+        var wanted: Int { lean ? 1 : VideoOutputPipeline.capacity }
+
+        /// The time moved to `time`: past the first picture buffered, decoding ahead goes on in full.
+        mutating func moved(to time: CMTime) {
+            guard lean, let first = frames.first, time >= first.end else { return }
+            lean = false
         }
 
         /// Drops the buffer and starts decoding over at `time`; returns the token of the decoding
@@ -44,6 +58,7 @@ final class VideoOutputPipeline: Sendable {
             ended = false
             generation += 1
             lastHanded = nil
+            lean = true
             defer { token = CancellationToken() }
             return token
         }
@@ -97,6 +112,11 @@ final class VideoOutputPipeline: Sendable {
         change { $0.holds(time) }
     }
 
+    /// The pictures buffered, and whether a job is decoding more (for tests).
+    var decodedAhead: (pictures: Int, decoding: Bool) {
+        change { ($0.frames.count, $0.running) }
+    }
+
     /// Makes sure the picture at `time` is decoded next (starting over there unless it is buffered or
     /// decoding has just started there), and calls `handler` once a picture is buffered or decoding
     /// ends; the caller checks `holds(_:)` then.
@@ -121,6 +141,7 @@ final class VideoOutputPipeline: Sendable {
     private func frame(at time: CMTime) -> Frame? {
         guard time.isNumeric else { return nil }
         let (found, flushed, stale) = change { s -> (Frame?, (@Sendable () -> Void)?, CancellationToken?) in
+            s.moved(to: time)
             s.frames.removeAll { $0.end <= time }
             if let first = s.frames.first, first.time <= time { return (first, nil, nil) }
             // Before the buffer (a step back), or far from where decoding stands (a jump): start over there.
@@ -135,6 +156,17 @@ final class VideoOutputPipeline: Sendable {
         flushed?()
         refill()
         return found
+    }
+
+    /// The player's time moved on to `time` while playing: decoding ahead goes on in full once it is
+    /// past the first picture since a start.
+    func advanced(to time: CMTime) {
+        let more = change { s -> Bool in
+            let wasLean = s.lean
+            s.moved(to: time)
+            return wasLean && !s.lean
+        }
+        if more { refill() }
     }
 
     func hasNew(at time: CMTime) -> Bool {
@@ -152,7 +184,7 @@ final class VideoOutputPipeline: Sendable {
     /// Starts a job filling the buffer, unless one runs or the buffer is full.
     func refill() {
         let start = change { s -> Bool in
-            guard !s.running, !s.ended, s.frames.count < VideoOutputPipeline.capacity, item.value?.status == .readyToPlay else { return false }
+            guard !s.running, !s.ended, s.frames.count < s.wanted, item.value?.status == .readyToPlay else { return false }
             s.running = true
             return true
         }
@@ -165,7 +197,7 @@ final class VideoOutputPipeline: Sendable {
     private func fill() {
         defer {
             change { $0.running = false }
-            let more = change { s in s.frames.count < VideoOutputPipeline.capacity && !s.ended }
+            let more = change { s in s.frames.count < s.wanted && !s.ended }
             if more { refill() }
         }
         guard let item = item.value else { return }
@@ -186,7 +218,7 @@ final class VideoOutputPipeline: Sendable {
 
     private func fill(from feed: any PictureFeed, startedFor started: inout Int) {
         while true {
-            let (time, generation, full, token) = change { s in (s.next, s.generation, s.frames.count >= VideoOutputPipeline.capacity, s.token) }
+            let (time, generation, full, token) = change { s in (s.next, s.generation, s.frames.count >= s.wanted, s.token) }
             if full { return }
             let restarted = started != generation
             var picture: Frame?

@@ -1,4 +1,4 @@
-import AVFoundation
+@testable import AVFoundation
 import FixtureSupport
 import Foundation
 import Testing
@@ -270,4 +270,25 @@ struct VideoOutputTests {
         let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot()
         #expect(written >= 24_000 && rms > 0.01, "\(written) frames at \(rms)")
     }
+
+    /// After a seek a paused player's output decodes the one picture there (a player being scrubbed keeps
+    /// its decoder free for the next place); once the time moves past it, it decodes ahead in full.
+    @Test func aPausedSeekDecodesOnePictureAndPlayingDecodesAhead() async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        item.add(output)
+        let player = AVPlayer(playerItem: item)
+        let clock = CMClock.manual()
+        player.sourceClock = clock
+        try await PlayerTests.ready(item, in: player)
+        #expect(await player.seek(to: Self.t(2.2), toleranceBefore: .zero, toleranceAfter: .zero))
+        let (shown, time) = try #require(try await Self.picture(output, at: Self.t(2.2)))
+        #expect(Self.frameNumber(shown) == 55 && time == CMTime(value: 55 * 512, timescale: 12_800), "\(time.seconds)")
+        await until("the output stops decoding") { !output.decodedAhead.decoding }
+        #expect(output.decodedAhead.pictures == 1, "pictures decoded ahead of a paused seek: \(output.decodedAhead)")
+        await PlayerTests.play(player, on: clock, until: "pictures decoded ahead") { output.decodedAhead.pictures >= 4 }
+        player.pause()
+        #expect(output.decodedAhead.pictures >= 4, "\(output.decodedAhead)")
+    }
 }
+
