@@ -20,18 +20,22 @@ package final class VideoWindow {
     }
 
     private let window: OpaquePointer
-    /// SDL's software renderer, made for the first picture that must be turned or scaled; until then
-    /// pictures go straight into the window's own pixels.
-    private var renderer: OpaquePointer?
+    /// SDL's software renderer, for a window whose pictures are turned; nil for one whose pictures go
+    /// straight into its own pixels (SDL's window surface). Chosen once, when the window opens: SDL
+    /// forbids the render API on a window whose surface was taken (SDL 2.28 and later refuse it).
+    private let renderer: OpaquePointer?
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
     package let width: Int
     package let height: Int
+    /// How far clockwise every picture is turned.
+    private let degrees: Int
 
-    /// Opens a `width` x `height` window titled `title`. Throws where there is no display: neither X
+    /// Opens a `width` x `height` window titled `title`, for pictures turned clockwise by `degrees` (a
+    /// multiple of 90: the video's preferred transform). Throws where there is no display: neither X
     /// (`DISPLAY`) nor Wayland (`WAYLAND_DISPLAY`), unless `SDL_VIDEODRIVER` names a driver. (SDL would
     /// otherwise fall back to drawing off screen, and say nothing.)
-    package init(title: String, width: Int, height: Int) throws {
+    package init(title: String, width: Int, height: Int, degrees: Int = 0) throws {
         let environment = ProcessInfo.processInfo.environment
         if environment["SDL_VIDEODRIVER"] == nil {
             let drivers = [environment["DISPLAY"].map { _ in "x11" }, environment["WAYLAND_DISPLAY"].map { _ in "wayland" }].compactMap { $0 }
@@ -52,20 +56,28 @@ package final class VideoWindow {
         }
         window = made
         (self.width, self.height) = (Int(w), Int(h))
-        // Black until the first picture.
-        if let surface = SDL_GetWindowSurface(window) {
-            SDL_FillRect(surface, nil, SDL_MapRGB(surface.pointee.format, 0, 0, 0))
-            SDL_UpdateWindowSurface(window)
-        } else {
-            guard let renderer = softwareRenderer() else {
-                let error = VideoWindow.lastError
-                SDL_DestroyWindow(made)
-                SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
-                throw Failure(description: error)
+        self.degrees = degrees
+        if degrees % 360 == 0 {
+            // Black until the first picture.
+            renderer = nil
+            if let surface = SDL_GetWindowSurface(made) {
+                SDL_FillRect(surface, nil, SDL_MapRGB(surface.pointee.format, 0, 0, 0))
+                SDL_UpdateWindowSurface(made)
             }
-            SDL_RenderClear(renderer)
-            SDL_RenderPresent(renderer)
+            return
         }
+        // Software rendering: it works under any X server (Xvfb included), and turning a picture needs
+        // no more than a copy.
+        guard let renderer = SDL_CreateRenderer(made, -1, UInt32(SDL_RENDERER_SOFTWARE.rawValue)) else {
+            let error = VideoWindow.lastError
+            SDL_DestroyWindow(made)
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
+            throw Failure(description: error)
+        }
+        self.renderer = renderer
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        SDL_RenderPresent(renderer)
     }
 
     deinit {
@@ -89,43 +101,14 @@ package final class VideoWindow {
         return message.isEmpty ? "SDL failed" : message
     }
 
-    /// The renderer, made the first time: software rendering works under any X server (Xvfb included),
-    /// and a movie's pictures need no more than a copy, a turn and a scale.
-    private func softwareRenderer() -> OpaquePointer? {
-        if let renderer { return renderer }
-        renderer = SDL_CreateRenderer(window, -1, UInt32(SDL_RENDERER_SOFTWARE.rawValue))
-        if let renderer { SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255) }
-        return renderer
-    }
-
-    /// Copies a picture of the window's size, not turned, straight into the window's pixels and shows
-    /// them: one copy, where the renderer would copy it into a texture, clear the window and copy the
-    /// texture in. False when the window's pixels are not 32-bit BGR (the renderer converts then).
-    private func copyIntoWindow(_ pixels: UnsafeRawPointer, bytesPerRow: Int) -> Bool {
-        guard renderer == nil, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
-              format.pointee.format == UInt32(SDL_PIXELFORMAT_RGB888.rawValue) || format.pointee.format == UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),
-              Int(surface.pointee.w) == width, Int(surface.pointee.h) == height, bytesPerRow >= width * 4 else { return false }
-        let locks = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
-        if locks && SDL_LockSurface(surface) != 0 { return false }
-        if let destination = surface.pointee.pixels {
-            let pitch = Int(surface.pointee.pitch)
-            for row in 0..<height {
-                (destination + row * pitch).copyMemory(from: pixels + row * bytesPerRow, byteCount: width * 4)
-            }
-        }
-        if locks { SDL_UnlockSurface(surface) }
-        SDL_UpdateWindowSurface(window)
-        return true
-    }
-
-    /// Shows a `width` x `height` BGRA picture (`bytesPerRow` apart), turned clockwise by `degrees`
-    /// (a multiple of 90: the video's preferred transform) and scaled to fill the window. A picture
-    /// of the window's size that is not turned is copied once into the window's pixels; others go
-    /// through SDL's software renderer (a copy into a texture, then a turned and scaled copy).
-    package func show(bgra pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int, degrees: Int) {
-        guard width > 0, height > 0 else { return }
-        if degrees % 360 == 0, width == self.width, height == self.height, copyIntoWindow(pixels, bytesPerRow: bytesPerRow) { return }
-        guard let renderer = softwareRenderer() else { return }
+    /// Shows a `width` x `height` BGRA picture (`bytesPerRow` apart), turned as the window was opened
+    /// for, and scaled to fill the window. A picture of the window's size in a window that is not
+    /// turned is copied once into the window's pixels (32-bit windows; others convert it as they blit
+    /// it, scaling a picture of another size); a turned window's pictures go through SDL's software
+    /// renderer (a copy into a texture, then a turned copy).
+    package func show(bgra pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int) {
+        guard width > 0, height > 0, bytesPerRow >= width * 4 else { return }
+        guard let renderer else { return showInWindow(pixels, bytesPerRow: bytesPerRow, width: width, height: height) }
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }
             // ARGB8888 is a 32-bit word per pixel: on a little-endian machine its bytes are B, G, R, A.
@@ -141,12 +124,36 @@ package final class VideoWindow {
         let (boxWidth, boxHeight) = turned ? (self.height, self.width) : (self.width, self.height)
         var box = SDL_Rect(x: Int32((self.width - boxWidth) / 2), y: Int32((self.height - boxHeight) / 2),
                            w: Int32(boxWidth), h: Int32(boxHeight))
-        if degrees % 360 == 0 {
-            SDL_RenderCopy(renderer, texture, nil, &box)
-        } else {
-            SDL_RenderCopyEx(renderer, texture, nil, &box, Double(degrees), nil, SDL_FLIP_NONE)
-        }
+        SDL_RenderCopyEx(renderer, texture, nil, &box, Double(degrees), nil, SDL_FLIP_NONE)
         SDL_RenderPresent(renderer)
+    }
+
+    /// Puts a picture into the window's own pixels and shows them: copied row by row when it has the
+    /// window's size and the window holds 32-bit BGR pixels (the X server's usual 24-bit visual), else
+    /// blitted by SDL, which converts and scales.
+    private func showInWindow(_ pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int) {
+        guard let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format else { return }
+        let bgr = format.pointee.format == UInt32(SDL_PIXELFORMAT_RGB888.rawValue) || format.pointee.format == UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)
+        if bgr, Int(surface.pointee.w) == width, Int(surface.pointee.h) == height {
+            let locks = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
+            if locks && SDL_LockSurface(surface) != 0 { return }
+            if let destination = surface.pointee.pixels {
+                let pitch = Int(surface.pointee.pitch)
+                for row in 0..<height {
+                    (destination + row * pitch).copyMemory(from: pixels + row * bytesPerRow, byteCount: width * 4)
+                }
+            }
+            if locks { SDL_UnlockSurface(surface) }
+        } else {
+            // SDL only reads the picture's pixels through this surface.
+            guard let picture = SDL_CreateRGBSurfaceWithFormatFrom(UnsafeMutableRawPointer(mutating: pixels), Int32(clamping: width),
+                                                                   Int32(clamping: height), 32, Int32(clamping: bytesPerRow),
+                                                                   UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)) else { return }
+            var whole = SDL_Rect(x: 0, y: 0, w: surface.pointee.w, h: surface.pointee.h)
+            SDL_UpperBlitScaled(picture, nil, surface, &whole)
+            SDL_FreeSurface(picture)
+        }
+        SDL_UpdateWindowSurface(window)
     }
 
     /// The events since the last call.

@@ -33,7 +33,7 @@ final class VideoDisplay: Sendable {
             defer { finished.store(true, ordering: .releasing) }
             let window: VideoWindow
             do {
-                window = try VideoWindow(title: title, width: size.width, height: size.height)
+                window = try VideoWindow(title: title, width: size.width, height: size.height, degrees: degrees)
             } catch {
                 AVTool.complain("no window for --video (\(error)); playing on without pictures")
                 return
@@ -58,7 +58,7 @@ final class VideoDisplay: Sendable {
                     CVPixelBufferLockBaseAddress(buffer, .readOnly)
                     if let base = CVPixelBufferGetBaseAddress(buffer) {
                         window.show(bgra: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), width: CVPixelBufferGetWidth(buffer),
-                                    height: CVPixelBufferGetHeight(buffer), degrees: degrees)
+                                    height: CVPixelBufferGetHeight(buffer))
                         if !shown { ready(window.width, window.height) }
                         shown = true
                     }

@@ -28,8 +28,8 @@ final class VideoOutputPipeline: Sendable {
         var token = CancellationToken()
         var lastHanded: CMTime?
         /// Since decoding started over (a seek, a preroll, a step away), only the first picture is
-        /// decoded ahead, until the time moves past it (the player plays, or the app asks for a later
-        /// picture): a paused player being scrubbed decodes one picture a place, and its decoder is free
+        /// decoded ahead, until the player's time runs (its first tick) or the app asks for a later
+        /// picture: a paused player being scrubbed decodes one picture a place, and its decoder is free
         /// for the next place at once instead of finishing a picture for this one.
         var lean = false
         var onFlush: (@Sendable () -> Void)?
@@ -158,13 +158,12 @@ final class VideoOutputPipeline: Sendable {
         return found
     }
 
-    /// The player's time moved on to `time` while playing: decoding ahead goes on in full once it is
-    /// past the first picture since a start.
+    /// The player's time runs (its tick: the player ticks only while its rate is not zero): decoding
+    /// ahead goes on in full at once, so the pictures after the first are ready when they are due.
     func advanced(to time: CMTime) {
         let more = change { s -> Bool in
-            let wasLean = s.lean
-            s.moved(to: time)
-            return wasLean && !s.lean
+            defer { s.lean = false }
+            return s.lean
         }
         if more { refill() }
     }

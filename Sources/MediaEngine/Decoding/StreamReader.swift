@@ -126,10 +126,13 @@ package final class StreamReader {
 
     /// Whether `key`, the keyframe a seek landed on, shows at `target` (item ticks): then no picture
     /// before it in presentation order is handed out (one that shows before the keyframe ends before
-    /// the target), so it is the first.
+    /// the target), so it is the first. Not for interlaced streams, whose keyframe packet may hold one
+    /// field of the picture (MPEG-TS often splits them), nor for a packet shorter than half a frame.
     private func showsFirst(_ key: AVPacket, target: Int64) -> Bool {
         let nopts = avocet_nopts_value()
-        guard key.pts != nopts else { return false }
+        let fields = packets.withStream { $0.pointee.codecpar.pointee.field_order }
+        guard key.pts != nopts, fields == AV_FIELD_PROGRESSIVE || fields == AV_FIELD_UNKNOWN,
+              key.duration <= 0 || key.duration >= (nominalDuration / 2) else { return false }
         let start = key.pts.subtractingSaturating(origin)
         return start <= target && target < start.addingSaturating(key.duration > 0 ? key.duration : nominalDuration)
     }
@@ -243,7 +246,11 @@ package final class StreamReader {
                     } else if try packets.next(packet, token) {
                         // A send may wait for a frame thread (a picture's decode): not for a reader that
                         // was cancelled while the packet was read.
-                        if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
+                        if token.isCancelled {
+                            // Kept for the next call: the reader stays where it was.
+                            holdsPacket = true
+                            throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled")
+                        }
                         _ = try send(packet, to: decoder)
                     } else {
                         draining = true
