@@ -469,6 +469,9 @@ struct AudioPlayerTests {
             var players: [AVAudioPlayer] = []
             for i in 0..<24 {
                 let player = try Self.player(i % 2 == 0 ? "sine-s16.wav" : "sine.mp3")
+                // Looping for ever: a player that reached its end would end its thread before a busy
+                // machine had started and named the last ones.
+                player.numberOfLoops = -1
                 if i % 3 == 0 { player.prepareToPlay() } else { player.play() }
                 players.append(player)
                 counters.append(player.liveThreadCounter)
