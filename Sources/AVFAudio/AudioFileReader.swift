@@ -28,15 +28,23 @@ final class AudioFileReader {
     private var atEnd = false
 
     /// Opens `path` and its first audio stream (the default one where several are), and parses the
-    /// header; reads the first packets only for containers whose header leaves facts out.
+    /// header, once for both the file's description and its reading; reads the first packets only for
+    /// containers whose header leaves facts out.
     init(path: String) throws {
         self.path = path
-        let info = try Demuxer(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token).info
-        let choice = try AudioStreamChoice(info, name: path, failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
+        var chosen: AudioStreamChoice?
+        let (info, reader) = try AudioSampleReader.opening(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token) { info in
+            let choice = try AudioStreamChoice(info, name: path, failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
+            chosen = choice
+            return (choice.stream.index, choice.rate, choice.channels)
+        }
+        guard let choice = chosen else {
+            throw AudioError.make(AudioError.invalidFile, "\(path): no audio stream was chosen", failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
+        }
         (stream, format, rate, channels) = (choice.stream, info.format, choice.rate, choice.channels)
         slot = info.streams.firstIndex { $0.index == choice.stream.index }
         storedFormat = choice.storedFormat()
-        let reader = try AudioFileReader.fromTheStart(path: path, stream: choice.stream.index, rate: choice.rate, channels: choice.channels, token)
+        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, choice.rate)), speed: 1, fillsGap: false, token)
         ahead = DecodeAhead(reader, channels: Int(choice.channels), token: token)
     }
 

@@ -91,11 +91,31 @@ package final class Demuxer: @unchecked Sendable {
         self.executor = executor
         self.source = source
         self.options = options
-        (context, info) = try FFmpegLog.capturing { try Demuxer.openAndDescribe(source, options: options, cancellation: cancellation) }
+        (context, info, _) = try FFmpegLog.capturing { try Demuxer.openAndDescribe(source, options: options, cancellation: cancellation) }
     }
 
+    /// Opens `source` once for a reader of one of its streams: describes the container as `init` does,
+    /// lets `choose` pick the stream (its index in the container) from that description, and returns
+    /// the description with a packet reader of that stream over the same open container, the header
+    /// parsed once (an hour's MP4 index is built and held once). Where describing read packets past the
+    /// start (Matroska's peek at its first packets), the reader opens the container again. Blocking:
+    /// call on an engine thread.
+    static func describedReader(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                choose: (ContainerInfo) throws -> Int) throws -> (ContainerInfo, PacketReader) {
+        let (context, info, standsAtStart) = try FFmpegLog.capturing {
+            try Demuxer.openAndDescribe(source, options: options, cancellation: cancellation)
+        }
+        let index = try choose(info)
+        guard standsAtStart else {
+            return (info, try PacketReader(source: source, options: options, streamIndex: index, cancellation: cancellation))
+        }
+        return (info, try PacketReader(opened: context, name: source.name, streamIndices: [index]))
+    }
+
+    /// The open container, its description, and whether it still stands at its start (no packet read
+    /// but those `avformat_find_stream_info` keeps to hand out again).
     private static func openAndDescribe(_ source: any ByteSource, options: DemuxerOptions,
-                                        cancellation: CancellationToken) throws -> (FormatContext, ContainerInfo) {
+                                        cancellation: CancellationToken) throws -> (FormatContext, ContainerInfo, Bool) {
         let name = source.name
         let byteSize = try source.size(cancellation: cancellation)
         if byteSize == 0 {
@@ -104,7 +124,8 @@ package final class Demuxer: @unchecked Sendable {
         let (context, ctx) = try openContext(source, options: options, cancellation: cancellation)
         let analyzed = try analyzeIfNeeded(context, options: options, cancellation: cancellation)
         var described = Demuxer.describe(ctx, demuxerName: context.demuxerName, byteSize: byteSize)
-        if !analyzed && described.format == .matroska {
+        let peeks = !analyzed && described.format == .matroska
+        if peeks {
             try Demuxer.peekPackets(ctx, into: &described, cancellation: cancellation, source: name)
         }
         if !described.variants.isEmpty {
@@ -129,7 +150,7 @@ package final class Demuxer: @unchecked Sendable {
             }
         }
         try Demuxer.checkComplete(described, ctx: ctx, source: name)
-        return (context, described)
+        return (context, described, !peeks)
     }
 
     /// Reads the master playlist's text again (its bytes are the source's, already read by FFmpeg) and

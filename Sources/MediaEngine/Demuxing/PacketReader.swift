@@ -27,15 +27,26 @@ final class PacketReader: PacketSource {
     }
 
     /// Reads the streams at `streamIndices` (at least one; the first leads seeks).
-    init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], decodeTimes: Bool = false,
-         cancellation: CancellationToken) throws {
-        name = source.name
+    convenience init(source: any ByteSource, options: DemuxerOptions, streamIndices: [Int], decodeTimes: Bool = false,
+                     cancellation: CancellationToken) throws {
         // FFmpeg's messages are captured (kept off stderr) here, in `seek` and in `next`.
-        (context, ctx) = try FFmpegLog.capturing {
+        let opened = try FFmpegLog.capturing {
             let opened = try Demuxer.openContext(source, options: options, cancellation: cancellation)
             _ = try Demuxer.analyzeIfNeeded(opened.0, options: options, cancellation: cancellation, decodeTimes: decodeTimes)
             return opened
         }
+        try self.init(opened: opened.0, name: source.name, streamIndices: streamIndices)
+    }
+
+    /// Reads the streams at `streamIndices` of a container already open (`Demuxer.describedReader`),
+    /// which must stand at its start: nothing read from it yet but what `avformat_find_stream_info`
+    /// keeps to hand out again.
+    init(opened context: FormatContext, name: String, streamIndices: [Int]) throws {
+        guard let ctx = context.pointer else {
+            throw MediaEngineError(.failed, source: name, operation: "open the stream", reason: "the container is closed")
+        }
+        self.name = name
+        (self.context, self.ctx) = (context, ctx)
         let count = Int(ctx.pointee.nb_streams)
         guard let first = streamIndices.first, streamIndices.allSatisfy({ $0 >= 0 && $0 < count }), let st = ctx.pointee.streams[first] else {
             throw MediaEngineError(.failed, source: name, operation: "open the stream",

@@ -1,0 +1,71 @@
+@testable import MediaEngine
+import FixtureSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A container opened once for its description and the reading of one stream (`AVAudioFile`'s open):
+/// the reader hands out the packets a reader of its own would, from the first, and the header is read
+/// once where the description leaves the container at its start.
+@Suite("Described reader")
+struct DescribedReaderTests {
+    /// A file read through positional reads, counting the bytes read.
+    final class CountingSource: ByteSource {
+        let file: FileByteSource
+        let bytes = Atomic<Int>(0)
+        init(_ path: String) throws { file = try FileByteSource(path: path) }
+        var name: String { file.name }
+        func size(cancellation: CancellationToken) throws -> Int64? { try file.size(cancellation: cancellation) }
+        func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, cancellation: CancellationToken) throws -> Int {
+            let n = try file.read(at: offset, into: buffer, cancellation: cancellation)
+            bytes.add(max(0, n), ordering: .relaxed)
+            return n
+        }
+    }
+
+    /// Every sample the reader decodes from its stream's first packet.
+    static func samples(_ reader: AudioSampleReader, rate: Int32, _ token: CancellationToken) throws -> [Float] {
+        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        var all: [Float] = []
+        while true {
+            let block = try reader.read(4_096, token)
+            if block.isEmpty { return all }
+            all += block
+        }
+    }
+
+    // Opus and Ogg Vorbis and MP3 are analysed (avformat_find_stream_info) before they are described;
+    // MP4 and FLAC are not; Matroska's first packets are read (its description reads them).
+    @Test(arguments: [("sine.m4a", false), ("sine-alac.m4a", false), ("sine.mp3", false), ("sine.opus", false), ("sine.ogg", false),
+                      ("sine.flac", false), ("sine.mka", true), ("sine-movie.mp4", false)])
+    func theSharedReaderReadsAsItsOwnWould(name: String, reopens: Bool) async throws {
+        let path = Fixtures.audioPath(name)
+        let token = CancellationToken()
+        let shared = try CountingSource(path)
+        var chosen: (streamIndex: Int, outputRate: Int32, channels: Int32)?
+        let (info, reader) = try AudioSampleReader.opening(source: shared, options: DemuxerOptions(), cancellation: token) { info in
+            let stream = try #require(info.streams.first { $0.kind == .audio })
+            let choice = (stream.index, Int32(48_000), Int32(2))
+            chosen = choice
+            return choice
+        }
+        let opening = shared.bytes.load(ordering: .relaxed)
+        let alone = try CountingSource(path)
+        let described = try Demuxer(source: alone, options: DemuxerOptions(), cancellation: token).info
+        let describing = alone.bytes.load(ordering: .relaxed)
+        #expect(info.streams.map(\.index) == described.streams.map(\.index) && info.duration == described.duration)
+        // The shared open reads the header once; Matroska's reader opens the container again.
+        if reopens {
+            #expect(opening > describing, "\(opening) bytes read for \(describing) describing")
+        } else {
+            #expect(opening == describing, "\(opening) bytes read for \(describing) describing")
+        }
+        let choice = try #require(chosen)
+        let own = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: choice.streamIndex,
+                                        outputRate: choice.outputRate, channels: choice.channels, cancellation: token)
+        let expected = try Self.samples(own, rate: choice.outputRate, token)
+        let got = try Self.samples(reader, rate: choice.outputRate, token)
+        #expect(expected.count > 48_000, "a second of stereo at least: \(expected.count)")
+        #expect(got == expected, "\(got.count) samples for \(expected.count); first differs at \(zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+    }
+}
