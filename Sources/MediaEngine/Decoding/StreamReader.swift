@@ -223,17 +223,11 @@ package final class StreamReader {
             }
             while true {
                 if ended { return nil }
-                if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
+                if token.isCancelled { throw cancelled }
                 switch decoder.receive(into: frame) {
                 case .frame:
                     defer { av_frame_unref(frame) }
-                    guard let timing = timing(of: frame.pointee) else { continue }
-                    lastPictureEnd = timing.presentationTime.addingSaturating(timing.duration)
-                    if timing.presentationTime.addingSaturating(timing.duration) <= skipsBefore { continue }
-                    if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
-                        try scaler.convert(frame, into: destination, source: name)
-                    }
-                    return timing
+                    if let timing = try handOut(into: target) { return timing }
                 case .damaged:
                     try decoder.noteDamagedPicture()
                 case .end:
@@ -249,7 +243,7 @@ package final class StreamReader {
                         if token.isCancelled {
                             // Kept for the next call: the reader stays where it was.
                             holdsPacket = true
-                            throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled")
+                            throw cancelled
                         }
                         _ = try send(packet, to: decoder)
                     } else {
@@ -274,19 +268,13 @@ package final class StreamReader {
         defer { decoder.flush() }
         guard case .accepted = try send(packet, to: decoder), case .accepted = try decoder.send(nil) else { return nil }
         while true {
-            if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
+            if token.isCancelled { throw cancelled }
             switch decoder.receive(into: frame) {
             case .frame:
                 defer { av_frame_unref(frame) }
-                guard let timing = timing(of: frame.pointee) else { continue }
-                let end = timing.presentationTime.addingSaturating(timing.duration)
-                guard end > skipsBefore else { continue }
-                if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
-                    try scaler.convert(frame, into: destination, source: name)
-                }
+                guard let timing = try handOut(into: target) else { continue }
                 // Decoded again from the keyframe; its picture, handed out here, is not handed out twice.
-                lastPictureEnd = end
-                skipsBefore = max(skipsBefore, end)
+                skipsBefore = max(skipsBefore, timing.presentationTime.addingSaturating(timing.duration))
                 keyframesDecodedAlone += 1
                 return timing
             case .damaged:
@@ -296,6 +284,21 @@ package final class StreamReader {
             }
         }
     }
+
+    /// The picture in `frame`, just decoded: its timing, converted into the target `target` gives for its
+    /// size (none: skipped), unless it ends before the pictures handed out begin or has no time (nil).
+    private func handOut(into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
+        guard let timing = timing(of: frame.pointee) else { return nil }
+        let end = timing.presentationTime.addingSaturating(timing.duration)
+        lastPictureEnd = end
+        guard end > skipsBefore else { return nil }
+        if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
+            try scaler.convert(frame, into: destination, source: name)
+        }
+        return timing
+    }
+
+    private var cancelled: MediaEngineError { MediaEngineError(.cancelled, source: name, operation: "decode", reason: "cancelled") }
 
     /// Sends `packet` to `decoder`, letting it skip the picture when no other refers to it and it ends
     /// before the pictures handed out begin (decoding on to a start time then costs only the pictures
