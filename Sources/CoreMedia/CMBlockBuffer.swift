@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A run of bytes, `0..<dataLength`, over memory blocks that need not be contiguous: blocks of its
 /// own, and ranges of other block buffers it references (sharing their memory, never copying it).
@@ -21,8 +22,9 @@ public final class CMBlockBuffer {
     }
 
     var pieces: [Piece]
-    /// The buffer's attachments (`CMSetAttachment`).
-    let attachmentStorage = AttachmentStorage()
+    /// The buffer's attachments (`CMSetAttachment`): made when first used.
+    var attachmentStorage: AttachmentStorage { lazyAttachments.storage }
+    private let lazyAttachments = LazyAttachmentStorage()
 
     init(pieces: [Piece]) {
         self.pieces = pieces

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Media samples with their timing and format: compressed packets or PCM in a ``CMBlockBuffer``, or one
 /// decoded picture in a `CVImageBuffer`.
@@ -25,8 +26,10 @@ public final class CMSampleBuffer {
     var invalidateHandler: ((CMSampleBuffer) -> Void)?
     var readiness: DataReadiness
     var makeDataReadyHandler: ((CMSampleBuffer) -> OSStatus)?
-    /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's.
-    let attachmentStorage = AttachmentStorage()
+    /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's: made when first
+    /// used (most buffers never have any, and a reader makes one buffer a sample).
+    var attachmentStorage: AttachmentStorage { lazyAttachments.storage }
+    private let lazyAttachments = LazyAttachmentStorage()
     /// One mutable dictionary per sample, made when first asked for; a one-sample buffer marked not
     /// sync before then (`markNotSync()`) gets its dictionary, with the key, at that point.
     var sampleAttachmentDictionaries: [NSMutableDictionary]? {
