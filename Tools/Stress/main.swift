@@ -6,6 +6,7 @@
 //   avocet-stress silent COUNT FILE     COUNT assets whose delegates never answer, then FILE's load
 //   avocet-stress audioclock PID SOCKET FILE   the player's time against a PulseAudio server's sink
 //   avocet-stress diskfull KIB OUTPUT   an asset writer whose file may not grow past KIB (a full disk)
+//   avocet-stress heartbeat COUNT FILE...   COUNT assets load at once beside a task ticking every 5 ms
 //
 // Prints `key value` lines the test reads; exits 1 on a failure it can name.
 import AVFoundation
@@ -288,6 +289,42 @@ func diskFull(kib: Int, output: URL) async {
     }
 }
 
+/// Loads `count` assets of `files` at once (tracks, duration, common metadata) while a task on the
+/// cooperative pool ticks every 5 ms, and prints the tracks loaded and the longest gap between two
+/// ticks: in a process of its own, the gap measures what the loads do to the pool, not what other
+/// tests' work on it does.
+func heartbeat(count: Int, files: [URL]) async {
+    let assets = (0..<count).map { AVURLAsset(url: files[$0 % files.count]) }
+    let stop = Atomic<Bool>(false)
+    let ticking = Task { () -> Duration in
+        var worst = Duration.zero
+        var last = ContinuousClock.now
+        while !stop.load(ordering: .relaxed) {
+            try? await Task.sleep(for: .milliseconds(5))
+            let now = ContinuousClock.now
+            worst = max(worst, now - last)
+            last = now
+        }
+        return worst
+    }
+    let loaded = await withTaskGroup(of: Int.self) { group in
+        for asset in assets {
+            group.addTask {
+                do {
+                    return try await asset.load(.tracks, .duration, .commonMetadata).0.count
+                } catch {
+                    fail("load \(asset.url.lastPathComponent): \(error)")
+                }
+            }
+        }
+        return await group.reduce(0, +)
+    }
+    stop.store(true, ordering: .relaxed)
+    let worst = await ticking.value
+    print("tracks \(loaded)")
+    print("worstGapMs \(worst.components.seconds * 1000 + worst.components.attoseconds / 1_000_000_000_000_000)")
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count >= 3, let count = Int(arguments[arguments.startIndex + 1]) else {
     fail("usage: avocet-stress fds|leaks COUNT FILE...")
@@ -300,5 +337,6 @@ case "silent": await silent(count: count, file: files[0])
 // avocet-stress audioclock SERVERPID SOCKET FILE
 case "audioclock": await audioClock(serverPID: Int32(clamping: count), socket: files[0].path, file: files[1])
 case "diskfull": await diskFull(kib: count, output: files[0])
+case "heartbeat": await heartbeat(count: count, files: files)
 default: fail("unknown mode \(arguments[arguments.startIndex])")
 }
