@@ -28,18 +28,15 @@ final class AudioFileReader {
     private var atEnd = false
 
     /// Opens `path` and its first audio stream (the default one where several are), and parses the
-    /// header, once for both the file's description and its reading; reads the first packets only for
-    /// containers whose header leaves facts out.
+    /// header, for both the file's description and its reading (once, but for Matroska, whose
+    /// description reads its first packets: then twice); reads the first packets only for containers
+    /// whose header leaves facts out.
     init(path: String) throws {
         self.path = path
-        var chosen: AudioStreamChoice?
-        let (info, reader) = try AudioSampleReader.opening(source: FileByteSource(path: path), options: DemuxerOptions(), cancellation: token) { info in
+        let (info, reader, choice) = try AudioSampleReader.opening(source: FileByteSource(path: path), options: DemuxerOptions(),
+                                                                   cancellation: token) { info in
             let choice = try AudioStreamChoice(info, name: path, failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
-            chosen = choice
-            return (choice.stream.index, choice.rate, choice.channels)
-        }
-        guard let choice = chosen else {
-            throw AudioError.make(AudioError.invalidFile, "\(path): no audio stream was chosen", failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
+            return (choice.stream.index, choice.rate, choice.channels, choice)
         }
         (stream, format, rate, channels) = (choice.stream, info.format, choice.rate, choice.channels)
         slot = info.streams.firstIndex { $0.index == choice.stream.index }

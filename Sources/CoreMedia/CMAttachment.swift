@@ -23,6 +23,17 @@ func attachmentStorage(_ target: CMAttachmentBearer) -> AttachmentStorage? {
     }
 }
 
+/// `target`'s attachments for a read: nil where it bears none yet (a sample or block buffer makes its
+/// storage only when one is set).
+func attachmentsToRead(_ target: CMAttachmentBearer) -> AttachmentStorage? {
+    switch target {
+    case let sample as CMSampleBuffer: sample.existingAttachments
+    case let block as CMBlockBuffer: block.existingAttachments
+    case let pixels as CVBuffer: pixels.attachmentStorage
+    default: nil
+    }
+}
+
 /// Attaches `value` under `key` (nil removes it), propagating or not.
 ///
 /// - Parameters:
@@ -46,7 +57,7 @@ public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: 
 /// - Returns: The value; nil when there is no attachment under `key`, or `target` bears no
 ///   attachments.
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> Any? {
-    guard let entry = attachmentStorage(target)?[key as String] else { return nil }
+    guard let entry = attachmentsToRead(target)?[key as String] else { return nil }
     attachmentModeOut?.pointee = entry.mode
     return entry.value
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A run of bytes, `0..<dataLength`, over memory blocks that need not be contiguous: blocks of its
 /// own, and ranges of other block buffers it references (sharing their memory, never copying it).
@@ -24,6 +23,8 @@ public final class CMBlockBuffer {
     var pieces: [Piece]
     /// The buffer's attachments (`CMSetAttachment`): made when first used.
     var attachmentStorage: AttachmentStorage { lazyAttachments.storage }
+    /// The attachments for reading: nil while none was ever set (a read makes nothing).
+    var existingAttachments: AttachmentStorage? { lazyAttachments.existing }
     private let lazyAttachments = LazyAttachmentStorage()
 
     init(pieces: [Piece]) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Media samples with their timing and format: compressed packets or PCM in a ``CMBlockBuffer``, or one
 /// decoded picture in a `CVImageBuffer`.
@@ -29,6 +28,8 @@ public final class CMSampleBuffer {
     /// The buffer's own attachments (`CMSetAttachment`), distinct from each sample's: made when first
     /// used (most buffers never have any, and a reader makes one buffer a sample).
     var attachmentStorage: AttachmentStorage { lazyAttachments.storage }
+    /// The attachments for reading: nil while none was ever set (a read makes nothing).
+    var existingAttachments: AttachmentStorage? { lazyAttachments.existing }
     private let lazyAttachments = LazyAttachmentStorage()
     /// One mutable dictionary per sample, made when first asked for; a one-sample buffer marked not
     /// sync before then (`markNotSync()`) gets its dictionary, with the key, at that point.
@@ -199,7 +200,7 @@ public final class CMSampleBuffer {
 
     /// A time attachment (a `CMTimeCopyAsDictionary` dictionary, or a `CMTime`).
     func timeAttachment(_ key: CFString) -> CMTime? {
-        switch attachmentStorage[key as String]?.value {
+        switch existingAttachments?[key as String]?.value {
         case let time as CMTime: return time
         case let dictionary as NSDictionary: return CMTimeMakeFromDictionary(dictionary)
         default: return nil
@@ -208,6 +209,7 @@ public final class CMSampleBuffer {
 
     /// The trims at both ends, whether played in reverse, and the speed multiplier, from the attachments.
     var outputAdjustments: (start: CMTime, end: CMTime, reverse: Bool, speed: Double) {
+        guard let attachmentStorage = existingAttachments else { return (.zero, .zero, false, 1) }
         let start = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtStart).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
         let end = timeAttachment(kCMSampleBufferAttachmentKey_TrimDurationAtEnd).flatMap { $0.isNumeric ? $0 : nil } ?? .zero
         let reverse = (attachmentStorage[kCMSampleBufferAttachmentKey_Reverse as String]?.value as? NSNumber)?.boolValue

@@ -14,4 +14,7 @@ struct LazyAttachmentStorage: ~Copyable {
             return storage
         }
     }
+
+    /// The storage if it was made; nil otherwise (nothing is made).
+    var existing: AttachmentStorage? { made.withLock { $0 } }
 }

@@ -34,20 +34,18 @@ struct DescribedReaderTests {
         }
     }
 
-    // Opus and Ogg Vorbis and MP3 are analysed (avformat_find_stream_info) before they are described;
-    // MP4 and FLAC are not; Matroska's first packets are read (its description reads them).
+    // Containers whose header suffices and containers analysed first (avformat_find_stream_info, whose
+    // packets are handed out again), and Matroska, whose description reads its first packets: then
+    // the reader opens the container again.
     @Test(arguments: [("sine.m4a", false), ("sine-alac.m4a", false), ("sine.mp3", false), ("sine.opus", false), ("sine.ogg", false),
                       ("sine.flac", false), ("sine.mka", true), ("sine-movie.mp4", false)])
     func theSharedReaderReadsAsItsOwnWould(name: String, reopens: Bool) async throws {
         let path = Fixtures.audioPath(name)
         let token = CancellationToken()
         let shared = try CountingSource(path)
-        var chosen: (streamIndex: Int, outputRate: Int32, channels: Int32)?
-        let (info, reader) = try AudioSampleReader.opening(source: shared, options: DemuxerOptions(), cancellation: token) { info in
+        let (info, reader, choice) = try AudioSampleReader.opening(source: shared, options: DemuxerOptions(), cancellation: token) { info in
             let stream = try #require(info.streams.first { $0.kind == .audio })
-            let choice = (stream.index, Int32(48_000), Int32(2))
-            chosen = choice
-            return choice
+            return (stream.index, Int32(48_000), Int32(2), (streamIndex: stream.index, outputRate: Int32(48_000), channels: Int32(2)))
         }
         let opening = shared.bytes.load(ordering: .relaxed)
         let alone = try CountingSource(path)
@@ -60,7 +58,6 @@ struct DescribedReaderTests {
         } else {
             #expect(opening == describing, "\(opening) bytes read for \(describing) describing")
         }
-        let choice = try #require(chosen)
         let own = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: choice.streamIndex,
                                         outputRate: choice.outputRate, channels: choice.channels, cancellation: token)
         let expected = try Self.samples(own, rate: choice.outputRate, token)

@@ -61,22 +61,19 @@ package final class AudioSampleReader {
 
     /// Opens `source` once: describes the container (as `Demuxer` does: `info`), and reads the audio
     /// stream `choose` picks from that description, at the output rate and channel count it gives,
-    /// over the same open container (the header is parsed and its index held once). Blocking: call on
-    /// an engine thread or a caller's own.
-    package static func opening(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
-                                choose: (ContainerInfo) throws -> (streamIndex: Int, outputRate: Int32, channels: Int32))
-        throws -> (info: ContainerInfo, reader: AudioSampleReader) {
-        var chosen: (streamIndex: Int, outputRate: Int32, channels: Int32)?
-        let (info, packets) = try Demuxer.describedReader(source: source, options: options, cancellation: cancellation) { info in
-            let choice = try choose(info)
-            chosen = choice
-            return choice.streamIndex
+    /// over the same open container (see `Demuxer.describedReader`); `choice` is whatever else `choose`
+    /// decided from the description. Blocking: call on an engine thread or a caller's own.
+    package static func opening<Choice>(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                        choose: (ContainerInfo) throws -> (streamIndex: Int, outputRate: Int32, channels: Int32, choice: Choice))
+        throws -> (info: ContainerInfo, reader: AudioSampleReader, choice: Choice) {
+        let opened = try Demuxer.describedReader(source: source, options: options, cancellation: cancellation) { info in
+            let chosen = try choose(info)
+            return (chosen.streamIndex, chosen)
         }
-        guard let chosen else {
-            throw MediaEngineError(.failed, source: source.name, operation: "open the audio stream", reason: "no stream was chosen")
-        }
-        let reader = try AudioSampleReader(packets: packets, streamIndex: chosen.streamIndex, outputRate: chosen.outputRate, channels: chosen.channels)
-        return (info, reader)
+        let chosen = opened.choice
+        let reader = try AudioSampleReader(packets: opened.reader, streamIndex: chosen.streamIndex, outputRate: chosen.outputRate,
+                                           channels: chosen.channels)
+        return (opened.info, reader, chosen.choice)
     }
 
     /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (a

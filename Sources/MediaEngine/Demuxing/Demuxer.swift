@@ -95,21 +95,23 @@ package final class Demuxer: @unchecked Sendable {
     }
 
     /// Opens `source` once for a reader of one of its streams: describes the container as `init` does,
-    /// lets `choose` pick the stream (its index in the container) from that description, and returns
-    /// the description with a packet reader of that stream over the same open container, the header
-    /// parsed once (an hour's MP4 index is built and held once). Where describing read packets past the
-    /// start (Matroska's peek at its first packets), the reader opens the container again. Blocking:
-    /// call on an engine thread.
-    static func describedReader(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
-                                choose: (ContainerInfo) throws -> Int) throws -> (ContainerInfo, PacketReader) {
+    /// lets `choose` pick the stream (its index in the container, and whatever else the caller decides
+    /// from the description: `Choice`) and returns the description, a packet reader of that stream over
+    /// the same open container (the header parsed and an MP4's index built once) and the choice. Where
+    /// describing read packets past the start (Matroska's peek at its first packets, when the container
+    /// is not analysed), the reader opens the container again. Blocking: call on an engine thread or a
+    /// caller's own.
+    static func describedReader<Choice>(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                        choose: (ContainerInfo) throws -> (streamIndex: Int, choice: Choice))
+        throws -> (info: ContainerInfo, reader: PacketReader, choice: Choice) {
         let (context, info, standsAtStart) = try FFmpegLog.capturing {
             try Demuxer.openAndDescribe(source, options: options, cancellation: cancellation)
         }
-        let index = try choose(info)
+        let (index, choice) = try choose(info)
         guard standsAtStart else {
-            return (info, try PacketReader(source: source, options: options, streamIndex: index, cancellation: cancellation))
+            return (info, try PacketReader(source: source, options: options, streamIndex: index, cancellation: cancellation), choice)
         }
-        return (info, try PacketReader(opened: context, name: source.name, streamIndices: [index]))
+        return (info, try PacketReader(opened: context, name: source.name, streamIndices: [index]), choice)
     }
 
     /// The open container, its description, and whether it still stands at its start (no packet read

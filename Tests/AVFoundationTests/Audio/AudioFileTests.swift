@@ -227,6 +227,13 @@ extension AudioWork {
             #expect(code { _ = try AVAudioFile(forReading: missing) } == -43)
             let notAudio = URL(fileURLWithPath: Fixtures.audioPath("not-audio.wav"))
             #expect(code { _ = try AVAudioFile(forReading: notAudio) } == 1_685_348_671, "'dta?'")
+            // A movie without sound: the choice of stream, made while the file is open, fails it.
+            do {
+                _ = try AVAudioFile(forReading: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+                Issue.record("a movie without sound opened for reading")
+            } catch let error as NSError {
+                #expect(error.domain == "com.apple.coreaudio.avfaudio" && error.code == 1_954_115_647, "'typ?': \(error)")
+            }
             // A truncated file reads what is there, then ends or fails clearly; never traps.
             for name in ["sine-truncated.flac", "sine-truncated.mp3"] {
                 let url = URL(fileURLWithPath: Fixtures.audioPath(name))
