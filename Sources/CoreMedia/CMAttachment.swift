@@ -13,22 +13,13 @@ public let kCMAttachmentMode_ShouldNotPropagate: CMAttachmentMode = 0
 /// Copied to buffers made from its bearer (copies, references).
 public let kCMAttachmentMode_ShouldPropagate: CMAttachmentMode = 1
 
-/// The attachment storage of an object that bears attachments; nil for any other object.
-func attachmentStorage(_ target: CMAttachmentBearer) -> AttachmentStorage? {
+/// The attachment storage of an object that bears attachments; nil for any other object. For a read
+/// (`creating` false), nil too where a sample or block buffer has none yet: such buffers make their
+/// storage only when an attachment is set.
+func attachmentStorage(_ target: CMAttachmentBearer, creating: Bool = true) -> AttachmentStorage? {
     switch target {
-    case let sample as CMSampleBuffer: sample.attachmentStorage
-    case let block as CMBlockBuffer: block.attachmentStorage
-    case let pixels as CVBuffer: pixels.attachmentStorage
-    default: nil
-    }
-}
-
-/// `target`'s attachments for a read: nil where it bears none yet (a sample or block buffer makes its
-/// storage only when one is set).
-func attachmentsToRead(_ target: CMAttachmentBearer) -> AttachmentStorage? {
-    switch target {
-    case let sample as CMSampleBuffer: sample.existingAttachments
-    case let block as CMBlockBuffer: block.existingAttachments
+    case let sample as CMSampleBuffer: creating ? sample.attachmentStorage : sample.existingAttachments
+    case let block as CMBlockBuffer: creating ? block.attachmentStorage : block.existingAttachments
     case let pixels as CVBuffer: pixels.attachmentStorage
     default: nil
     }
@@ -57,7 +48,7 @@ public func CMSetAttachment(_ target: CMAttachmentBearer, key: CFString, value: 
 /// - Returns: The value; nil when there is no attachment under `key`, or `target` bears no
 ///   attachments.
 public func CMGetAttachment(_ target: CMAttachmentBearer, key: CFString, attachmentModeOut: UnsafeMutablePointer<CMAttachmentMode>?) -> Any? {
-    guard let entry = attachmentsToRead(target)?[key as String] else { return nil }
+    guard let entry = attachmentStorage(target, creating: false)?[key as String] else { return nil }
     attachmentModeOut?.pointee = entry.mode
     return entry.value
 }
