@@ -38,9 +38,12 @@ struct DescribedReaderTests {
     // packets are handed out again), and Matroska, whose description reads its first packets: then
     // the reader opens the container again.
     @Test(arguments: [("sine.m4a", false), ("sine-alac.m4a", false), ("sine.mp3", false), ("sine.opus", false), ("sine.ogg", false),
-                      ("sine.flac", false), ("sine.mka", true), ("sine-movie.mp4", false)])
+                      ("sine.flac", false), ("sine.mka", true), ("sine-movie.mp4", false),
+                      ("fragmented.mp4", false), ("multi.mkv", true)])
     func theSharedReaderReadsAsItsOwnWould(name: String, reopens: Bool) async throws {
-        let path = Fixtures.audioPath(name)
+        // The audio fixtures, and movies among the media fixtures (a fragmented MP4: its fragments are
+        // found while reading, from the first).
+        let path = FileManager.default.fileExists(atPath: Fixtures.audioPath(name)) ? Fixtures.audioPath(name) : Fixtures.path(name)
         let token = CancellationToken()
         let shared = try CountingSource(path)
         let (info, reader, choice) = try AudioSampleReader.opening(source: shared, options: DemuxerOptions(), cancellation: token) { info in
