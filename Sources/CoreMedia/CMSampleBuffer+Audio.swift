@@ -246,7 +246,7 @@ public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
     guard numSamples > 0, numSamples <= CMSampleBuffer.maximumSampleCount, presentationTimeStamp.isNumeric else {
         return kCMSampleBufferError_RequiredParameterMissing
     }
-    let descriptions = entries(packetDescriptions, numSamples) ?? []
+    let descriptions = entries(packetDescriptions, numSamples).map(Array.init) ?? []
     let timescale = Int32(exactly: asbd.mSampleRate.rounded()) ?? 44_100
     let start = presentationTimeStamp.convertScale(timescale, method: .default)
     var timings: [CMSampleTimingInfo]
@@ -274,7 +274,7 @@ public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
         guard offset <= Int64(dataBuffer.length) else { return kCMSampleBufferError_InvalidSampleData }
     }
     switch makeSampleBuffer(dataBuffer: dataBuffer, imageBuffer: nil, dataReady: true, formatDescription: formatDescription,
-                            numSamples: numSamples, timings: timings, sizes: sizes) {
+                            numSamples: numSamples, timings: SampleEntries(timings), sizes: SampleEntries(sizes)) {
     case .success(let buffer):
         buffer.packetDescriptions = descriptions
         sampleBufferOut.pointee = buffer

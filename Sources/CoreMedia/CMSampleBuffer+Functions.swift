@@ -45,7 +45,7 @@ public typealias CMSampleBufferInvalidateHandler = (CMSampleBuffer) -> Void
 
 /// Checks the counts and makes a buffer, or gives the status that refuses it.
 func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, dataReady: Bool, formatDescription: CMFormatDescription?,
-                      numSamples: CMItemCount, timings: [CMSampleTimingInfo], sizes: [Int]) -> Result<CMSampleBuffer, StatusCode> {
+                      numSamples: CMItemCount, timings: SampleEntries<CMSampleTimingInfo>, sizes: SampleEntries<Int>) -> Result<CMSampleBuffer, StatusCode> {
     guard numSamples >= 0, numSamples <= CMSampleBuffer.maximumSampleCount, [0, 1, numSamples].contains(timings.count),
           [0, 1, numSamples].contains(sizes.count), sizes.allSatisfy({ $0 >= 0 }) else {
         return .failure(.init(kCMSampleBufferError_InvalidEntryCount))
@@ -62,7 +62,7 @@ func makeSampleBuffer(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, d
 }
 
 /// The sum of `count` samples' sizes given as 0, 1 or `count` entries; nil when it overflows.
-func totalSize(_ sizes: [Int], count: Int) -> Int? {
+func totalSize(_ sizes: SampleEntries<Int>, count: Int) -> Int? {
     if sizes.count == 1 {
         let total = sizes[0].multipliedReportingOverflow(by: count)
         return total.overflow ? nil : total.partialValue
@@ -76,12 +76,9 @@ func totalSize(_ sizes: [Int], count: Int) -> Int? {
     return sum
 }
 
-
 /// Copies `count` entries from a C array (nil with 0 entries).
-func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> [T]? {
-    guard count > 0 else { return [] }
-    guard let pointer else { return nil }
-    return Array(UnsafeBufferPointer(start: pointer, count: count))
+func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> SampleEntries<T>? {
+    SampleEntries(pointer, count)
 }
 
 /// A buffer of `numSamples` samples in `dataBuffer` (nil with `dataReady` false: the data comes
@@ -312,9 +309,9 @@ public func CMSampleBufferCopySampleBufferForRange(allocator: CFAllocator?, samp
     } else {
         part = CMBlockBuffer(pieces: [])
     }
-    let timings = sbuf.timings.isEmpty ? [] : (start ..< start + count).compactMap { sbuf.timing(at: $0) }
+    let timings = SampleEntries(sbuf.timings.isEmpty ? [] : (start ..< start + count).compactMap { sbuf.timing(at: $0) })
     let result = CMSampleBuffer(dataBuffer: part, imageBuffer: nil, formatDescription: sbuf.storedFormatDescription, sampleCount: count,
-                                timings: timings, sizes: sizes.count > 1 && Set(sizes).count == 1 ? [sizes[0]] : sizes, readiness: sbuf.readiness)
+                                timings: timings, sizes: SampleEntries(sizes.count > 1 && Set(sizes).count == 1 ? [sizes[0]] : sizes), readiness: sbuf.readiness)
     result.track(sbuf)
     CMPropagateAttachments(sbuf, destination: result)
     if let perSample = sbuf.sampleAttachmentDictionaries {
@@ -338,7 +335,7 @@ func mutableCopy(_ dictionary: NSDictionary) -> NSMutableDictionary {
     return copy
 }
 
-func copy(of source: CMSampleBuffer, timings: [CMSampleTimingInfo], keepsOutputTime: Bool) -> CMSampleBuffer {
+func copy(of source: CMSampleBuffer, timings: SampleEntries<CMSampleTimingInfo>, keepsOutputTime: Bool) -> CMSampleBuffer {
     let copy = CMSampleBuffer(dataBuffer: source.storedDataBuffer, imageBuffer: source.storedImageBuffer,
                               formatDescription: source.storedFormatDescription, sampleCount: source.sampleCount,
                               timings: timings, sizes: source.sizes, readiness: source.readiness)
@@ -420,7 +417,7 @@ public func CMSampleBufferGetSampleSize(_ sbuf: CMSampleBuffer, at sampleIndex: 
 public func CMSampleBufferGetSampleSizeArray(_ sbuf: CMSampleBuffer, entryCount sizeArrayEntries: CMItemCount,
                                              arrayToFill sizeArrayOut: UnsafeMutablePointer<Int>?,
                                              entriesNeededOut sizeArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
-    fill(sbuf.valid ? sbuf.sizes : nil, missing: kCMSampleBufferError_BufferHasNoSampleSizes, capacity: sizeArrayEntries,
+    fill(sbuf.valid ? Array(sbuf.sizes) : nil, missing: kCMSampleBufferError_BufferHasNoSampleSizes, capacity: sizeArrayEntries,
          into: sizeArrayOut, needed: sizeArrayEntriesNeededOut)
 }
 
@@ -453,7 +450,7 @@ func fill<T>(_ values: [T]?, missing: OSStatus, capacity: CMItemCount, into arra
 public func CMSampleBufferGetSampleTimingInfoArray(_ sbuf: CMSampleBuffer, entryCount numSampleTimingEntries: CMItemCount,
                                                    arrayToFill timingArrayOut: UnsafeMutablePointer<CMSampleTimingInfo>?,
                                                    entriesNeededOut timingArrayEntriesNeededOut: UnsafeMutablePointer<CMItemCount>?) -> OSStatus {
-    fill(sbuf.valid ? sbuf.timings : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: numSampleTimingEntries,
+    fill(sbuf.valid ? Array(sbuf.timings) : nil, missing: kCMSampleBufferError_BufferHasNoSampleTimingInfo, capacity: numSampleTimingEntries,
          into: timingArrayOut, needed: timingArrayEntriesNeededOut)
 }
 

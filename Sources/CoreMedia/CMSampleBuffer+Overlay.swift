@@ -242,7 +242,7 @@ extension CMSampleBuffer {
     public func sampleSizes() throws -> [Int] {
         guard valid else { throw Error.invalidated }
         guard !sizes.isEmpty else { throw Error.bufferHasNoSampleSizes }
-        return sizes
+        return Array(sizes)
     }
 
     /// The size of one sample; 0 without sizes or for an index outside the samples.
@@ -256,7 +256,7 @@ extension CMSampleBuffer {
     public func sampleTimingInfos() throws -> [CMSampleTimingInfo] {
         guard valid else { throw Error.invalidated }
         guard !timings.isEmpty else { throw Error.bufferHasNoSampleTimingInfo }
-        return timings
+        return Array(timings)
     }
 
     /// The timing entries after trimming, reversal and the speed multiplier.

@@ -16,9 +16,9 @@ public final class CMSampleBuffer {
     let storedFormatDescription: CMFormatDescription?
     let sampleCount: Int
     /// 0 entries, 1 for every sample, or one per sample.
-    var timings: [CMSampleTimingInfo]
+    var timings: SampleEntries<CMSampleTimingInfo>
     /// 0 entries, 1 for every sample, or one per sample.
-    let sizes: [Int]
+    let sizes: SampleEntries<Int>
     /// An output presentation time set explicitly; nil computes it.
     var explicitOutputPresentationTimeStamp: CMTime?
     var valid = true
@@ -110,7 +110,7 @@ public final class CMSampleBuffer {
     public static let maximumAttachedSampleCount = 1 << 20
 
     init(dataBuffer: CMBlockBuffer?, imageBuffer: CVImageBuffer?, formatDescription: CMFormatDescription?, sampleCount: Int,
-         timings: [CMSampleTimingInfo], sizes: [Int], readiness: DataReadiness) {
+         timings: SampleEntries<CMSampleTimingInfo>, sizes: SampleEntries<Int>, readiness: DataReadiness) {
         storedDataBuffer = dataBuffer
         storedImageBuffer = imageBuffer
         storedFormatDescription = formatDescription
