@@ -41,7 +41,7 @@ final class AudioFileReader {
         (stream, format, rate, channels) = (choice.stream, info.format, choice.rate, choice.channels)
         slot = info.streams.firstIndex { $0.index == choice.stream.index }
         storedFormat = choice.storedFormat()
-        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, choice.rate)), speed: 1, fillsGap: false, token)
+        try AudioFileReader.start(reader, atFrame: 0, rate: choice.rate, token)
         ahead = DecodeAhead(reader, channels: Int(choice.channels), token: token)
     }
 
@@ -97,12 +97,11 @@ final class AudioFileReader {
         try ahead.restart { reader in
             if origin == nil {
                 // Where the sound starts is known once a frame was decoded: decode one from the start.
-                try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+                try AudioFileReader.start(reader, atFrame: 0, rate: rate, token)
                 _ = try reader.read(1, token) { $0.count }
                 origin = reader.firstFrame ?? 0
             }
-            let start = (origin ?? 0).addingSaturating(target)
-            try reader.start(at: MediaTimestamp(value: start, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+            try AudioFileReader.start(reader, atFrame: (origin ?? 0).addingSaturating(target), rate: rate, token)
             return reader
         }
         position = target
@@ -112,8 +111,14 @@ final class AudioFileReader {
     private static func fromTheStart(path: String, stream: Int, rate: Int32, channels: Int32, _ token: CancellationToken) throws -> AudioSampleReader {
         let reader = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: stream,
                                            outputRate: rate, channels: channels, cancellation: token)
-        try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
+        try start(reader, atFrame: 0, rate: rate, token)
         return reader
+    }
+
+    /// Starts `reader` at `frame` of the stream's own timeline at `rate` (0: its first packet), at
+    /// speed 1, from the stream's own first sound (no silence before it).
+    private static func start(_ reader: AudioSampleReader, atFrame frame: Int64, rate: Int32, _ token: CancellationToken) throws {
+        try reader.start(at: MediaTimestamp(value: frame, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
     }
 
     /// The frames the stream decodes to, exact: from the header where it states them (linear PCM, FLAC's

@@ -246,7 +246,7 @@ public func CMAudioSampleBufferCreateReadyWithPacketDescriptions(
     guard numSamples > 0, numSamples <= CMSampleBuffer.maximumSampleCount, presentationTimeStamp.isNumeric else {
         return kCMSampleBufferError_RequiredParameterMissing
     }
-    let descriptions = entries(packetDescriptions, numSamples).map(Array.init) ?? []
+    let descriptions = packetDescriptions.map { Array(UnsafeBufferPointer(start: $0, count: numSamples)) } ?? []
     let timescale = Int32(exactly: asbd.mSampleRate.rounded()) ?? 44_100
     let start = presentationTimeStamp.convertScale(timescale, method: .default)
     var timings: [CMSampleTimingInfo]

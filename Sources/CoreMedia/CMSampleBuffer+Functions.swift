@@ -76,11 +76,6 @@ func totalSize(_ sizes: SampleEntries<Int>, count: Int) -> Int? {
     return sum
 }
 
-/// Copies `count` entries from a C array (nil with 0 entries).
-func entries<T>(_ pointer: UnsafePointer<T>?, _ count: CMItemCount) -> SampleEntries<T>? {
-    SampleEntries(pointer, count)
-}
-
 /// A buffer of `numSamples` samples in `dataBuffer` (nil with `dataReady` false: the data comes
 /// later, through ``CMSampleBufferSetDataBuffer(_:newValue:)``), with 0, 1 or `numSamples` timing and
 /// size entries.
@@ -113,7 +108,7 @@ public func CMSampleBufferCreate(allocator: CFAllocator?, dataBuffer: CMBlockBuf
                                  sampleSizeEntryCount numSampleSizeEntries: CMItemCount, sampleSizeArray: UnsafePointer<Int>?,
                                  sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
     sampleBufferOut.pointee = nil
-    guard let timings = entries(sampleTimingArray, numSampleTimingEntries), let sizes = entries(sampleSizeArray, numSampleSizeEntries) else {
+    guard let timings = SampleEntries(sampleTimingArray, numSampleTimingEntries), let sizes = SampleEntries(sampleSizeArray, numSampleSizeEntries) else {
         return kCMSampleBufferError_RequiredParameterMissing
     }
     switch makeSampleBuffer(dataBuffer: dataBuffer, imageBuffer: nil, dataReady: dataReady, formatDescription: formatDescription,
@@ -269,7 +264,7 @@ public func CMSampleBufferCreateCopyWithNewTiming(allocator: CFAllocator?, sampl
                                                   sampleBufferOut: UnsafeMutablePointer<CMSampleBuffer?>) -> OSStatus {
     sampleBufferOut.pointee = nil
     guard originalSBuf.valid else { return kCMSampleBufferError_Invalidated }
-    guard let timings = entries(sampleTimingArray, numSampleTimingEntries) else { return kCMSampleBufferError_RequiredParameterMissing }
+    guard let timings = SampleEntries(sampleTimingArray, numSampleTimingEntries) else { return kCMSampleBufferError_RequiredParameterMissing }
     guard [0, 1, originalSBuf.sampleCount].contains(timings.count) else { return kCMSampleBufferError_InvalidEntryCount }
     sampleBufferOut.pointee = copy(of: originalSBuf, timings: timings, keepsOutputTime: false)
     return noErr
