@@ -16,16 +16,21 @@ import Darwin
 ///
 /// Costs one heap allocation per lock (the address is what ThreadSanitizer keys on); uncontended,
 /// a lock and an unlock are two atomic operations, as with `Mutex`.
-package final class Locked<Value: ~Copyable>: @unchecked Sendable {
+public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     // @unchecked Sendable: the value is reached only through the Mutex.
-    private let mutex: Mutex<Value>
+    // Reachable from inlinable code so that `withLock` is specialised and inlined where it is called:
+    // unspecialised, each call looks its generic types up at run time, which costs more than the lock.
+    // (The type is public, not `package`, for the same reason: Swift 6.3 does not inline a `package`
+    // function into another module, `@inlinable` or not. The Locking module is no product of its own.)
+    @usableFromInline let mutex: Mutex<Value>
 
-    package init(_ value: consuming sending Value) {
+    public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
     /// Runs `body` with the value, holding the lock; `body` must not take this lock again.
-    package func withLock<Result: ~Copyable, E: Error>(
+    @inlinable
+    public func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         let token = Unmanaged.passUnretained(self).toOpaque()
@@ -40,14 +45,15 @@ package final class Locked<Value: ~Copyable>: @unchecked Sendable {
 extension Locked where Value == Void {
     /// A lock that guards its owner's fields rather than a value of its own (the owner is
     /// `@unchecked Sendable` and touches those fields only inside `withLock`).
-    package convenience init() {
+    public convenience init() {
         self.init(())
     }
 
     /// Runs `body` holding the lock, and returns what it returns or throws what it throws. Unlike the
     /// value form, the result need not be `sending`: it is made under the lock from the owner's fields.
     /// `body` must not take this lock again.
-    package func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
+    @inlinable
+    public func withLock<Result, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
         var outcome: Swift.Result<Result, E>?
         withLock { (_: inout Void) -> Void in
             outcome = Swift.Result { () throws(E) -> Result in try body() }

@@ -6,11 +6,12 @@ import Darwin
 
 /// ThreadSanitizer's annotation entry points, present only when its runtime is linked in (a
 /// `-sanitize=thread` build); otherwise nil, and each annotation costs one load of a nil pointer.
+@usableFromInline
 enum ThreadSanitizer {
-    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    static let acquire: Annotation? = lookUp("__tsan_acquire")
-    static let release: Annotation? = lookUp("__tsan_release")
+    @usableFromInline static let acquire: Annotation? = lookUp("__tsan_acquire")
+    @usableFromInline static let release: Annotation? = lookUp("__tsan_release")
 
     /// Acquires on the running task's address, where the concurrency runtime releases when a
     /// continuation resumes the task (see `withHandOffContinuation`).
