@@ -78,8 +78,9 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
 
     /// The queue of the pass being read; nil (failing the reader for misuse) before reading starts.
     func activeQueue() -> SampleQueue? {
-        let (queue, reader) = state.withLock { ($0.queue, $0.reader) }
-        if queue == nil, let reader, reader.status == .unknown {
+        // The reader (a weak reference, dearer to load than the queue) only when there is no queue.
+        let queue = state.withLock { $0.queue }
+        if queue == nil, let reader = state.withLock({ $0.reader }), reader.status == .unknown {
             reader.fail(misuse: "copyNextSampleBuffer() cannot be called before startReading()")
         }
         return queue
@@ -171,12 +172,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         let pass = Pass(ranges)
         let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, producer: { [weak self] token in
             while let range = pass.ranges.first {
-                guard let producer = try self?.producer(token) else { return nil }
+                if pass.producer == nil { pass.producer = try self?.producer(token) }
+                guard let producer = pass.producer else { return nil }
                 if !pass.started {
                     try producer.start(range, token)
                     pass.started = true
                 }
-                if let buffer = try producer.next(token) { return buffer }
+                if let sample = try producer.next(token) { return sample }
                 pass.ranges.removeFirst()
                 pass.started = false
             }
@@ -210,6 +212,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     private final class Pass: @unchecked Sendable {
         var ranges: [CMTimeRange]
         var started = false
+        /// The output's producer, once the pass has it.
+        var producer: (any SampleProducer)?
         init(_ ranges: [CMTimeRange]) { self.ranges = ranges }
     }
 }

@@ -50,13 +50,13 @@ final class MixedSoundProducer: SampleProducer {
         emitted = 0
     }
 
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+    func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let reader, emitted < total else { return nil }
         let wanted = Int(min(Int64(SoundSampleProducer.framesPerBuffer), total - emitted))
         let samples = try AVError.converting { try reader.read(wanted, token) }
         let frames = samples.count / output.channels
         guard frames > 0 else { return nil }
         defer { emitted += Int64(frames) }
-        return try output.sampleBuffer(samples, at: startFrame + emitted)
+        return .buffer(try output.sampleBuffer(samples, at: startFrame + emitted))
     }
 }

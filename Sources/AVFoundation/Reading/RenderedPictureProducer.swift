@@ -62,7 +62,7 @@ final class RenderedPictureProducer: SampleProducer {
 
     deinit { frames?.close() }
 
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+    func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let frames, index < count else { return nil }
         let rgba = try frames.render(index, token)
         let buffer = try buffers.buffer(width: outputSize.width, height: outputSize.height)
@@ -78,6 +78,6 @@ final class RenderedPictureProducer: SampleProducer {
             formatDescription = try CMFormatDescription(imageBuffer: buffer)
         }
         guard let formatDescription else { return nil }
-        return try SampleMemory.pictureBuffer(buffer, formatDescription: formatDescription, timing: timing)
+        return .buffer(try SampleMemory.pictureBuffer(buffer, formatDescription: formatDescription, timing: timing))
     }
 }

@@ -6,8 +6,61 @@ import Foundation
 protocol SampleProducer: AnyObject {
     /// Starts at `range` (item time); the buffers that follow lie in it.
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws
-    /// The next buffer of the range; nil at its end.
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer?
+    /// The next sample of the range; nil at its end.
+    func next(_ token: CancellationToken) throws -> ProducedSample?
+}
+
+/// A sample made on an engine thread, as it waits in its output's queue: a finished buffer, or a
+/// stored packet whose buffer the thread that takes it makes (`StoredPacket`), so that the buffer's
+/// memory is allocated and freed on that thread.
+enum ProducedSample {
+    case buffer(CMSampleBuffer)
+    case packet(StoredPacket)
+
+    /// The sample's buffer; made here for a packet, which goes back to its shelf. On the taking thread.
+    func sampleBuffer() throws -> CMSampleBuffer {
+        switch self {
+        case .buffer(let buffer): buffer
+        case .packet(let packet): try packet.sampleBuffer()
+        }
+    }
+
+    /// Drops a sample nobody will take (a packet goes back to its shelf).
+    func discard() {
+        if case .packet(let packet) = self { packet.lent.giveBack() }
+    }
+
+    /// The bytes it holds, for a queue's budget.
+    var byteCount: Int {
+        switch self {
+        case .buffer(let buffer): max(0, CMSampleBufferGetTotalSampleSize(buffer))
+        case .packet(let packet): packet.lent.bytes.count
+        }
+    }
+}
+
+/// A stored packet lent by the engine thread that read it (`PacketShelf`), and what its sample
+/// buffer needs: made on the thread that takes it, one copy of its bytes.
+struct StoredPacket {
+    let lent: PacketShelf.Lent
+    let formatDescription: CMFormatDescription?
+    let timeBase: Rational
+
+    /// A buffer holding a copy of the packet's bytes, with its times and `notSync` unless it is a
+    /// keyframe; the packet goes back to its shelf, made or not.
+    func sampleBuffer() throws -> CMSampleBuffer {
+        defer { lent.giveBack() }
+        let bytes = lent.bytes
+        let block = try SampleMemory.blockBuffer(copying: bytes)
+        let packet = lent.timing
+        let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: timeBase),
+                                        presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid,
+                                        decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid)
+        let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing,
+                                                   size: bytes.count)
+        if !packet.isKeyframe { buffer.markNotSync() }
+        return buffer
+    }
 }
 
 /// Memory of sample buffers: blocks of the C heap, freed with their block buffer; and the buffers made
@@ -130,9 +183,11 @@ final class PixelBufferSupply {
 /// The stored samples of a file's track, as the container holds them (`outputSettings: nil`): one
 /// packet a buffer, from the keyframe at or before the range's start to the last packet decoded before
 /// its end, with the track's format description and `notSync` on every sample that is not a keyframe.
+/// Packets are read here and lent, uncopied, to the output's reader, whose thread makes their buffers.
 final class StoredSampleProducer: SampleProducer {
     private let reader: StreamReader
     private let formatDescription: CMFormatDescription?
+    private let shelf = PacketShelf()
     private var end: Int64?
 
     init(file: AVAssetTrack.FileTrack, formatDescription: CMFormatDescription?, _ token: CancellationToken) throws {
@@ -144,23 +199,13 @@ final class StoredSampleProducer: SampleProducer {
         end = try reader.start(range, token)
     }
 
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
-        var block: CMBlockBuffer?
-        var size = 0
-        guard let packet = try AVError.converting({
-            try reader.nextPacket(token) { bytes in
-                size = bytes.count
-                block = try SampleMemory.blockBuffer(copying: bytes)
-            }
-        }) else { return nil }
-        if let end, let time = packet.decodeTime ?? packet.presentationTime, time >= end { return nil }
-        let tb = reader.timeBase
-        let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: tb),
-                                        presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid,
-                                        decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: tb) } ?? .invalid)
-        let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing, size: size)
-        if !packet.isKeyframe { buffer.markNotSync() }
-        return buffer
+    func next(_ token: CancellationToken) throws -> ProducedSample? {
+        guard let lent = try AVError.converting({ try reader.nextPacket(token, lendingFrom: shelf) }) else { return nil }
+        if let end, let time = lent.timing.decodeTime ?? lent.timing.presentationTime, time >= end {
+            lent.giveBack()
+            return nil
+        }
+        return .packet(StoredPacket(lent: lent, formatDescription: formatDescription, timeBase: reader.timeBase))
     }
 }
 
@@ -184,7 +229,7 @@ final class PictureSampleProducer: SampleProducer {
         end = try reader.start(range, token)
     }
 
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+    func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let (buffer, timing) = try buffers.nextPicture(from: reader, width: settings.width, height: settings.height, token) else {
             return nil
         }
@@ -194,7 +239,7 @@ final class PictureSampleProducer: SampleProducer {
         let sampleTiming = CMSampleTimingInfo(duration: CMTime(ticks: timing.duration, timeBase: tb),
                                               presentationTimeStamp: CMTime(ticks: timing.presentationTime, timeBase: tb),
                                               decodeTimeStamp: .invalid)
-        return try SampleMemory.pictureBuffer(buffer, formatDescription: description, timing: sampleTiming)
+        return .buffer(try SampleMemory.pictureBuffer(buffer, formatDescription: description, timing: sampleTiming))
     }
 
     private func formatDescription(for buffer: CVPixelBuffer) throws -> CMVideoFormatDescription {

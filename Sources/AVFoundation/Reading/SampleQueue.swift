@@ -4,7 +4,8 @@ internal import Locking
 
 /// The sample buffers of one reader output, made ahead of their reader on the engine's threads and
 /// held in a short queue: `take()` blocks its caller until the next is made (Apple's
-/// `copyNextSampleBuffer()`), `next()` awaits it without holding a thread.
+/// `copyNextSampleBuffer()`), `next()` awaits it without holding a thread. A stored packet waits as
+/// the packet its engine thread read, and becomes a buffer on the thread that takes it (`StoredPacket`).
 ///
 /// Work is demand-driven: a job runs on an engine thread only while the queue has room and a reader
 /// wants more, making buffers until the queue is full, so an output nobody reads holds no thread.
@@ -18,8 +19,8 @@ final class SampleQueue: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is touched only under `condition`; the producer only
     // inside the one job that runs at a time.
 
-    /// Makes the next buffer on an engine thread; nil at the end.
-    typealias Producer = (CancellationToken) throws -> CMSampleBuffer?
+    /// Makes the next sample on an engine thread; nil at the end.
+    typealias Producer = (CancellationToken) throws -> ProducedSample?
 
     /// How the queue ended.
     enum End {
@@ -34,16 +35,16 @@ final class SampleQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    /// The buffers made, from `head` on; a slot is emptied as its buffer is taken, so the last release
+    /// The samples made, from `head` on; a slot is emptied as its sample is taken, so the last release
     /// of a buffer (freeing its sample, block and picture) happens at its reader, never under the lock.
-    private var buffers: [CMSampleBuffer?] = []
+    private var buffers: [ProducedSample?] = []
     private var head = 0
     private var producing = false
     private var end: End?
     /// The producer's failure while its owner is being told of it, before `end` records it.
     private var failing: (any Error)?
     private var waiters: [(id: UUID, continuation: Waiter)] = []
-    private typealias Waiter = CheckedContinuation<UncheckedBox<CMSampleBuffer?>, Never>
+    private typealias Waiter = CheckedContinuation<UncheckedBox<ProducedSample?>, Never>
     private let capacity: Int
     /// The most sample bytes queued (`Int.max`: no limit); at least one buffer is always let in.
     private let byteBudget: Int
@@ -92,27 +93,29 @@ final class SampleQueue: @unchecked Sendable {
     /// and every buffer made before was taken.
     func take() -> CMSampleBuffer? {
         condition.lock()
-        defer { condition.unlock() }
+        var taken: ProducedSample?
         while true {
-            if let buffer = popLocked() { return buffer }
-            if end != nil { return nil }
+            if let sample = popLocked() { taken = sample; break }
+            if end != nil { break }
             startLocked()
             sleepers += 1
             condition.wait()
             sleepers -= 1
         }
+        condition.unlock()
+        return taken.flatMap(finish)
     }
 
     /// The next buffer, awaited without holding a thread; nil at the end. A cancelled task gets nil
     /// at once (the queue goes on for other callers).
     func next() async -> CMSampleBuffer? {
         let id = UUID()
-        let box: UncheckedBox<CMSampleBuffer?> = await withTaskCancellationHandler {
+        let box: UncheckedBox<ProducedSample?> = await withTaskCancellationHandler {
             await withHandOffContinuation { continuation in
                 condition.lock()
-                if let buffer = popLocked() {
+                if let sample = popLocked() {
                     condition.unlock()
-                    continuation.resume(returning: UncheckedBox(buffer))
+                    continuation.resume(returning: UncheckedBox(sample))
                 } else if end != nil || Task.isCancelled {
                     condition.unlock()
                     continuation.resume(returning: UncheckedBox(nil))
@@ -129,7 +132,18 @@ final class SampleQueue: @unchecked Sendable {
             condition.unlock()
             waiter?.resume(returning: UncheckedBox(nil))
         }
-        return box.value
+        return box.value.flatMap(finish)
+    }
+
+    /// A taken sample's buffer, made on the taking thread; a failure to make it (out of memory) fails
+    /// the queue.
+    private func finish(_ sample: ProducedSample) -> CMSampleBuffer? {
+        do {
+            return try sample.sampleBuffer()
+        } catch {
+            failTaking(AVError.converting(error))
+            return nil
+        }
     }
 
     /// Starts making buffers before anyone asks (a reader that starts reads ahead).
@@ -151,26 +165,30 @@ final class SampleQueue: @unchecked Sendable {
         head = 0
         queuedBytes = 0
         condition.unlock()
-        withExtendedLifetime(dropped) {}
+        for sample in dropped { sample?.discard() }
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
     }
 
-    private func popLocked() -> CMSampleBuffer? {
-        guard head < buffers.count, let buffer = buffers[head].take() else { return nil }
+    deinit {
+        for sample in buffers { sample?.discard() }
+    }
+
+    private func popLocked() -> ProducedSample? {
+        guard head < buffers.count, let sample = buffers[head].take() else { return nil }
         head += 1
-        queuedBytes -= bytes(of: buffer)
+        queuedBytes -= bytes(of: sample)
         tookAny = true
         if head == buffers.count {
             buffers.removeAll(keepingCapacity: true)
             head = 0
         }
         if buffers.count - head <= lowWater && queuedBytes <= byteBudget / 2 { startLocked() }
-        return buffer
+        return sample
     }
 
-    /// The sample bytes a buffer counts for against the budget (none without one).
-    private func bytes(of buffer: CMSampleBuffer) -> Int {
-        byteBudget == .max ? 0 : max(0, CMSampleBufferGetTotalSampleSize(buffer))
+    /// The sample bytes a sample counts for against the budget (none without one).
+    private func bytes(of sample: ProducedSample) -> Int {
+        byteBudget == .max ? 0 : sample.byteCount
     }
 
     /// Whether another buffer fits: under the capacity and the byte budget.
@@ -186,7 +204,7 @@ final class SampleQueue: @unchecked Sendable {
     /// The job: makes buffers until the queue is full or ends.
     private func produce() {
         while true {
-            let made: Result<CMSampleBuffer?, any Error>
+            let made: Result<ProducedSample?, any Error>
             if token.isCancelled {
                 made = .success(nil)
             } else {
@@ -199,18 +217,19 @@ final class SampleQueue: @unchecked Sendable {
             if end != nil {
                 producing = false
                 condition.unlock()
+                if case .success(let sample?) = made { sample.discard() }
                 return
             }
             var woken: [Waiter] = []
-            var given: (Waiter, CMSampleBuffer)?
+            var given: (Waiter, ProducedSample)?
             var ended: End?
             switch made {
-            case .success(let buffer?):
+            case .success(let sample?):
                 if !waiters.isEmpty {
-                    given = (waiters.removeFirst().continuation, buffer)
+                    given = (waiters.removeFirst().continuation, sample)
                 } else {
-                    buffers.append(buffer)
-                    queuedBytes += bytes(of: buffer)
+                    buffers.append(sample)
+                    queuedBytes += bytes(of: sample)
                 }
             case .success(nil):
                 ended = token.isCancelled ? .cancelled : .finished
@@ -241,6 +260,19 @@ final class SampleQueue: @unchecked Sendable {
         condition.lock()
         let woken = finishLocked(.failed(error))
         producing = false
+        condition.unlock()
+        for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
+    }
+
+    /// Taking a sample failed (its buffer could not be made): the owner hears it first, as of the
+    /// producer's failure; a job making samples meanwhile stops at its next one.
+    private func failTaking(_ error: any Error) {
+        condition.lock()
+        if failing == nil { failing = error }
+        condition.unlock()
+        onEnd(.failed(error))
+        condition.lock()
+        let woken = finishLocked(.failed(error))
         condition.unlock()
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
     }

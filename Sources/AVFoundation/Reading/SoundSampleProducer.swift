@@ -38,13 +38,13 @@ final class SoundSampleProducer: SampleProducer {
         emitted = 0
     }
 
-    func next(_ token: CancellationToken) throws -> CMSampleBuffer? {
+    func next(_ token: CancellationToken) throws -> ProducedSample? {
         var wanted = Self.framesPerBuffer
         if let left = framesLeft(from: reader.firstFrame ?? startFrame) {
             guard left > 0 else { return nil }
             wanted = Int(min(Int64(wanted), left))
         }
-        return try AVError.converting {
+        let made = try AVError.converting {
             try reader.read(wanted, token) { read -> CMSampleBuffer? in
                 // The reader knows where the audio starts once it has decoded some: audio that starts
                 // after the range's start (an MP3's priming, a stream that starts late) ends sooner.
@@ -61,6 +61,7 @@ final class SoundSampleProducer: SampleProducer {
                 return try output.sampleBuffer(samples, at: pts)
             }
         }
+        return made.map { .buffer($0) }
     }
 
     /// Frames still to hand out before the range's end, for audio whose first frame is at `first`; nil

@@ -186,9 +186,9 @@ package final class StreamReader {
         package var isKeyframe: Bool
     }
 
-    /// The next packet in decode order, its bytes (as the container holds them) lent to `store` for
-    /// the length of the call; nil at the end of the stream.
-    package func nextPacket(_ token: CancellationToken, store: (UnsafeRawBufferPointer) throws -> Void) throws -> PacketTiming? {
+    /// The next packet in decode order, as the container holds it, lent from `shelf` (its bytes are
+    /// not copied); nil at the end of the stream.
+    package func nextPacket(_ token: CancellationToken, lendingFrom shelf: PacketShelf) throws -> PacketShelf.Lent? {
         hasRead = true
         if holdsPacket {
             holdsPacket = false
@@ -197,10 +197,10 @@ package final class StreamReader {
         }
         let p = packet.pointee
         let nopts = avocet_nopts_value()
-        try store(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size))))
-        return PacketTiming(presentationTime: p.pts == nopts ? nil : p.pts.subtractingSaturating(origin),
-                            decodeTime: p.dts == nopts ? nil : p.dts.subtractingSaturating(origin),
-                            duration: max(0, p.duration), isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
+        let timing = PacketTiming(presentationTime: p.pts == nopts ? nil : p.pts.subtractingSaturating(origin),
+                                  decodeTime: p.dts == nopts ? nil : p.dts.subtractingSaturating(origin),
+                                  duration: max(0, p.duration), isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
+        return try shelf.lend(movingFrom: packet, timing: timing)
     }
 
     /// When a decoded picture shows and for how long (item time, stream ticks).

@@ -2,6 +2,7 @@
 import FixtureSupport
 import Foundation
 import Locking
+import MediaEngine
 import Testing
 
 /// A reader output's queue on its own, with a producer of plain buffers of a known size: how far it
@@ -25,7 +26,7 @@ struct SampleQueueTests {
                 n += 1
                 return n - 1
             }
-            return try index.map { try buffer($0, size: size) }
+            return try index.map { .buffer(try buffer($0, size: size)) }
         }, onEnd: { _ in })
         return (queue, made)
     }
@@ -50,5 +51,51 @@ struct SampleQueueTests {
         #expect(times == Array(0..<50))
         #expect(made.withLock { $0 } == 50)
         #expect(queue.ending.map { if case .finished = $0 { true } else { false } } == true)
+    }
+
+    /// A stream's packets lent from a shelf (as stored samples are), read on the queue's engine thread.
+    final class LendingSource: @unchecked Sendable {
+        // @unchecked Sendable: `reader` is touched only by the queue's one job at a time.
+        let shelf = PacketShelf()
+        private var reader: StreamReader?
+
+        func next(_ token: CancellationToken) throws -> ProducedSample? {
+            if reader == nil {
+                reader = try StreamReader(source: FileByteSource(path: Fixtures.path("av.mp4")), options: DemuxerOptions(), streamIndex: 0,
+                                          forPackets: true, cancellation: token)
+            }
+            guard let reader, let lent = try reader.nextPacket(token, lendingFrom: shelf) else { return nil }
+            return .packet(StoredPacket(lent: lent, formatDescription: nil, timeBase: reader.timeBase))
+        }
+    }
+
+    @Test("stored packets wait lent, become buffers of their bytes when taken, and go back to their shelf when the queue is cancelled or dropped")
+    func lentPacketsGoBack() async throws {
+        let sizes = try await IOExecutor.shared.run { token in
+            let reader = try StreamReader(source: FileByteSource(path: Fixtures.path("av.mp4")), options: DemuxerOptions(), streamIndex: 0,
+                                          forPackets: true, cancellation: token)
+            let shelf = PacketShelf()
+            return try (0..<3).map { _ in
+                let lent = try #require(try reader.nextPacket(token, lendingFrom: shelf))
+                defer { lent.giveBack() }
+                return lent.bytes.count
+            }
+        }
+        for dropping in [false, true] {
+            let source = LendingSource()
+            var queue: SampleQueue? = SampleQueue(capacity: 32, byteBudget: nil, producer: source.next, onEnd: { _ in })
+            queue?.prime()
+            await until("the queue is full") { queue?.isIdle == true }
+            #expect(source.shelf.packetsOut == 32)
+            // Three taken of 32 start no job (that waits for half the capacity).
+            let taken = (0..<3).compactMap { _ in queue?.take() }
+            #expect(taken.map { CMSampleBufferGetDataBuffer($0).map(CMBlockBufferGetDataLength) } == sizes)
+            #expect(taken.map(\.presentationTimeStamp.isValid) == [true, true, true])
+            // Taken packets went back as their buffers were made; the queue holds the rest, lent.
+            #expect(source.shelf.packetsOut == 29)
+            if dropping { queue = nil } else { queue?.cancel() }
+            #expect(source.shelf.packetsOut == 0, dropping ? "dropped" : "cancelled")
+            withExtendedLifetime(queue) {}
+        }
     }
 }

@@ -1,0 +1,100 @@
+internal import CFFmpeg
+import Foundation
+internal import Locking
+import Synchronization
+
+/// Packets read on an engine thread and lent, unchanged and uncopied, to the thread that takes them,
+/// which copies what it needs and gives them back. A packet's memory (FFmpeg's, from the demuxer) is
+/// freed on an engine thread when its shell is used again, never on the taker's: glibc's allocator
+/// serialises a thread's frees of another thread's memory against that thread's allocations, and for
+/// small stored samples that lock cost more than the rest of the sample.
+///
+/// The shelf owns every packet it lends: one given back is reused by the next read, and those not
+/// given back (a queue dropped with packets in it) are freed with the shelf, which each `Lent` keeps
+/// alive. Reads: one engine thread at a time; `giveBack` and the `Lent` accessors: any thread.
+package final class PacketShelf: @unchecked Sendable {
+    // @unchecked Sendable: `spare` is touched only by the one reading engine thread, `all` under
+    // `returned`'s lock (and in deinit); the packets given back cross threads under that lock.
+
+    /// A packet lent to a taker: its bytes and times, valid until it is given back.
+    package struct Lent: @unchecked Sendable {
+        // @unchecked Sendable: the packet is touched by one thread at a time, handed on with the value.
+        fileprivate let packet: UnsafeMutablePointer<AVPacket>
+        /// The shelf the packet goes back to, kept alive while the packet is out.
+        package let shelf: PacketShelf
+        /// Its times (item time, stream ticks) and whether it is a keyframe.
+        package let timing: StreamReader.PacketTiming
+        /// The packet's bytes as the container holds them; empty for a packet of none.
+        package let bytes: UnsafeRawBufferPointer
+
+        /// Gives the packet back to its shelf, once: its bytes must not be used after.
+        package func giveBack() { shelf.giveBack(packet) }
+    }
+
+    /// A packet crossing threads.
+    private struct Shell: @unchecked Sendable {
+        // @unchecked Sendable: whoever holds the shell is the one thread using the packet.
+        let packet: UnsafeMutablePointer<AVPacket>
+    }
+
+    /// Packets given back, not yet emptied (their memory freed on the reading thread).
+    private let returned = Locked<[Shell]>([])
+    /// Empty packets ready to read into.
+    private var spare: [UnsafeMutablePointer<AVPacket>] = []
+    /// Every packet made, freed with the shelf; appended to under `returned`'s lock.
+    private var all: [UnsafeMutablePointer<AVPacket>] = []
+    private let lentCount = Atomic<Int>(0)
+
+    package init() {}
+
+    /// How many packets are lent and not yet given back.
+    package var packetsOut: Int { lentCount.load(ordering: .relaxed) }
+
+    /// How many packets the shelf has made (they are reused once given back).
+    package var packetsMade: Int { returned.withLock { _ in all.count } }
+
+    deinit {
+        for packet in all {
+            var p: UnsafeMutablePointer<AVPacket>? = packet
+            av_packet_free(&p)
+        }
+    }
+
+    /// An empty packet to move a read packet into: one given back (emptied here, on the reading
+    /// thread), or a new one. Reading thread only.
+    func emptyPacket() throws -> UnsafeMutablePointer<AVPacket> {
+        if spare.isEmpty {
+            let back = returned.withLock { list -> [Shell] in
+                defer { list.removeAll(keepingCapacity: true) }
+                return list
+            }
+            for shell in back {
+                av_packet_unref(shell.packet)
+                spare.append(shell.packet)
+            }
+        }
+        if let packet = spare.popLast() { return packet }
+        guard let made = av_packet_alloc() else {
+            throw MediaEngineError(.outOfMemory, source: "", operation: "read a packet", reason: "out of memory")
+        }
+        // Under the lock only for `packetsMade`, read from other threads (tests); packets are seldom made.
+        returned.withLock { _ in all.append(made) }
+        return made
+    }
+
+    /// Lends `packet`'s contents (moved out of it, leaving it empty) with `timing`. Reading thread only.
+    func lend(movingFrom packet: UnsafeMutablePointer<AVPacket>, timing: StreamReader.PacketTiming) throws -> Lent {
+        let shell = try emptyPacket()
+        av_packet_move_ref(shell, packet)
+        lentCount.wrappingAdd(1, ordering: .relaxed)
+        let p = shell.pointee
+        let bytes = UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size)))
+        return Lent(packet: shell, shelf: self, timing: timing, bytes: bytes)
+    }
+
+    private func giveBack(_ packet: UnsafeMutablePointer<AVPacket>) {
+        let shell = Shell(packet: packet)
+        returned.withLock { $0.append(shell) }
+        lentCount.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
