@@ -45,7 +45,8 @@ struct ItemDemuxerTests {
         for _ in 0..<10 { if let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) } }
         try between(demuxer)
         try sound.start(at: soundTime, token)
-        try sound.nextPacket(token, lendingFrom: PacketShelf())?.giveBack()
+        let shelf = PacketShelf()
+        try withExtendedLifetime(shelf) { try sound.nextPacket(token, lendingFrom: shelf)?.giveBack() }
         while let timing = try video.nextPicture(token, into: { _, _ in nil }) { pictures.append(timing.presentationTime) }
         return (pictures, demuxer.seeks)
     }

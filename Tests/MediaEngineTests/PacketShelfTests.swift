@@ -9,6 +9,8 @@ import Testing
 struct PacketShelfTests {
     /// The bytes of every packet of `path`'s stream `index`, each copied and given back as it is read.
     static func packets(_ path: String, stream index: Int, keepingOut kept: Int, shelf: PacketShelf, _ token: CancellationToken) throws -> [[UInt8]] {
+        // The packets refer to their shelf without a reference count: it must outlive them.
+        defer { withExtendedLifetime(shelf) {} }
         let reader = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: index, forPackets: true,
                                       cancellation: token)
         var out: [PacketShelf.Lent] = []

@@ -212,7 +212,9 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     private final class Pass: @unchecked Sendable {
         var ranges: [CMTimeRange]
         var started = false
-        /// The output's producer, once the pass has it.
+        /// The output's producer, once the pass has it. Kept here, and so by the queue, whose producer
+        /// closure holds the pass: what a producer lends to the samples in the queue (a `StoredPacket`'s
+        /// shelf and format description) lives as long as the queue.
         var producer: (any SampleProducer)?
         init(_ ranges: [CMTimeRange]) { self.ranges = ranges }
     }

@@ -41,10 +41,20 @@ enum ProducedSample {
 
 /// A stored packet lent by the engine thread that read it (`PacketShelf`), and what its sample
 /// buffer needs: made on the thread that takes it, one copy of its bytes.
+///
+/// It refers to its shelf and its format description without reference counts, which the engine
+/// thread and the taking thread would both write for every sample: its producer owns both, and the
+/// queue it waits in keeps its producer (see `AVAssetReaderOutput.begin`), so they outlive it.
 struct StoredPacket {
     let lent: PacketShelf.Lent
-    let formatDescription: CMFormatDescription?
+    private let formatDescription: Unmanaged<CMFormatDescription>?
     let timeBase: Rational
+
+    init(lent: PacketShelf.Lent, formatDescription: CMFormatDescription?, timeBase: Rational) {
+        self.lent = lent
+        self.formatDescription = formatDescription.map { Unmanaged.passUnretained($0) }
+        self.timeBase = timeBase
+    }
 
     /// A buffer holding a copy of the packet's bytes, with its times and `notSync` unless it is a
     /// keyframe; the packet goes back to its shelf, made or not.
@@ -56,8 +66,11 @@ struct StoredPacket {
         let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: timeBase),
                                         presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid,
                                         decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid)
-        let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing,
-                                                   size: bytes.count)
+        let buffer = try formatDescription.map { description in
+            try description._withUnsafeGuaranteedRef {
+                try SampleMemory.sampleBuffer(data: block, formatDescription: $0, samples: 1, timing: timing, size: bytes.count)
+            }
+        } ?? SampleMemory.sampleBuffer(data: block, formatDescription: nil, samples: 1, timing: timing, size: bytes.count)
         if !packet.isKeyframe { buffer.markNotSync() }
         return buffer
     }

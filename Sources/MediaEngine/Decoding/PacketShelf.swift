@@ -10,8 +10,10 @@ import Synchronization
 /// small stored samples that lock cost more than the rest of the sample.
 ///
 /// The shelf owns every packet it lends: one given back is reused by the next read, and those not
-/// given back (a queue dropped with packets in it) are freed with the shelf, which each `Lent` keeps
-/// alive. Reads: one engine thread at a time; `giveBack` and the `Lent` accessors: any thread.
+/// given back (a queue dropped with packets in it) are freed with the shelf. Its owner keeps it alive
+/// while any packet it lent is out: a `Lent` refers to it without a reference count, which the engine
+/// thread lending and the thread giving back would otherwise both write for every packet. Reads: one
+/// engine thread at a time; `giveBack` and the `Lent` accessors: any thread.
 package final class PacketShelf: @unchecked Sendable {
     // @unchecked Sendable: `spare` is touched only by the one reading engine thread, `all` under
     // `returned`'s lock (and in deinit); the packets given back cross threads under that lock.
@@ -20,15 +22,17 @@ package final class PacketShelf: @unchecked Sendable {
     package struct Lent: @unchecked Sendable {
         // @unchecked Sendable: the packet is touched by one thread at a time, handed on with the value.
         fileprivate let packet: UnsafeMutablePointer<AVPacket>
-        /// The shelf the packet goes back to, kept alive while the packet is out.
-        package let shelf: PacketShelf
+        /// The shelf the packet goes back to, which its owner keeps alive while the packet is out.
+        fileprivate let shelf: Unmanaged<PacketShelf>
         /// Its times (item time, stream ticks) and whether it is a keyframe.
         package let timing: StreamReader.PacketTiming
         /// The packet's bytes as the container holds them; empty for a packet of none.
         package let bytes: UnsafeRawBufferPointer
 
         /// Gives the packet back to its shelf, once: its bytes must not be used after.
-        package func giveBack() { shelf.giveBack(packet) }
+        package func giveBack() {
+            shelf._withUnsafeGuaranteedRef { $0.giveBack(packet) }
+        }
     }
 
     /// A packet crossing threads.
@@ -89,7 +93,7 @@ package final class PacketShelf: @unchecked Sendable {
         lentCount.wrappingAdd(1, ordering: .relaxed)
         let p = shell.pointee
         let bytes = UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size)))
-        return Lent(packet: shell, shelf: self, timing: timing, bytes: bytes)
+        return Lent(packet: shell, shelf: Unmanaged.passUnretained(self), timing: timing, bytes: bytes)
     }
 
     private func giveBack(_ packet: UnsafeMutablePointer<AVPacket>) {

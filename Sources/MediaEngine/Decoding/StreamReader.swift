@@ -187,7 +187,8 @@ package final class StreamReader {
     }
 
     /// The next packet in decode order, as the container holds it, lent from `shelf` (its bytes are
-    /// not copied); nil at the end of the stream.
+    /// not copied); nil at the end of the stream. The caller keeps `shelf` alive until the packet is
+    /// given back: the packet refers to it without a reference count.
     package func nextPacket(_ token: CancellationToken, lendingFrom shelf: PacketShelf) throws -> PacketShelf.Lent? {
         hasRead = true
         if holdsPacket {

@@ -75,10 +75,12 @@ struct SampleQueueTests {
             let reader = try StreamReader(source: FileByteSource(path: Fixtures.path("av.mp4")), options: DemuxerOptions(), streamIndex: 0,
                                           forPackets: true, cancellation: token)
             let shelf = PacketShelf()
-            return try (0..<3).map { _ in
-                let lent = try #require(try reader.nextPacket(token, lendingFrom: shelf))
-                defer { lent.giveBack() }
-                return lent.bytes.count
+            return try withExtendedLifetime(shelf) {
+                try (0..<3).map { _ in
+                    let lent = try #require(try reader.nextPacket(token, lendingFrom: shelf))
+                    defer { lent.giveBack() }
+                    return lent.bytes.count
+                }
             }
         }
         for dropping in [false, true] {
