@@ -131,6 +131,43 @@ struct AssetReaderTests {
         #expect(nalLength > 0 && nalLength + 4 <= bytes.count)
     }
 
+    /// The first `count` stored samples of each of `url`'s video and audio tracks, and the reader
+    /// (still reading, its outputs holding what they read ahead).
+    static func firstStoredSamples(_ url: URL, count: Int) async throws -> (AVAssetReader, UncheckedSendable<[CMSampleBuffer]>) {
+        let asset = AVURLAsset(url: url)
+        let reader = try AVAssetReader(asset: asset)
+        for type in [AVMediaType.video, .audio] {
+            let track = try #require(try await asset.loadTracks(withMediaType: type).first)
+            reader.add(AVAssetReaderTrackOutput(track: track, outputSettings: nil))
+        }
+        #expect(reader.startReading())
+        let outputs = UncheckedSendable(reader.outputs)
+        let taken = try await onOwnThread {
+            UncheckedSendable(outputs.value.flatMap { output in (0..<count).compactMap { _ in output.copyNextSampleBuffer() } })
+        }
+        return (reader, taken)
+    }
+
+    @Test("a reader let go mid-read, stored samples waiting in its outputs, closes its file; the samples taken keep their bytes")
+    func droppedMidReadLetsItsFileGo() async throws {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-dropped-\(UUID().uuidString).mp4")
+        try FileManager.default.copyItem(atPath: Fixtures.path("av.mp4"), toPath: copy.path)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        var (reader, taken): (AVAssetReader?, UncheckedSendable<[CMSampleBuffer]>) = try await Self.firstStoredSamples(copy, count: 3)
+        // Each output reads its own container, ahead of its caller: 3 of the file's 50 pictures were taken.
+        await until("both outputs have the file open") { VideoOutputTests.descriptors(on: copy.path) == 2 }
+        #expect(reader?.status == .reading)
+        reader = nil
+        await until("the outputs' files are closed") { VideoOutputTests.descriptors(on: copy.path) == 0 }
+        // The samples taken hold copies of their packets, which went back to a shelf now freed.
+        let (again, fresh) = try await Self.firstStoredSamples(copy, count: 3)
+        again.cancelReading()
+        let bytes = { (buffers: [CMSampleBuffer]) in try buffers.map { try #require($0.dataBuffer).dataBytes() } }
+        #expect(taken.value.count == 6)
+        #expect(try bytes(taken.value) == bytes(fresh.value))
+        #expect(try bytes(taken.value).allSatisfy { !$0.isEmpty })
+    }
+
     @Test("stored audio samples of an AAC track: one packet each, in order")
     func storedAudio() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
