@@ -141,7 +141,7 @@ final class SampleQueue: @unchecked Sendable {
         do {
             return try sample.sampleBuffer()
         } catch {
-            failTaking(AVError.converting(error))
+            fail(AVError.converting(error), endsJob: false)
             return nil
         }
     }
@@ -211,7 +211,7 @@ final class SampleQueue: @unchecked Sendable {
                 made = Result { try producer(token) }
             }
             if case .failure(let error) = made, !token.isCancelled {
-                return fail(AVError.converting(error))
+                return fail(AVError.converting(error), endsJob: true)
             }
             condition.lock()
             if end != nil {
@@ -250,29 +250,18 @@ final class SampleQueue: @unchecked Sendable {
         }
     }
 
-    /// The producer failed: the owner hears it first (a reader then reads `.failed`), and only then do
-    /// callers see the end, so whoever gets nil finds the failure already recorded.
-    private func fail(_ error: any Error) {
-        condition.lock()
-        failing = error
-        condition.unlock()
-        onEnd(.failed(error))
-        condition.lock()
-        let woken = finishLocked(.failed(error))
-        producing = false
-        condition.unlock()
-        for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
-    }
-
-    /// Taking a sample failed (its buffer could not be made): the owner hears it first, as of the
-    /// producer's failure; a job making samples meanwhile stops at its next one.
-    private func failTaking(_ error: any Error) {
+    /// Making a sample failed: in the producer's job (`endsJob`: the job stops here), or on the taking
+    /// thread (its buffer could not be made; a job making samples meanwhile stops at its next one). The
+    /// owner hears it first (a reader then reads `.failed`), and only then do callers see the end, so
+    /// whoever gets nil finds the failure already recorded. The first failure counts.
+    private func fail(_ error: any Error, endsJob: Bool) {
         condition.lock()
         if failing == nil { failing = error }
         condition.unlock()
         onEnd(.failed(error))
         condition.lock()
         let woken = finishLocked(.failed(error))
+        if endsJob { producing = false }
         condition.unlock()
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
     }

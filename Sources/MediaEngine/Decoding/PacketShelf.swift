@@ -66,7 +66,7 @@ package final class PacketShelf: @unchecked Sendable {
 
     /// An empty packet to move a read packet into: one given back (emptied here, on the reading
     /// thread), or a new one. Reading thread only.
-    func emptyPacket() throws -> UnsafeMutablePointer<AVPacket> {
+    private func emptyPacket() throws -> UnsafeMutablePointer<AVPacket> {
         if spare.isEmpty {
             let back = returned.withLock { list -> [Shell] in
                 defer { list.removeAll(keepingCapacity: true) }
