@@ -51,15 +51,6 @@ package final class VideoFrameReader: @unchecked Sendable {
     private let nominalDuration: Int64
     private var packet: UnsafeMutablePointer<AVPacket>?
 
-    private final class OwnedFrame {
-        let pointer: UnsafeMutablePointer<AVFrame>
-        init(_ pointer: UnsafeMutablePointer<AVFrame>) { self.pointer = pointer }
-        deinit {
-            var p: UnsafeMutablePointer<AVFrame>? = pointer
-            av_frame_free(&p)
-        }
-    }
-
     /// A decoded picture kept for rendering: its frame, when it shows and for how long (stream ticks).
     private struct Picture {
         let frame: OwnedFrame

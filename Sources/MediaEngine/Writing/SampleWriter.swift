@@ -35,16 +35,6 @@ package final class SampleWriter {
         package var firstSample: (presentationTime: MediaTimestamp, offset: Int, length: Int, isSync: Bool)?
     }
 
-    /// A packet copy kept until it is written; freed with it.
-    private final class OwnedPacket {
-        let pointer: UnsafeMutablePointer<AVPacket>
-        init(_ pointer: UnsafeMutablePointer<AVPacket>) { self.pointer = pointer }
-        deinit {
-            var p: UnsafeMutablePointer<AVPacket>? = pointer
-            av_packet_free(&p)
-        }
-    }
-
     private final class Segments {
         var bytes = Data()
         let cmaf: Bool
