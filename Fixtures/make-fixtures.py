@@ -753,6 +753,25 @@ def make_audio(audio):
         f.write("\n")
 
 
+def make_segmented_audio(spec):
+    """Sound that changes from packet to packet, longer than a segment of the segmented decoder's tests:
+    a 180 Hz and a 1250 Hz sine with pink noise of its own on each side, swung in loudness 4 (left) and
+    3 (right) times a second, in each file's codec at its rate."""
+    folder = os.path.join(HERE, spec["directory"])
+    seconds = spec["duration"]
+    for fx in spec["files"]:
+        rate = fx["sample_rate"]
+        graph = (f"[0][2]amix=inputs=2:normalize=0,volume='0.6+0.4*sin(2*PI*4*t)':eval=frame[l];"
+                 f"[1][3]amix=inputs=2:normalize=0,volume='0.6+0.4*sin(2*PI*3*t)':eval=frame[r];"
+                 f"[l][r]join=inputs=2:channel_layout=stereo,atrim=end_sample={rate * seconds}[a]")
+        inputs = []
+        for source in (f"sine=f=180:r={rate}:d={seconds}", f"sine=f=1250:r={rate}:d={seconds}",
+                       f"anoisesrc=c=pink:r={rate}:a=0.3:seed=1:d={seconds}", f"anoisesrc=c=pink:r={rate}:a=0.3:seed=2:d={seconds}"):
+            inputs += ["-f", "lavfi", "-i", source]
+        ffmpeg(inputs + ["-filter_complex", graph, "-map", "[a]"] + fx["codec"] + BITEXACT
+               + [os.path.join(folder, fx["name"])])
+
+
 def main():
     with open(os.path.join(HERE, "facts.json"), encoding="utf-8") as f:
         facts = json.load(f)
@@ -765,6 +784,7 @@ def main():
         "sharing": lambda: make_sharing(facts["sharing"]),
         "timed-metadata": lambda: (make_timed_metadata(facts["timed_metadata"]), make_boxed_metadata(facts["boxed_metadata"])),
         "audio": lambda: make_audio(facts["audio"]),
+        "segmented-audio": lambda: make_segmented_audio(facts["segmented_audio"]),
     }
     if len(sys.argv) == 3 and sys.argv[1] == "--only":
         if sys.argv[2] not in parts:
@@ -792,6 +812,7 @@ def main():
     make_timed_metadata(facts["timed_metadata"])
     make_boxed_metadata(facts["boxed_metadata"])
     make_audio(facts["audio"])
+    make_segmented_audio(facts["segmented_audio"])
     # What ffprobe says of each media fixture, for tests that compare Avocet's values with ffprobe's.
     probes = os.path.join(HERE, "ffprobe")
     os.makedirs(probes, exist_ok=True)
