@@ -34,7 +34,7 @@ final class AudioFileReader {
     init(path: String) throws {
         self.path = path
         let (info, reader, choice) = try AudioSampleReader.opening(source: FileByteSource(path: path), options: DemuxerOptions(),
-                                                                   cancellation: token) { info in
+                                                                   cancellation: token, decoding: .segmented()) { info in
             let choice = try AudioStreamChoice(info, name: path, failedCall: "ExtAudioFileOpenURL", domain: AudioError.domain)
             return (choice.stream.index, choice.rate, choice.channels, choice)
         }
@@ -110,7 +110,7 @@ final class AudioFileReader {
     /// A reader of stream `stream` at its own rate and channels, at the stream's first packet.
     private static func fromTheStart(path: String, stream: Int, rate: Int32, channels: Int32, _ token: CancellationToken) throws -> AudioSampleReader {
         let reader = try AudioSampleReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: stream,
-                                           outputRate: rate, channels: channels, cancellation: token)
+                                           outputRate: rate, channels: channels, cancellation: token, decoding: .segmented())
         try start(reader, atFrame: 0, rate: rate, token)
         return reader
     }

@@ -16,6 +16,11 @@ package final class IOExecutor: Sendable {
     /// loader delegate) do not starve local file work, few enough to stay cheap when idle.
     package static let shared = IOExecutor(maxThreads: 16)
 
+    /// Threads for decoding work that only computes (no reads, no waits): as many as the machine has
+    /// cores (two at least), apart from `shared`, so that a burst of it never queues a load or a
+    /// read behind it. `SegmentedAudioDecoder` decodes its segments here.
+    package static let compute = IOExecutor(maxThreads: max(2, ProcessInfo.processInfo.activeProcessorCount), name: "avocet-compute")
+
     private struct Job {
         let cancellation: CancellationToken?
         let body: @Sendable () -> Void
@@ -39,9 +44,12 @@ package final class IOExecutor: Sendable {
     /// Signals idle workers that work has arrived.
     private let wakeup = NSCondition()
 
-    package init(maxThreads: Int) {
+    private let name: String
+
+    package init(maxThreads: Int, name: String = "avocet-io") {
         precondition(maxThreads > 0)
         self.maxThreads = maxThreads
+        self.name = name
     }
 
     /// How many jobs have started running (skipped cancelled jobs do not count). For tests.
@@ -171,7 +179,7 @@ package final class IOExecutor: Sendable {
             pthread_setspecific(IOExecutor.currentKey, Unmanaged.passUnretained(self).toOpaque())
             workerLoop()
         }
-        thread.name = "avocet-io"
+        thread.name = name
         thread.stackSize = 4 << 20
         thread.start()
     }

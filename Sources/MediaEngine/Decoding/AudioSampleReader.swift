@@ -7,7 +7,8 @@ import Foundation
 /// player item's `ItemDemuxer`. Blocking: call on an engine thread, one caller at a time.
 package final class AudioSampleReader {
     private let packets: any PacketSource
-    private let decoder: StreamDecoder
+    /// Its decoder (visible to tests, which look at a segmented decoder's seams).
+    let decoder: any AudioFrameDecoding
     private var resampler: OpaquePointer?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -53,17 +54,20 @@ package final class AudioSampleReader {
     /// changes it mid-way (5.1 to stereo at a broadcast's ad break) gets a new resampler.
     private var inputShape: (rate: Int32, format: Int32, channels: Int32)?
 
+    /// Opens `source` and reads its stream `streamIndex`; `decoding` says how it is decoded.
     package convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, outputRate: Int32, channels: Int32,
-                             cancellation: CancellationToken) throws {
+                             cancellation: CancellationToken, decoding: AudioDecoding = .oneDecoder) throws {
         try self.init(packets: PacketReader(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation),
-                      streamIndex: streamIndex, outputRate: outputRate, channels: channels)
+                      streamIndex: streamIndex, outputRate: outputRate, channels: channels, decoding: decoding)
     }
 
     /// Opens `source` once: describes the container (as `Demuxer` does: `info`), and reads the audio
     /// stream `choose` picks from that description, at the output rate and channel count it gives,
     /// over the same open container (see `Demuxer.describedReader`); `choice` is whatever else `choose`
-    /// decided from the description. Blocking: call on an engine thread or a caller's own.
+    /// decided from the description; `decoding` says how the stream is decoded. Blocking: call on an
+    /// engine thread or a caller's own.
     package static func opening<Choice>(source: any ByteSource, options: DemuxerOptions, cancellation: CancellationToken,
+                                        decoding: AudioDecoding = .oneDecoder,
                                         choose: (ContainerInfo) throws -> (streamIndex: Int, outputRate: Int32, channels: Int32, choice: Choice))
         throws -> (info: ContainerInfo, reader: AudioSampleReader, choice: Choice) {
         let opened = try Demuxer.describedReader(source: source, options: options, cancellation: cancellation) { info in
@@ -72,7 +76,7 @@ package final class AudioSampleReader {
         }
         let chosen = opened.choice
         let reader = try AudioSampleReader(packets: opened.reader, streamIndex: chosen.streamIndex, outputRate: chosen.outputRate,
-                                           channels: chosen.channels)
+                                           channels: chosen.channels, decoding: decoding)
         return (opened.info, reader, chosen.choice)
     }
 
@@ -85,14 +89,21 @@ package final class AudioSampleReader {
         try self.init(packets: consumer, streamIndex: streamIndex, outputRate: outputRate, channels: channels)
     }
 
-    private init(packets: any PacketSource, streamIndex: Int, outputRate: Int32, channels: Int32) throws {
+    private init(packets: any PacketSource, streamIndex: Int, outputRate: Int32, channels: Int32, decoding: AudioDecoding = .oneDecoder) throws {
         self.packets = packets
         let name = packets.name
         guard packets.withStream({ $0.pointee.codecpar.pointee.codec_type }) == AVMEDIA_TYPE_AUDIO else {
             throw MediaEngineError(.failed, source: name, operation: "open the audio stream",
                                    reason: "the file changed after its header was read: stream \(streamIndex) is not audio")
         }
-        decoder = try packets.withStream { try StreamDecoder(stream: $0, source: name) }
+        decoder = try packets.withStream { stream -> any AudioFrameDecoding in
+            if case .segmented(let seconds, let preroll) = decoding, let parameters = stream.pointee.codecpar,
+               let segmented = SegmentedAudioDecoder(parameters: parameters, timeBase: stream.pointee.time_base, name: name,
+                                                     segmentSeconds: seconds, prerollSeconds: preroll) {
+                return segmented
+            }
+            return try StreamDecoder(stream: stream, source: name)
+        }
         guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
             throw MediaEngineError(.outOfMemory, source: name, operation: "open the audio stream", reason: "out of memory")
         }
@@ -231,7 +242,7 @@ package final class AudioSampleReader {
     }
 
     private func decodeMore(_ token: CancellationToken) throws {
-        switch decoder.receive(into: frame) {
+        switch try decoder.receive(into: frame, token) {
         case .frame:
             try convert(frame)
             av_frame_unref(frame)
@@ -248,9 +259,9 @@ package final class AudioSampleReader {
         case .needsInput:
             hasRead = true
             if try packets.next(packet, token) {
-                _ = try decoder.send(packet)
+                _ = try decoder.send(packet, token)
             } else {
-                _ = try decoder.send(nil)
+                _ = try decoder.send(nil, token)
             }
         }
     }

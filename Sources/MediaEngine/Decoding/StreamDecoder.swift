@@ -13,13 +13,19 @@ final class StreamDecoder {
     let source: String
 
     /// Opens a decoder for `stream`. Throws `.unsupported` when this FFmpeg has none for the codec.
-    init(stream: UnsafeMutablePointer<AVStream>, source: String) throws {
-        self.source = source
-        let isVideo = stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
-        let operation = isVideo ? "open the video decoder" : "open the audio decoder"
+    convenience init(stream: UnsafeMutablePointer<AVStream>, source: String) throws {
         guard let parameters = stream.pointee.codecpar else {
-            throw MediaEngineError(.failed, source: source, operation: operation, reason: "the stream has no codec parameters")
+            throw MediaEngineError(.failed, source: source, operation: "open the decoder", reason: "the stream has no codec parameters")
         }
+        try self.init(parameters: parameters, timeBase: stream.pointee.time_base, source: source)
+    }
+
+    /// Opens a decoder for a stream described by `parameters`, whose packets count time in `timeBase`
+    /// (a copy of a stream's parameters lets a decoder open on another thread than the container's).
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, source: String) throws {
+        self.source = source
+        let isVideo = parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+        let operation = isVideo ? "open the video decoder" : "open the audio decoder"
         let codecID = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(codecID) else {
             let name = String(cString: avcodec_get_name(codecID))
@@ -31,7 +37,7 @@ final class StreamDecoder {
             throw MediaEngineError(.outOfMemory, source: source, operation: operation, reason: "out of memory")
         }
         try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.pkt_timebase = timeBase
         if isVideo {
             ctx.pointee.thread_count = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)))
             ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
