@@ -3,8 +3,9 @@ internal import MediaEngine
 
 /// The reading side of an ``AVAudioFile``: the file's first audio stream, decoded at its own rate and
 /// channel count (FFmpeg's decoder, libswresample for the sample format), counted in frames from the
-/// stream's first sound. Decoding runs ahead on a thread of its own (`DecodeAhead`) from the first
-/// read; the rest on the calling thread, one caller at a time (the file's lock sees to that).
+/// stream's first sound. Decoding runs ahead of the reads from the first: MP3 and Opus in segments on the
+/// engine's compute threads (`SegmentedAudioDecoder`), other codecs on a thread of the file's own
+/// (`DecodeAhead`); the rest on the calling thread, one caller at a time (the file's lock sees to that).
 final class AudioFileReader {
     let path: String
     /// The stream as the container describes it (for `fileFormat`), and the frames a second.
@@ -42,7 +43,9 @@ final class AudioFileReader {
         slot = info.streams.firstIndex { $0.index == choice.stream.index }
         storedFormat = choice.storedFormat()
         try AudioFileReader.start(reader, atFrame: 0, rate: choice.rate, token)
-        ahead = DecodeAhead(reader, channels: Int(choice.channels), token: token)
+        // A stream decoded in segments is decoded ahead on the engine's compute threads already: its
+        // reads convert on the calling thread, with no thread of their own between.
+        ahead = DecodeAhead(reader, channels: Int(choice.channels), token: token, inline: reader.decodesInSegments)
     }
 
     deinit { ahead.stop() }

@@ -6,8 +6,10 @@ internal import MediaEngine
 /// chunks of `chunkFrames` frames wait (interleaved float at the stream's rate); the thread starts at
 /// the first read, and ends at the end of the stream, at an error, or when the file goes.
 ///
-/// One consumer at a time (``AVAudioFile``'s lock). ``restart(_:)`` pauses the thread, lets the caller
-/// move or replace the engine's reader, and drops what was decoded for the old position.
+/// With `inline`, there is no thread: reads decode on the calling thread (for a reader whose decoder
+/// already works ahead on threads of its own), and `reader` is touched by that one consumer only.
+/// One consumer at a time (``AVAudioFile``'s lock). ``restart(_:)`` pauses the thread, lets the
+/// caller move or replace the engine's reader, and drops what was decoded for the old position.
 final class DecodeAhead: @unchecked Sendable {
     // @unchecked Sendable: every field below is guarded by `condition`; `reader` is used by the thread
     // only while `busy`, and by `restart` only while paused and not busy.
@@ -28,16 +30,19 @@ final class DecodeAhead: @unchecked Sendable {
     private let chunkFrames: Int
     private let depth: Int
     private let token: CancellationToken
+    /// Whether reads decode on the calling thread (no thread of its own).
+    private let inline: Bool
 
-    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 16_384, depth: Int = 4) {
+    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 16_384, depth: Int = 4, inline: Bool = false) {
         (self.reader, self.channels, self.token, self.chunkFrames, self.depth) = (reader, channels, token, chunkFrames, depth)
+        self.inline = inline
     }
 
     /// Where the decoded sound's first frame lies (the engine reader's `firstFrame`); nil until known.
     var firstFrame: Int64? {
         condition.lock()
         defer { condition.unlock() }
-        return first
+        return inline ? reader.firstFrame : first
     }
 
     /// Lends `body` up to `frames` decoded frames (interleaved float), waiting for the thread while
@@ -45,6 +50,7 @@ final class DecodeAhead: @unchecked Sendable {
     /// the end of the stream `body` gets none. Throws the decoding's error once everything decoded
     /// before it was read.
     func read<T>(_ frames: Int, _ body: (UnsafeBufferPointer<Float>) throws -> T) throws -> T {
+        if inline { return try reader.read(frames, token, body) }
         condition.lock()
         while chunks.isEmpty && !ended && failure == nil {
             if !running { start() }

@@ -9,6 +9,10 @@ package final class AudioSampleReader {
     private let packets: any PacketSource
     /// Its decoder (visible to tests, which look at a segmented decoder's seams).
     let decoder: any AudioFrameDecoding
+
+    /// Whether the stream is decoded in segments on the engine's compute threads (`.segmented` asked,
+    /// and a codec decoded that way): its decoding runs ahead of the reads already.
+    package var decodesInSegments: Bool { decoder is SegmentedAudioDecoder }
     private var resampler: OpaquePointer?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
