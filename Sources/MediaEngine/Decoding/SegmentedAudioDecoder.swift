@@ -4,7 +4,7 @@ import Foundation
 /// One audio stream decoded on several cores at once, giving the very frames one decoder of the whole
 /// stream gives, in the same order.
 ///
-/// The packets are cut into segments of about ten seconds, and each segment is decoded by a decoder of
+/// The packets are cut into segments of ten or twenty seconds, and each segment is decoded by a decoder of
 /// its own on the engine's compute threads (`IOExecutor.compute`, one a core), while the caller reads
 /// on. A decoder that starts in the
 /// middle of a stream lacks what the packets before left in it (MP3's bit reservoir and overlap, Opus's
@@ -17,29 +17,34 @@ import Foundation
 /// which goes on from where it stands, as one decoder would: a seam that fails costs a segment's
 /// decoding twice, never a wrong sample.
 ///
-/// Costs: the pre-roll (a second of Opus a segment, 10% more decoding; 2 KB of MP3, 1 to 2%), and
-/// up to three segments' decoded sound held at once (about 11 MB for 48 kHz stereo). A segment
+/// Costs: about 15% more CPU than one decoder (the pre-roll: a second of Opus a 20 s segment, 5%;
+/// 2 KB of MP3, 1 to 2%; the rest handing frames between threads), and memory for up to three
+/// segments' decoded sound and the decoders' frame pools (an hour's transcode peaked 27 MiB higher
+/// for 48 kHz stereo Opus, 12 MiB for 44.1 kHz MP3, than for AAC decoded by one decoder). A segment
 /// nobody has taken to a thread yet when its sound is wanted is decoded on the caller's thread, so a
 /// caller that is itself an engine thread never waits for a thread that cannot come.
 ///
 /// Blocking: call on an engine thread, one caller at a time.
 final class SegmentedAudioDecoder: AudioFrameDecoding {
-    /// How much pre-roll a segment's decoder needs: at least `seconds` and `bytes` of packets.
+    /// How a codec is cut: segments of `segmentSeconds`, each decoded from at least `seconds` and
+    /// `bytes` of packets before it.
     struct Preroll {
         var seconds: Double
         var bytes: Int
+        var segmentSeconds: Double
     }
 
-    /// The pre-roll a codec needs; nil for codecs not decoded this way. MP3's state reaches back at
-    /// most 511 bytes (its bit reservoir) and one frame (its overlap): FFmpeg's decoder agreed with a
-    /// decoder of the whole stream after 3 packets at 128 kb/s, and 5 at 32 kb/s; 2 KB is asked.
-    /// Opus's filters settle: it agreed after 0.64 s of 10 ms packets and 0.25 s of 20 ms packets; a
-    /// second is asked. AAC is not decoded this way: FFmpeg's AAC decoder still differed after 54
-    /// packets.
+    /// How a codec is cut; nil for codecs not decoded this way. MP3's state reaches back at most 511
+    /// bytes (its bit reservoir) and one frame (its overlap): FFmpeg's decoder agreed with a decoder
+    /// of the whole stream after 3 packets at 128 kb/s, and 5 at 32 kb/s; 2 KB is asked, and segments
+    /// of 10 s. Opus's filters settle more slowly: it agreed after 0.64 s of 10 ms packets, and after
+    /// 0.4 s every seam of an hour of 64 kb/s speech still failed; a second is asked, and segments of
+    /// 20 s keep that pre-roll to 5% (for 8 MiB of 48 kHz stereo a segment). AAC is not decoded this
+    /// way: FFmpeg's AAC decoder still differed after 54 packets.
     static func preroll(for codec: AVCodecID) -> Preroll? {
         switch codec {
-        case AV_CODEC_ID_MP3: Preroll(seconds: 0.05, bytes: 2_048)
-        case AV_CODEC_ID_OPUS: Preroll(seconds: 1.0, bytes: 0)
+        case AV_CODEC_ID_MP3: Preroll(seconds: 0.05, bytes: 2_048, segmentSeconds: 10)
+        case AV_CODEC_ID_OPUS: Preroll(seconds: 1.0, bytes: 0, segmentSeconds: 20)
         default: nil
         }
     }
@@ -311,7 +316,7 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
     /// when the codec is not one decoded this way (see `preroll(for:)`). Tests set shorter segments,
     /// and another pre-roll than the codec's (in seconds only).
     init?(parameters source: UnsafePointer<AVCodecParameters>, timeBase: AVRational, name: String,
-          executor: IOExecutor = .compute, segmentSeconds: Double = 10, prerollSeconds: Double? = nil) {
+          executor: IOExecutor = .compute, segmentSeconds: Double? = nil, prerollSeconds: Double? = nil) {
         guard let codecPreroll = Self.preroll(for: source.pointee.codec_id), timeBase.num > 0, timeBase.den > 0,
               let parameters = Parameters(copying: source, timeBase: timeBase) else { return nil }
         (self.parameters, self.name) = (parameters, name)
@@ -322,8 +327,8 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         func ticks(_ seconds: Double) -> Int64 {
             max(1, Int64(saturating: (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded(.up)))
         }
-        segmentTicks = ticks(segmentSeconds)
-        let preroll = prerollSeconds.map { Preroll(seconds: $0, bytes: 0) } ?? codecPreroll
+        segmentTicks = ticks(segmentSeconds ?? codecPreroll.segmentSeconds)
+        let preroll = prerollSeconds.map { Preroll(seconds: $0, bytes: 0, segmentSeconds: 0) } ?? codecPreroll
         prerollTicks = preroll.seconds > 0 ? ticks(preroll.seconds) : 0
         prerollBytes = preroll.bytes
         let rate = source.pointee.sample_rate
