@@ -9,19 +9,21 @@ import Testing
 // One test at a time: each decodes its files twice, on the engine's threads.
 @Suite("Segmented audio decoder", .serialized)
 struct SegmentedAudioDecoderTests {
-    /// Every sample of `name`'s first audio stream at its own rate and channels, decoded as `decoding`
-    /// says, with the reader that decoded them.
-    static func decode(_ name: String, _ decoding: AudioDecoding, rate: Int32, channels: Int32,
+    /// The samples of `name`'s first audio stream at its own rate and channels (the first `seconds`, or
+    /// all), decoded as `decoding` says, with the reader that decoded them.
+    static func decode(_ name: String, _ decoding: AudioDecoding, rate: Int32, channels: Int32, seconds: Int? = nil,
                        _ token: CancellationToken) throws -> (samples: [Float], reader: AudioSampleReader) {
         let reader = try AudioSampleReader(source: FileByteSource(path: Fixtures.audioPath(name)), options: DemuxerOptions(), streamIndex: 0,
                                            outputRate: rate, channels: channels, cancellation: token, decoding: decoding)
         try reader.start(at: MediaTimestamp(value: 0, timeBase: Rational(1, rate)), speed: 1, fillsGap: false, token)
         var all: [Float] = []
-        while true {
+        let limit = seconds.map { $0 * Int(rate) * Int(channels) } ?? Int.max
+        while all.count < limit {
             let block = try reader.read(3_000, token)
-            if block.isEmpty { return (all, reader) }
+            if block.isEmpty { break }
             all += block
         }
+        return (Array(all.prefix(limit)), reader)
     }
 
     static func seams(_ reader: AudioSampleReader) -> (checked: Int, failed: Int)? {
@@ -34,34 +36,35 @@ struct SegmentedAudioDecoderTests {
         return (pairs.count + abs(a.count - b.count), pairs.first?.offset)
     }
 
+    // Six of the twelve seconds: the suite runs beside timing tests, and a debug build's reads cost.
     @Test("one-second segments give one decoder's samples bit for bit, every seam agreeing",
           arguments: [("speech-vbr.mp3", Int32(44_100)), ("speech-10ms.opus", Int32(48_000))])
     func segmentsAgreeWithOneDecoder(name: String, rate: Int32) async throws {
         let (one, segmented, seams) = try await IOExecutor.shared.run { token in
-            let one = try Self.decode(name, .oneDecoder, rate: rate, channels: 2, token).samples
-            let (samples, reader) = try Self.decode(name, .segmented(seconds: 1), rate: rate, channels: 2, token)
+            let one = try Self.decode(name, .oneDecoder, rate: rate, channels: 2, seconds: 6, token).samples
+            let (samples, reader) = try Self.decode(name, .segmented(seconds: 1), rate: rate, channels: 2, seconds: 6, token)
             return (one, samples, Self.seams(reader))
         }
-        // Twelve seconds of sound.
-        #expect(one.count >= 2 * 12 * Int(rate))
+        #expect(one.count == 2 * 6 * Int(rate))
         let diff = Self.differences(one, segmented)
         #expect(diff.count == 0, "\(diff.count) samples differ, the first at \(diff.first ?? -1) of \(one.count)")
-        // A segmented decoder, eleven seams checked, none failed.
-        #expect(seams?.checked ?? 0 >= 10)
+        // A segmented decoder, five seams checked, none failed.
+        #expect(seams?.checked ?? 0 >= 5)
         #expect(seams?.failed == 0)
     }
 
     @Test("MP3 without a pre-roll fails seams' checks; the earlier decoder decodes each such segment again: still the same samples")
     func aFailedSeamFallsBackToOneDecoder() async throws {
         let (one, segmented, seams) = try await IOExecutor.shared.run { token in
-            let one = try Self.decode("speech-vbr.mp3", .oneDecoder, rate: 44_100, channels: 2, token).samples
-            let (samples, reader) = try Self.decode("speech-vbr.mp3", .segmented(seconds: 1, prerollSeconds: 0), rate: 44_100, channels: 2, token)
+            let one = try Self.decode("speech-vbr.mp3", .oneDecoder, rate: 44_100, channels: 2, seconds: 6, token).samples
+            let (samples, reader) = try Self.decode("speech-vbr.mp3", .segmented(seconds: 1, prerollSeconds: 0), rate: 44_100, channels: 2,
+                                                    seconds: 6, token)
             return (one, samples, Self.seams(reader))
         }
         let diff = Self.differences(one, segmented)
         #expect(diff.count == 0, "\(diff.count) samples differ, the first at \(diff.first ?? -1) of \(one.count)")
-        // Eleven seams, each checked; at least one failed, and some were repaired segments' seams.
-        #expect(seams?.checked ?? 0 >= 10)
+        // Five seams at least, each checked; at least one failed, and some were repaired segments' seams.
+        #expect(seams?.checked ?? 0 >= 5)
         #expect(seams?.failed ?? 0 >= 1, "\(String(describing: seams))")
     }
 

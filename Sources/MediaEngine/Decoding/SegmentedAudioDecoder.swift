@@ -18,11 +18,12 @@ import Foundation
 /// decoding twice, never a wrong sample.
 ///
 /// Costs: about 15% more CPU than one decoder (the pre-roll: a second of Opus a 20 s segment, 5%;
-/// 2 KB of MP3, 1 to 2%; the rest handing frames between threads), and memory for up to three
-/// segments' decoded sound and the decoders' frame pools (an hour's transcode peaked 27 MiB higher
-/// for 48 kHz stereo Opus, 12 MiB for 44.1 kHz MP3, than for AAC decoded by one decoder). A segment
-/// nobody has taken to a thread yet when its sound is wanted is decoded on the caller's thread, so a
-/// caller that is itself an engine thread never waits for a thread that cannot come.
+/// 2 KB of MP3, 1 to 2%; the rest handing frames between threads), and memory for the
+/// segments' decoded sound (one more than the cores, up to five) and the decoders' frame pools (on
+/// two cores an hour's transcode peaked 27 MiB higher for 48 kHz stereo Opus, 12 MiB for 44.1 kHz
+/// MP3, than for AAC decoded by one decoder). A segment nobody has taken to a thread yet when its
+/// sound is wanted is decoded on the caller's thread, so a caller that is itself an engine thread
+/// never waits for a thread that cannot come.
 ///
 /// Blocking: call on an engine thread, one caller at a time.
 final class SegmentedAudioDecoder: AudioFrameDecoding {
@@ -211,8 +212,13 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
             condition.lock()
             let continuing = self.decoder
             self.decoder = nil
+            let dropped = cancelled
             frames.reserveCapacity(frames.count + ownCount)
             condition.unlock()
+            // A segment dropped before it started (a seek, a failed seam) takes no decoder.
+            if token.isCancelled || dropped {
+                throw MediaEngineError(.cancelled, source: name, operation: "decode", reason: "the operation was cancelled")
+            }
             let decoder = try continuing ?? stock.take()
                 ?? StreamDecoder(parameters: parameters.pointer, timeBase: parameters.timeBase, source: name)
             guard let local = av_packet_alloc() else { throw SegmentedAudioDecoder.outOfMemory(name) }
@@ -292,6 +298,10 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
     private let prerollTicks: Int64
     private let prerollBytes: Int
     private let nominalTicks: Int64
+    /// The most packets in a segment and in a pre-roll: twice and four times their lengths in packets
+    /// of the nominal duration (64 at least), whatever durations the packets state.
+    private let maxSegmentPackets: Int
+    private let maxPrerollPackets: Int
     /// Packets of the next segment that a segment's decoder decodes too, for the check at the seam.
     private let overlapCount = 4
     /// Segments handed out ahead (the one frames are taken from included): two decode while the
@@ -334,6 +344,9 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         let rate = source.pointee.sample_rate
         let frameSize = source.pointee.frame_size
         nominalTicks = rate > 0 && frameSize > 0 ? ticks(Double(frameSize) / Double(rate)) : ticks(0.02)
+        let nominal = max(1, nominalTicks)
+        maxSegmentPackets = Int(max(64, min(65_536, segmentTicks.multipliedSaturating(by: 2) / nominal)))
+        maxPrerollPackets = Int(max(64, min(65_536, prerollTicks.multipliedSaturating(by: 4) / nominal)))
     }
 
     deinit { flush() }
@@ -358,7 +371,9 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
             if batch.count >= end + overlapCount { handOut(ownCount: end, isLast: false, token) }
         } else {
             batchTicks = batchTicks.addingSaturating(ticks(of: owned))
-            if batchTicks >= segmentTicks { ownEnd = batch.count }
+            // Durations come from the file: a segment also ends at a count of packets, so that packets
+            // stating too short a duration cannot make one segment of the whole stream.
+            if batchTicks >= segmentTicks || batch.count >= maxSegmentPackets { ownEnd = batch.count }
         }
         return .accepted
     }
@@ -375,7 +390,10 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
                 first.frames[first.taken] = nil
                 first.taken += 1
                 first.condition.unlock()
-                if let next { av_frame_move_ref(frame, next.pointer) }
+                if let next {
+                    av_frame_unref(frame)
+                    av_frame_move_ref(frame, next.pointer)
+                }
                 return .frame
             }
             if first.done {
@@ -417,7 +435,7 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         var kept: [OwnedPacket] = []
         var (keptTicks, keptBytes): (Int64, Int) = (0, 0)
         for packet in (preroll + own).reversed() {
-            guard keptTicks < prerollTicks || keptBytes < prerollBytes, kept.count < 4096 else { break }
+            guard keptTicks < prerollTicks || keptBytes < prerollBytes, kept.count < maxPrerollPackets else { break }
             kept.append(packet)
             keptTicks = keptTicks.addingSaturating(ticks(of: packet))
             keptBytes += Int(max(0, packet.pointer.pointee.size))
@@ -488,7 +506,8 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
     private static func sameSound(_ a: UnsafeMutablePointer<AVFrame>, _ b: UnsafeMutablePointer<AVFrame>) -> Bool {
         let (x, y) = (a.pointee, b.pointee)
         guard x.nb_samples == y.nb_samples, x.format == y.format, x.sample_rate == y.sample_rate, x.pts == y.pts,
-              x.ch_layout.nb_channels == y.ch_layout.nb_channels, let xs = x.extended_data, let ys = y.extended_data else { return false }
+              x.pkt_pos == y.pkt_pos, x.ch_layout.nb_channels == y.ch_layout.nb_channels,
+              let xs = x.extended_data, let ys = y.extended_data else { return false }
         let format = AVSampleFormat(rawValue: x.format)
         let planar = av_sample_fmt_is_planar(format) != 0
         let channels = Int(x.ch_layout.nb_channels)
