@@ -386,14 +386,15 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             }
             return (change, s.machine.timeControlStatus, s.machine.waitingReason, change.stalled ? s.item : nil)
         }
-        let (oldStatus, oldReason, started) = (change.oldStatus, change.oldReason, change.restart != nil)
+        let (oldStatus, oldReason, started) = (change.oldStatus, change.oldReason, change.restart?.anchor)
         keyValueObservers.didChange("timeControlStatus", from: oldStatus, to: newStatus)
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
-        if started { updateSound() }
-        if started {
-            // Periodic observers hear of starts and stops.
-            firePeriodicObservers(at: currentTime(), all: true)
+        if let started {
+            updateSound()
+            // Periodic observers hear of starts and stops, with the time playback started at: the clock
+            // may have moved on since the state was changed (a start decided on an engine thread).
+            firePeriodicObservers(at: started, all: true)
         }
         updateTicking()
     }

@@ -55,10 +55,11 @@ struct PlayerLooperTests {
         let template = AVPlayerItem(url: Self.url("tone.wav"))
         let looper = AVPlayerLooper(player: player, templateItem: template)
         let statuses = Recorder<AVPlayerLooper.Status>(), counts = Recorder<Int>()
-        let statusObservation = looper.observe(\.status, options: [.new]) { _, change in if let status = change.newValue { statuses.add(status) } }
+        let statusObservation = looper.observe(\.status, options: [.initial, .new]) { _, change in if let status = change.newValue { statuses.add(status) } }
         let countObservation = looper.observe(\.loopCount, options: [.new]) { _, change in if let count = change.newValue { counts.add(count) } }
-        await until("looper.status != .unknown") { looper.status != .unknown }
-        #expect(looper.status == .ready && looper.error == nil && statuses.values == [.ready])
+        // The observers hear of a change just after the property holds it: the wait is for them.
+        await until("the looper's status observed") { statuses.values.contains { $0 != .unknown } }
+        #expect(looper.status == .ready && looper.error == nil && Array(statuses.values.drop { $0 == .unknown }) == [.ready], "\(statuses.values)")
         let replicas = looper.loopingPlayerItems
         #expect(replicas.count >= 3 && !replicas.contains { $0 === template })
         #expect(player.items().count == replicas.count && replicas.allSatisfy { replica in player.items().contains { $0 === replica } })
@@ -76,6 +77,7 @@ struct PlayerLooperTests {
             // The replica that ended is back in the queue, last; the queue is the replicas still.
             #expect(player.items().last === before && player.items().count == replicas.count)
         }
+        await until("four loops observed") { counts.values.count >= 4 }
         #expect(counts.values == [1, 2, 3, 4])
         #expect(looper.loopCount == 4 && looper.status == .ready)
         player.pause()
@@ -179,7 +181,7 @@ struct PlayerLooperTests {
         // (seen under ThreadSanitizer), and then only the initial value tells of it.
         let observation = looper.observe(\.status, options: [.initial, .new]) { _, change in if let status = change.newValue { statuses.add(status) } }
         player.play()
-        await until("looper.status != .unknown") { looper.status != .unknown }
+        await until("the looper's status observed") { statuses.values.contains { $0 != .unknown } }
         #expect(looper.status == .failed && looper.error != nil && Array(statuses.values.drop { $0 == .unknown }) == [.failed], "\(statuses.values)")
         #expect((looper.error as? AVError)?.code == .failedToLoadMediaData, "\(String(describing: looper.error))")
         #expect(player.items().isEmpty && player.currentItem == nil && looper.loopCount == 0)
