@@ -292,10 +292,25 @@ func diskFull(kib: Int, output: URL) async {
 /// Loads `count` assets of `files` at once (tracks, duration, common metadata) while a task on the
 /// cooperative pool ticks every 5 ms, and prints the tracks loaded and the longest gap between two
 /// ticks: in a process of its own, the gap measures what the loads do to the pool, not what other
-/// tests' work on it does.
+/// tests' work on it does. A thread of its own ticks beside it (`referenceGapMs`): its longest gap is
+/// what the machine's load did to any thread of the process, which a busy machine stretches as much.
 func heartbeat(count: Int, files: [URL]) async {
     let assets = (0..<count).map { AVURLAsset(url: files[$0 % files.count]) }
     let stop = Atomic<Bool>(false)
+    let referenceWorst = Atomic<Int>(0)
+    let referenceDone = DispatchSemaphore(value: 0)
+    Thread {
+        var last = ContinuousClock.now
+        while !stop.load(ordering: .relaxed) {
+            Thread.sleep(forTimeInterval: 0.005)
+            let now = ContinuousClock.now
+            let gap = now - last
+            let ms = Int(gap.components.seconds * 1000 + gap.components.attoseconds / 1_000_000_000_000_000)
+            if ms > referenceWorst.load(ordering: .relaxed) { referenceWorst.store(ms, ordering: .relaxed) }
+            last = now
+        }
+        referenceDone.signal()
+    }.start()
     let ticking = Task { () -> Duration in
         var worst = Duration.zero
         var last = ContinuousClock.now
@@ -321,8 +336,15 @@ func heartbeat(count: Int, files: [URL]) async {
     }
     stop.store(true, ordering: .relaxed)
     let worst = await ticking.value
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        DispatchQueue.global().async {
+            referenceDone.wait()
+            done.resume()
+        }
+    }
     print("tracks \(loaded)")
     print("worstGapMs \(worst.components.seconds * 1000 + worst.components.attoseconds / 1_000_000_000_000_000)")
+    print("referenceGapMs \(referenceWorst.load(ordering: .relaxed))")
 }
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -290,8 +290,12 @@ struct HeartbeatTests {
         // handed back on the pool), and a loaded machine delays ticks: this bounds scheduling jitter
         // (8 ms seen, 15 ms beside two busy processes), not blocking, which the next test pins down
         // with loads that would block for 30 s. A sanitizer's slowdown stretches it: the bound scales.
+        // A machine loaded by the rest of the suite and two busy processes stretched the gap to 593 ms:
+        // what a thread of the process's own saw over the same time (its longest gap) is allowed on top.
         let gap = try #require(run.values["worstGapMs"], "\(run.stdout)")
-        #expect(Double(gap) < 500 * TestTiming.scale, "the heartbeat's longest gap was \(gap) ms")
+        let reference = try #require(run.values["referenceGapMs"], "\(run.stdout)")
+        #expect(Double(gap) < 500 * TestTiming.scale + Double(reference),
+                "the heartbeat's longest gap was \(gap) ms (a thread of its own: \(reference) ms)")
     }
 
     /// 200 loads blocked on slow byte sources: the cooperative pool stays free, so the heartbeat ticks
@@ -310,9 +314,9 @@ struct HeartbeatTests {
         loads.forEach { $0.cancel() }
         for load in loads { _ = try? await load.value }
         // A blocked pool would stop the heartbeat for the whole 30-second read; other suites' CPU work
-        // can delay a tick by a second on a loaded machine (1.14 s seen in the stress run beside two busy
-        // processes and a playing 1080p movie), as the test above allows.
-        #expect(worst < TestTiming.bound(2), "the heartbeat's longest gap was \(worst)")
+        // can delay a tick by a second or two on a loaded machine (1.14 s seen in the stress run beside
+        // two busy processes and a playing 1080p movie, 2.2 s in another), as the test above allows.
+        #expect(worst < TestTiming.bound(5), "the heartbeat's longest gap was \(worst)")
     }
 }
 
