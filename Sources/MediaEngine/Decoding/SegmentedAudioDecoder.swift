@@ -162,8 +162,8 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         var claimed = false
         var done = false
         var cancelled = false
-        /// Frames of its own packets, in order; a taken one is set to nil.
-        var frames: [OwnedFrame?] = []
+        /// Frames of its own packets, in order; those before `taken` were moved out (blank).
+        var frames = DecodedFrames()
         var taken = 0
         /// Frames of the next segment's first packets, for the check at the seam.
         var overlap: [OwnedFrame] = []
@@ -175,12 +175,25 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         /// A segment for a decoder of its own, or (`continuing`) for a decoder that has decoded the
         /// packets before it, with the `frames` it gave for the first of them.
         init(packets: [OwnedPacket], prerollCount: Int, ownCount: Int, isLast: Bool, parameters: Parameters, name: String,
-             token: CancellationToken, stock: Stock, continuing: StreamDecoder? = nil, frames: [OwnedFrame] = []) {
+             token: CancellationToken, stock: Stock, continuing: StreamDecoder? = nil) {
             (self.packets, self.prerollCount, self.ownCount, self.isLast) = (packets, prerollCount, ownCount, isLast)
             (self.parameters, self.name, self.token, self.stock) = (parameters, name, token, stock)
             decoder = continuing
-            self.frames = frames
         }
+
+        /// Takes `given`, the frames a continuing decoder gave for the segment's first packets, as its
+        /// first frames; before the segment is queued. Where memory runs out the segment fails, as if
+        /// it had been decoded and failed, so that it is never decoded without them.
+        func adopt(_ given: [OwnedFrame]) {
+            condition.lock()
+            defer { condition.unlock() }
+            for frame in given where !frames.append(movingFrom: frame.pointer) {
+                (claimed, done, failure) = (true, true, SegmentedAudioDecoder.outOfMemory(name))
+                return
+            }
+        }
+
+        deinit { frames.release() }
 
         /// Decodes the segment unless another thread has claimed it.
         func run() {
@@ -213,7 +226,6 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
             let continuing = self.decoder
             self.decoder = nil
             let dropped = cancelled
-            frames.reserveCapacity(frames.count + ownCount)
             condition.unlock()
             // A segment dropped before it started (a seek, a failed seam) takes no decoder.
             if token.isCancelled || dropped {
@@ -271,20 +283,25 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         private func keep(_ frame: UnsafeMutablePointer<AVFrame>, draining: Bool) throws {
             let index = frame.pointee.pkt_pos
             if index >= 0, index < Int64(prerollCount) { return av_frame_unref(frame) }
-            guard let owned = av_frame_alloc() else { throw SegmentedAudioDecoder.outOfMemory(name) }
-            av_frame_move_ref(owned, frame)
-            if index >= 0, index < Int64(packets.count) { owned.pointee.pkt_pos = packets[Int(index)].pointer.pointee.pos }
-            let kept = OwnedFrame(owned)
-            condition.lock()
+            if index >= 0, index < Int64(packets.count) { frame.pointee.pkt_pos = packets[Int(index)].pointer.pointee.pos }
             if !draining, index >= Int64(prerollCount + ownCount) {
+                // The overlap: four frames a segment, each of its own.
+                guard let owned = av_frame_alloc() else { throw SegmentedAudioDecoder.outOfMemory(name) }
+                av_frame_move_ref(owned, frame)
+                let kept = OwnedFrame(owned)
+                condition.lock()
                 overlap.append(kept)
-            } else {
-                frames.append(kept)
-                // The caller is woken for frames sixteen at a time (and at the end, in `run`): one wake
-                // a frame cost more in switching threads than the frame's handling.
-                if frames.count % 16 == 0 { condition.broadcast() }
+                return condition.unlock()
             }
-            condition.unlock()
+            condition.lock()
+            defer { condition.unlock() }
+            guard frames.append(movingFrom: frame) else {
+                av_frame_unref(frame)
+                throw SegmentedAudioDecoder.outOfMemory(name)
+            }
+            // The caller is woken for frames sixteen at a time (and at the end, in `run`): one wake a
+            // frame cost more in switching threads than the frame's handling.
+            if frames.count % 16 == 0 { condition.broadcast() }
         }
     }
 
@@ -386,14 +403,10 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
             guard let first = segments.first else { return .end }
             first.condition.lock()
             if first.taken < first.frames.count {
-                let next = first.frames[first.taken]
-                first.frames[first.taken] = nil
+                av_frame_unref(frame)
+                av_frame_move_ref(frame, first.frames.frame(at: first.taken))
                 first.taken += 1
                 first.condition.unlock()
-                if let next {
-                    av_frame_unref(frame)
-                    av_frame_move_ref(frame, next.pointer)
-                }
                 return .frame
             }
             if first.done {
@@ -477,8 +490,8 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         later.condition.lock()
         wait(for: later) { $0.frames.count >= overlap.count }
         later.condition.lock()
-        let agrees = !overlap.isEmpty && later.failure == nil && later.frames.count >= overlap.count
-            && zip(overlap, later.frames).allSatisfy { theirs, ours in ours.map { Self.sameSound(theirs.pointer, $0.pointer) } ?? false }
+        let agrees = !overlap.isEmpty && later.failure == nil && later.taken == 0 && later.frames.count >= overlap.count
+            && overlap.indices.allSatisfy { Self.sameSound(overlap[$0].pointer, later.frames.frame(at: $0)) }
         later.condition.unlock()
         segments.removeFirst()
         seamsChecked += 1
@@ -497,7 +510,8 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         let skipped = min(overlapCount, later.ownCount)
         let again = Segment(packets: Array(later.packets[(later.prerollCount + skipped)...]), prerollCount: 0, ownCount: later.ownCount - skipped,
                             isLast: later.isLast, parameters: parameters, name: name, token: later.token, stock: stock,
-                            continuing: decoder, frames: overlap)
+                            continuing: decoder)
+        again.adopt(overlap)
         segments[0] = again
         runners.add(again, first: true)
     }
