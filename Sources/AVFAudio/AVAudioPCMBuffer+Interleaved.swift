@@ -5,6 +5,23 @@ extension AVAudioPCMBuffer {
     /// into the buffer from frame `start`, in the buffer's common format (integers rounded and
     /// clipped), and sets ``frameLength`` to the end of what was written. Frames past the capacity are
     /// left out. One pass over the samples, on the calling thread. Returns the frames written.
+    /// Stereo pairs into two planes, sixteen samples at a time (an hour of 48 kHz stereo is 173
+    /// million samples: a lane at a time took a tenth of a second).
+    private static func split(_ source: UnsafePointer<Float>, frames: Int, into left: UnsafeMutablePointer<Float>,
+                              _ right: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeRawPointer(source)
+        let blocks = frames / 8
+        for b in 0..<blocks {
+            let pairs = raw.loadUnaligned(fromByteOffset: b * 64, as: SIMD16<Float>.self)
+            UnsafeMutableRawPointer(left + b * 8).storeBytes(of: pairs.evenHalf, as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(right + b * 8).storeBytes(of: pairs.oddHalf, as: SIMD8<Float>.self)
+        }
+        for f in (blocks * 8)..<frames {
+            left[f] = source[2 * f]
+            right[f] = source[2 * f + 1]
+        }
+    }
+
     @discardableResult
     func store(interleaved samples: UnsafeBufferPointer<Float>, at start: Int) -> Int {
         let channels = Int(format.channelCount)
@@ -17,6 +34,8 @@ extension AVAudioPCMBuffer {
             guard let data = floatChannelData else { return 0 }
             if format.isInterleaved {
                 (data[0] + start * channels).update(from: source, count: frames * channels)
+            } else if channels == 2 {
+                Self.split(source, frames: frames, into: data[0] + start, data[1] + start)
             } else {
                 for c in 0..<channels {
                     let to = data[c] + start

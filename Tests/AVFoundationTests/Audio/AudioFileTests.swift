@@ -129,6 +129,17 @@ extension AudioWork {
                 #expect(Float(samples[2 * i]) / 32_768 == reference[0][i] && Float(samples[2 * i + 1]) / 32_768 == reference[1][i])
                 if Float(samples[2 * i]) / 32_768 != reference[0][i] { break }
             }
+            // Deinterleaved Float32 (the stereo split, sixteen samples at a time) read in odd-sized
+            // pieces is the interleaved Float32 (copied as it is), sample for sample.
+            let pieces = try Self.readAll(AVAudioFile(forReading: url), chunk: 1_001)
+            let interleaved = try AVAudioFile(forReading: url, commonFormat: .pcmFormatFloat32, interleaved: true)
+            let whole = try #require(AVAudioPCMBuffer(pcmFormat: interleaved.processingFormat, frameCapacity: AVAudioFrameCount(reference[0].count)))
+            try interleaved.read(into: whole)
+            let pairs = try #require(whole.floatChannelData)[0]
+            #expect(pieces.map(\.count) == reference.map(\.count) && Int(whole.frameLength) == reference[0].count)
+            let samePieces = pieces == reference
+            #expect(samePieces, "1,001 frames at a time read what 44,100 at a time read")
+            #expect((0..<Int(whole.frameLength)).allSatisfy { pairs[2 * $0] == reference[0][$0] && pairs[2 * $0 + 1] == reference[1][$0] })
             let int32 = try AVAudioFile(forReading: url, commonFormat: .pcmFormatInt32, interleaved: false)
             let b32 = try #require(AVAudioPCMBuffer(pcmFormat: int32.processingFormat, frameCapacity: 100))
             try int32.read(into: b32)
