@@ -1,10 +1,6 @@
 import Foundation
 
 extension AVAudioPCMBuffer {
-    /// Writes `samples` (interleaved 32-bit float, the buffer's channel count a frame, nominally -1...1)
-    /// into the buffer from frame `start`, in the buffer's common format (integers rounded and
-    /// clipped), and sets ``frameLength`` to the end of what was written. Frames past the capacity are
-    /// left out. One pass over the samples, on the calling thread. Returns the frames written.
     /// Stereo pairs into two planes, sixteen samples at a time (an hour of 48 kHz stereo is 173
     /// million samples: a lane at a time took a tenth of a second).
     private static func split(_ source: UnsafePointer<Float>, frames: Int, into left: UnsafeMutablePointer<Float>,
@@ -22,6 +18,10 @@ extension AVAudioPCMBuffer {
         }
     }
 
+    /// Writes `samples` (interleaved 32-bit float, the buffer's channel count a frame, nominally -1...1)
+    /// into the buffer from frame `start`, in the buffer's common format (integers rounded and
+    /// clipped), and sets ``frameLength`` to the end of what was written. Frames past the capacity are
+    /// left out. One pass over the samples, on the calling thread. Returns the frames written.
     @discardableResult
     func store(interleaved samples: UnsafeBufferPointer<Float>, at start: Int) -> Int {
         let channels = Int(format.channelCount)

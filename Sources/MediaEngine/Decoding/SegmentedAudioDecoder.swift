@@ -187,13 +187,13 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         func adopt(_ given: [OwnedFrame]) {
             condition.lock()
             defer { condition.unlock() }
-            for frame in given where !frames.append(movingFrom: frame.pointer) {
-                (claimed, done, failure) = (true, true, SegmentedAudioDecoder.outOfMemory(name))
-                return
+            for frame in given {
+                if !frames.append(movingFrom: frame.pointer) {
+                    (claimed, done, failure) = (true, true, SegmentedAudioDecoder.outOfMemory(name))
+                    return
+                }
             }
         }
-
-        deinit { frames.release() }
 
         /// Decodes the segment unless another thread has claimed it.
         func run() {
