@@ -33,7 +33,7 @@ final class DecodeAhead: @unchecked Sendable {
     /// Whether reads decode on the calling thread (no thread of its own).
     private let inline: Bool
 
-    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 16_384, depth: Int = 4, inline: Bool = false) {
+    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 65_536, depth: Int = 4, inline: Bool = false) {
         (self.reader, self.channels, self.token, self.chunkFrames, self.depth) = (reader, channels, token, chunkFrames, depth)
         self.inline = inline
     }
