@@ -13,7 +13,9 @@ server (Xvfb, 1920x1080), then:
          mean avtool used less.
   drift  `avocet-play-bench drift FILE S` (S: --seconds, 60 by default): how far the sound written and
          the pictures handed out strayed from the player's clock over the file, and its CPU time (a
-         consumer taking BGRA pictures at the display rate, no window) against `ffmpeg -re`'s
+         consumer taking BGRA pictures at the display rate, no window) against `ffmpeg -re`'s; then
+         the same consumer taking 420v pictures (the decoder's 4:2:0, bi-planar: no colour conversion,
+         as `ffmpeg -f null` converts none)
   seek   ten seeks to seeded random times, exact (zero tolerances) and wide (the default ones), until the
          picture there is handed out: `avocet-play-bench seek` against Benchmarks/ffmpeg_seek.c (FFmpeg's
          C API doing the same seek, decode and BGRA conversion), medians and their ratio
@@ -142,6 +144,12 @@ def main():
     # sound to a null device): against ffmpeg -re decoding both streams at the file's pace.
     if args.seconds >= 60:
         print(f"  consumer CPU       {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
+    _, used, output = capture([bench, "drift", MOVIE, str(args.seconds), "420v"])
+    native = values(output)
+    print(f"  420v consumer      pictures {native.get('pictures')} of {native.get('expectedPictures')}, drift {native.get('driftMs')} ms")
+    consumer = used.ru_utime + used.ru_stime
+    if args.seconds >= 60:
+        print(f"  420v consumer CPU  {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
 
     rng = random.Random(10)
     times = [f"{rng.uniform(1, 59):.3f}" for _ in range(10)]

@@ -35,9 +35,12 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-func readyItem(_ path: String) async -> (AVPlayer, AVPlayerItem, AVPlayerItemVideoOutput) {
+/// A player of `path`, ready, with a video output handing out `pixelFormat` (nil: the output's
+/// default, 32BGRA).
+func readyItem(_ path: String, pixelFormat: OSType? = nil) async -> (AVPlayer, AVPlayerItem, AVPlayerItemVideoOutput) {
     let item = AVPlayerItem(url: URL(fileURLWithPath: path))
-    let output = AVPlayerItemVideoOutput(pixelBufferAttributes: nil)
+    let attributes: [String: Any]? = pixelFormat.map { [kCVPixelBufferPixelFormatTypeKey as String: $0] }
+    let output = AVPlayerItemVideoOutput(pixelBufferAttributes: attributes)
     item.add(output)
     let player = AVPlayer(playerItem: item)
     player.audioDevice = ("bench", #"pcm.bench { type file slave { pcm { type null } } file "/dev/null" format raw }"#)
@@ -46,8 +49,8 @@ func readyItem(_ path: String) async -> (AVPlayer, AVPlayerItem, AVPlayerItemVid
     return (player, item, output)
 }
 
-func drift(_ path: String, seconds: Double) async {
-    let (player, item, output) = await readyItem(path)
+func drift(_ path: String, seconds: Double, pixelFormat: OSType?) async {
+    let (player, item, output) = await readyItem(path, pixelFormat: pixelFormat)
     let rate = Double((try? await item.asset.loadTracks(withMediaType: .video).first?.load(.nominalFrameRate)) ?? 30)
     player.play()
     let started = ContinuousClock.now
@@ -114,11 +117,14 @@ func seeks(_ path: String, times: [Double]) async {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let mode = arguments.first, arguments.count >= 3 else { fail("usage: drift FILE SECONDS | seek FILE TIME...") }
+guard let mode = arguments.first, arguments.count >= 3 else { fail("usage: drift FILE SECONDS [420v] | seek FILE TIME...") }
 let file = arguments[arguments.startIndex + 1]
 let rest = arguments.dropFirst(2).compactMap(Double.init)
 switch mode {
-case "drift": await drift(file, seconds: rest.first ?? 60)
+case "drift":
+    // 420v: the pictures as the decoder's 4:2:0 gives them (bi-planar, no colour conversion).
+    let format: OSType? = arguments.contains("420v") ? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange : nil
+    await drift(file, seconds: rest.first ?? 60, pixelFormat: format)
 case "seek": await seeks(file, times: rest)
 default: fail("unknown mode \(mode)")
 }
