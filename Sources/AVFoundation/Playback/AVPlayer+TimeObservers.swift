@@ -16,18 +16,22 @@ extension AVPlayer {
 
     /// Fires the periodic observers whose next mark `time` reached (all of them when `all`).
     func firePeriodicObservers(at time: CMTime, all: Bool) {
-        let due = change { s -> [PeriodicObserver] in
-            var due: [PeriodicObserver] = []
-            for i in s.periodic.indices {
-                let mark = AVPlayer.mark(time, s.periodic[i].interval)
-                if all || mark != s.periodic[i].lastMark {
-                    s.periodic[i].lastMark = mark
-                    due.append(s.periodic[i])
-                }
-            }
-            return due
-        }
+        let due = change { AVPlayer.duePeriodicObservers(in: &$0, at: time, all: all) }
         for observer in due { deliver(observer.token, on: observer.queue) { observer.block(time) } }
+    }
+
+    /// The periodic observers whose next mark `time` reached (all of them when `all`), their marks
+    /// moved on; called with the state's lock held.
+    static func duePeriodicObservers(in s: inout State, at time: CMTime, all: Bool) -> [PeriodicObserver] {
+        var due: [PeriodicObserver] = []
+        for i in s.periodic.indices {
+            let mark = AVPlayer.mark(time, s.periodic[i].interval)
+            if all || mark != s.periodic[i].lastMark {
+                s.periodic[i].lastMark = mark
+                due.append(s.periodic[i])
+            }
+        }
+        return due
     }
 
     /// Runs `work` on `queue` unless the observer was removed meanwhile.

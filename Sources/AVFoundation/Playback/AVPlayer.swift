@@ -383,19 +383,20 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             if let restart = change.restart {
                 s.timebase.setRateAndAnchorTime(rate: restart.rate, anchorTime: restart.anchor, immediateSourceTime: now)
                 if restart.anchor < s.lastTick { s.lastTick = restart.anchor }
+                // Periodic observers hear of starts and stops, with the time playback starts or stops
+                // at; queued before the lock is given up, so that a tick of the time now running (on
+                // another thread) cannot reach them first and be followed by an earlier time.
+                for observer in AVPlayer.duePeriodicObservers(in: &s, at: restart.anchor, all: true) {
+                    deliver(observer.token, on: observer.queue) { observer.block(restart.anchor) }
+                }
             }
             return (change, s.machine.timeControlStatus, s.machine.waitingReason, change.stalled ? s.item : nil)
         }
-        let (oldStatus, oldReason, started) = (change.oldStatus, change.oldReason, change.restart?.anchor)
+        let (oldStatus, oldReason, restarted) = (change.oldStatus, change.oldReason, change.restart != nil)
         keyValueObservers.didChange("timeControlStatus", from: oldStatus, to: newStatus)
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
-        if let started {
-            updateSound()
-            // Periodic observers hear of starts and stops, with the time playback started at: the clock
-            // may have moved on since the state was changed (a start decided on an engine thread).
-            firePeriodicObservers(at: started, all: true)
-        }
+        if restarted { updateSound() }
         updateTicking()
     }
 

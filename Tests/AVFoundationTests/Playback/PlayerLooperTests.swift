@@ -59,7 +59,10 @@ struct PlayerLooperTests {
         let countObservation = looper.observe(\.loopCount, options: [.new]) { _, change in if let count = change.newValue { counts.add(count) } }
         // The observers hear of a change just after the property holds it: the wait is for them.
         await until("the looper's status observed") { statuses.values.contains { $0 != .unknown } }
-        #expect(looper.status == .ready && looper.error == nil && Array(statuses.values.drop { $0 == .unknown }) == [.ready], "\(statuses.values)")
+        // The initial value may already be the new one (an observation made as the looper became ready
+        // hears it twice): what counts is that it was seen and nothing else was.
+        let seen = statuses.values.filter { $0 != .unknown }
+        #expect(looper.status == .ready && looper.error == nil && !seen.isEmpty && seen.allSatisfy { $0 == .ready }, "\(statuses.values)")
         let replicas = looper.loopingPlayerItems
         #expect(replicas.count >= 3 && !replicas.contains { $0 === template })
         #expect(player.items().count == replicas.count && replicas.allSatisfy { replica in player.items().contains { $0 === replica } })
@@ -182,7 +185,8 @@ struct PlayerLooperTests {
         let observation = looper.observe(\.status, options: [.initial, .new]) { _, change in if let status = change.newValue { statuses.add(status) } }
         player.play()
         await until("the looper's status observed") { statuses.values.contains { $0 != .unknown } }
-        #expect(looper.status == .failed && looper.error != nil && Array(statuses.values.drop { $0 == .unknown }) == [.failed], "\(statuses.values)")
+        let seen = statuses.values.filter { $0 != .unknown }
+        #expect(looper.status == .failed && looper.error != nil && !seen.isEmpty && seen.allSatisfy { $0 == .failed }, "\(statuses.values)")
         #expect((looper.error as? AVError)?.code == .failedToLoadMediaData, "\(String(describing: looper.error))")
         #expect(player.items().isEmpty && player.currentItem == nil && looper.loopCount == 0)
         observation.invalidate()

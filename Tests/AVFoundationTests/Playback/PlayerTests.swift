@@ -182,6 +182,7 @@ struct PlayerTests {
         // The start may be decided on an engine thread (the player's own status comes a moment after
         // the item's); the clock moves only once time runs.
         await until("player.timeControlStatus == .playing") { player.timeControlStatus == .playing }
+        await until("the start's tick") { !ticks.values.isEmpty }
         for _ in 0..<14 { clock.advance(by: Self.t(0.1)) }   // to 1.4 s
         queue.sync {}
         #expect(ticks.values == [0, 0.5, 1.0], "the start, then each half second: \(ticks.values)")
