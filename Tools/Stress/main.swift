@@ -293,7 +293,7 @@ func diskFull(kib: Int, output: URL) async {
 /// cooperative pool ticks every 5 ms, and prints the tracks loaded and the longest gap between two
 /// ticks: in a process of its own, the gap measures what the loads do to the pool, not what other
 /// tests' work on it does. A thread of its own ticks beside it (`referenceGapMs`): its longest gap is
-/// what the machine's load did to any thread of the process, which a busy machine stretches as much.
+/// what the machine's load did to any thread of the process. `loadsMs`: how long the loads took.
 func heartbeat(count: Int, files: [URL]) async {
     let assets = (0..<count).map { AVURLAsset(url: files[$0 % files.count]) }
     let stop = Atomic<Bool>(false)
@@ -322,6 +322,7 @@ func heartbeat(count: Int, files: [URL]) async {
         }
         return worst
     }
+    let loadsStarted = ContinuousClock.now
     let loaded = await withTaskGroup(of: Int.self) { group in
         for asset in assets {
             group.addTask {
@@ -334,6 +335,7 @@ func heartbeat(count: Int, files: [URL]) async {
         }
         return await group.reduce(0, +)
     }
+    let loads = ContinuousClock.now - loadsStarted
     stop.store(true, ordering: .relaxed)
     let worst = await ticking.value
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -345,6 +347,7 @@ func heartbeat(count: Int, files: [URL]) async {
     print("tracks \(loaded)")
     print("worstGapMs \(worst.components.seconds * 1000 + worst.components.attoseconds / 1_000_000_000_000_000)")
     print("referenceGapMs \(referenceWorst.load(ordering: .relaxed))")
+    print("loadsMs \(loads.components.seconds * 1000 + loads.components.attoseconds / 1_000_000_000_000_000)")
 }
 
 let arguments = CommandLine.arguments.dropFirst()
