@@ -3,8 +3,11 @@ internal import MediaEngine
 
 /// Decodes an audio file ahead of its reader, on a thread of its own: while the caller converts or
 /// processes one buffer, the next is being decoded (a second core does the decoding). At most `depth`
-/// chunks of `chunkFrames` frames wait (interleaved float at the stream's rate); the thread starts at
-/// the first read, and ends at the end of the stream, at an error, or when the file goes.
+/// chunks wait (interleaved float at the stream's rate): the first after a start or a restart of 4,096
+/// frames, so that a short read there waits for little, each next one twice the last up to
+/// `chunkFrames` (by default 65,536 frames, or 512 KiB of samples for more than two channels); the
+/// thread starts at the first read, and ends at the end of the stream, at an error, or when the file
+/// goes.
 ///
 /// With `inline`, there is no thread: reads decode on the calling thread (for a reader whose decoder
 /// already works ahead on threads of its own), and `reader` is touched by that one consumer only.
@@ -32,10 +35,16 @@ final class DecodeAhead: @unchecked Sendable {
     private let token: CancellationToken
     /// Whether reads decode on the calling thread (no thread of its own).
     private let inline: Bool
+    /// The frames of the next chunk the thread decodes.
+    private var nextChunk: Int
+    private static let firstChunk = 4_096
 
-    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int = 65_536, depth: Int = 4, inline: Bool = false) {
-        (self.reader, self.channels, self.token, self.chunkFrames, self.depth) = (reader, channels, token, chunkFrames, depth)
+    /// `chunkFrames`: the largest chunk; nil for 65,536 frames, fewer for more than two channels.
+    init(_ reader: AudioSampleReader, channels: Int, token: CancellationToken, chunkFrames: Int? = nil, depth: Int = 4, inline: Bool = false) {
+        let largest = max(1, chunkFrames ?? min(65_536, max(Self.firstChunk, 131_072 / max(1, channels))))
+        (self.reader, self.channels, self.token, self.chunkFrames, self.depth) = (reader, channels, token, largest, depth)
         self.inline = inline
+        nextChunk = min(Self.firstChunk, largest)
     }
 
     /// Where the decoded sound's first frame lies (the engine reader's `firstFrame`); nil until known.
@@ -85,6 +94,7 @@ final class DecodeAhead: @unchecked Sendable {
         paused = true
         while busy { condition.wait() }
         (chunks, offset, ended, failure, first) = ([], 0, false, nil, nil)
+        nextChunk = min(Self.firstChunk, chunkFrames)
         let current = reader
         condition.unlock()
         defer {
@@ -128,8 +138,10 @@ final class DecodeAhead: @unchecked Sendable {
             }
             busy = true
             let current = reader
+            let frames = nextChunk
+            nextChunk = min(frames * 2, chunkFrames)
             condition.unlock()
-            let decoded = Result { try current.read(chunkFrames, token) }
+            let decoded = Result { try current.read(frames, token) }
             let known = current.firstFrame
             condition.lock()
             busy = false
