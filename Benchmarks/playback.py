@@ -146,7 +146,7 @@ def main():
         print(f"  consumer CPU       {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
     _, used, output = capture([bench, "drift", MOVIE, str(args.seconds), "420v"])
     native = values(output)
-    print(f"  420v consumer      pictures {native.get('pictures')} of {native.get('expectedPictures')}, drift {native.get('driftMs')} ms")
+    print(f"  420v consumer      pictures {native.get('pictures')} of {native.get('expectedPictures')} ({native.get('pixelFormat')}), drift {native.get('driftMs')} ms")
     consumer = used.ru_utime + used.ru_stime
     if args.seconds >= 60:
         print(f"  420v consumer CPU  {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")

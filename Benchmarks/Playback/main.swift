@@ -58,12 +58,14 @@ func drift(_ path: String, seconds: Double, pixelFormat: OSType?) async {
     var lagMax = 0.0
     var leadMin = Double.infinity, leadMax = -Double.infinity
     var warm = false
+    var handedOut: OSType?
     while milliseconds(started) < seconds * 1000 {
         let host = CMClockGetTime(CMClockGetHostTimeClock())
         let time = output.itemTime(forHostTime: host.seconds)
         var shown = CMTime.invalid
         if time.isValid, output.hasNewPixelBuffer(forItemTime: time),
-           output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: &shown) != nil, shown.isNumeric {
+           let picture = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: &shown), shown.isNumeric {
+            if handedOut == nil { handedOut = CVPixelBufferGetPixelFormatType(picture) }
             pictures += 1
             lagMax = max(lagMax, (time - shown).seconds)
         }
@@ -84,6 +86,9 @@ func drift(_ path: String, seconds: Double, pixelFormat: OSType?) async {
     guard warm else { fail("played too briefly") }
     let frame = 1 / max(1, rate)
     print("played \(String(format: "%.3f", played))")
+    // The pixel format handed out, as its four characters (BGRA, 420v).
+    let code = handedOut.map { f in String((0..<4).map { Character(UnicodeScalar(UInt8(truncatingIfNeeded: f >> (24 - 8 * $0)))) }) }
+    print("pixelFormat \(code ?? "none")")
     print("pictures \(pictures)")
     print("expectedPictures \(Int((played * rate).rounded()))")
     print("pictureLagMaxMs \(String(format: "%.1f", lagMax * 1000))")
@@ -123,7 +128,7 @@ let rest = arguments.dropFirst(2).compactMap(Double.init)
 switch mode {
 case "drift":
     // 420v: the pictures as the decoder's 4:2:0 gives them (bi-planar, no colour conversion).
-    let format: OSType? = arguments.contains("420v") ? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange : nil
+    let format: OSType? = arguments.dropFirst(2).contains("420v") ? kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange : nil
     await drift(file, seconds: rest.first ?? 60, pixelFormat: format)
 case "seek": await seeks(file, times: rest)
 default: fail("unknown mode \(mode)")
