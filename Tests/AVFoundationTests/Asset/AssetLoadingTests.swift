@@ -293,13 +293,15 @@ struct HeartbeatTests {
         // On a machine busy with the rest of the suite, the pool's share of the loads (their results
         // handed back) runs slower and the heartbeat waits behind it: 593 ms and then 1.8 s were seen,
         // where a thread of the process's own missed no more than 9 ms. Parses run on the pool would
-        // hold the heartbeat for nearly the whole of the loads (all of them queued before its tick);
-        // what the pool's own share may take is bounded at half of them, the loads' time measured in
-        // the same process.
+        // hold the heartbeat for nearly the whole of the loads (all of them queued before its tick: 5 ms
+        // of blocking work a load on the pool held it for 520 of 522 ms); the pool's own share may take
+        // three quarters of the loads' time, measured in the same process (under AddressSanitizer, whose
+        // instrumented Swift code is the pool's share and FFmpeg's uninstrumented parsing the engine's,
+        // it took 52%).
         let gap = try #require(run.values["worstGapMs"], "\(run.stdout)")
         let reference = try #require(run.values["referenceGapMs"], "\(run.stdout)")
         let loads = try #require(run.values["loadsMs"], "\(run.stdout)")
-        #expect(Double(gap) < max(500 * TestTiming.scale + Double(reference), Double(loads) / 2),
+        #expect(Double(gap) < max(500 * TestTiming.scale + Double(reference), Double(loads) * 3 / 4),
                 "the heartbeat's longest gap was \(gap) ms, in \(loads) ms of loads (a thread of its own: \(reference) ms)")
     }
 
