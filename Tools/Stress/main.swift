@@ -132,9 +132,13 @@ func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
 }
 
+/// Whole milliseconds of `duration`.
+func milliseconds(_ duration: Duration) -> Int {
+    Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+}
+
 func milliseconds(since start: ContinuousClock.Instant) -> Int {
-    let elapsed = ContinuousClock.now - start
-    return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    milliseconds(ContinuousClock.now - start)
 }
 
 /// `count` assets whose delegates never answer start loading; then a local file loads. Prints how many
@@ -304,8 +308,7 @@ func heartbeat(count: Int, files: [URL]) async {
         while !stop.load(ordering: .relaxed) {
             Thread.sleep(forTimeInterval: 0.005)
             let now = ContinuousClock.now
-            let gap = now - last
-            let ms = Int(gap.components.seconds * 1000 + gap.components.attoseconds / 1_000_000_000_000_000)
+            let ms = milliseconds(now - last)
             if ms > referenceWorst.load(ordering: .relaxed) { referenceWorst.store(ms, ordering: .relaxed) }
             last = now
         }
@@ -335,7 +338,7 @@ func heartbeat(count: Int, files: [URL]) async {
         }
         return await group.reduce(0, +)
     }
-    let loads = ContinuousClock.now - loadsStarted
+    let loads = milliseconds(since: loadsStarted)
     stop.store(true, ordering: .relaxed)
     let worst = await ticking.value
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -345,9 +348,9 @@ func heartbeat(count: Int, files: [URL]) async {
         }
     }
     print("tracks \(loaded)")
-    print("worstGapMs \(worst.components.seconds * 1000 + worst.components.attoseconds / 1_000_000_000_000_000)")
+    print("worstGapMs \(milliseconds(worst))")
     print("referenceGapMs \(referenceWorst.load(ordering: .relaxed))")
-    print("loadsMs \(loads.components.seconds * 1000 + loads.components.attoseconds / 1_000_000_000_000_000)")
+    print("loadsMs \(loads)")
 }
 
 let arguments = CommandLine.arguments.dropFirst()
