@@ -16,22 +16,22 @@ extension AVPlayer {
 
     /// Fires the periodic observers whose next mark `time` reached (all of them when `all`).
     func firePeriodicObservers(at time: CMTime, all: Bool) {
-        let due = change { AVPlayer.duePeriodicObservers(in: &$0, at: time, all: all) }
-        for observer in due { deliver(observer.token, on: observer.queue) { observer.block(time) } }
+        change { firePeriodicObservers(in: &$0, at: time, all: all) }
     }
 
-    /// The periodic observers whose next mark `time` reached (all of them when `all`), their marks
-    /// moved on; called with the state's lock held.
-    static func duePeriodicObservers(in s: inout State, at time: CMTime, all: Bool) -> [PeriodicObserver] {
-        var due: [PeriodicObserver] = []
+    /// Fires the periodic observers whose next mark `time` reached (all of them when `all`), their
+    /// marks moved on; called with the state's lock held. Their calls are queued before the lock is
+    /// given up, so that a tick on another thread cannot reach an observer first and be followed by an
+    /// earlier time.
+    func firePeriodicObservers(in s: inout State, at time: CMTime, all: Bool) {
         for i in s.periodic.indices {
             let mark = AVPlayer.mark(time, s.periodic[i].interval)
             if all || mark != s.periodic[i].lastMark {
                 s.periodic[i].lastMark = mark
-                due.append(s.periodic[i])
+                let observer = s.periodic[i]
+                deliver(observer.token, on: observer.queue) { observer.block(time) }
             }
         }
-        return due
     }
 
     /// Runs `work` on `queue` unless the observer was removed meanwhile.

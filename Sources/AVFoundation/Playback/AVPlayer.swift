@@ -383,12 +383,8 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             if let restart = change.restart {
                 s.timebase.setRateAndAnchorTime(rate: restart.rate, anchorTime: restart.anchor, immediateSourceTime: now)
                 if restart.anchor < s.lastTick { s.lastTick = restart.anchor }
-                // Periodic observers hear of starts and stops, with the time playback starts or stops
-                // at; queued before the lock is given up, so that a tick of the time now running (on
-                // another thread) cannot reach them first and be followed by an earlier time.
-                for observer in AVPlayer.duePeriodicObservers(in: &s, at: restart.anchor, all: true) {
-                    deliver(observer.token, on: observer.queue) { observer.block(restart.anchor) }
-                }
+                // Periodic observers hear of starts and stops, with the time playback starts or stops at.
+                firePeriodicObservers(in: &s, at: restart.anchor, all: true)
             }
             return (change, s.machine.timeControlStatus, s.machine.waitingReason, change.stalled ? s.item : nil)
         }

@@ -17,9 +17,10 @@ import Foundation
 /// which goes on from where it stands, as one decoder would: a seam that fails costs a segment's
 /// decoding twice, never a wrong sample.
 ///
-/// Costs: about 15% more CPU than one decoder (the pre-roll: a second of Opus a 20 s segment, 5%;
-/// 2 KB of MP3, 1 to 2%; the rest handing frames between threads), and memory for the
-/// segments' decoded sound (one more than the cores, up to five) and the decoders' frame pools (on
+/// Costs: 5% (MP3) to 12% (Opus) more CPU than one decoder (the pre-roll: a second of Opus a 20 s
+/// segment, 5%; 2 KB of MP3, 1 to 2%; the rest handing packets and frames between threads), and
+/// memory for the segments' decoded sound (one more than the cores, up to five) and the decoders'
+/// frame pools (on
 /// two cores an hour's transcode peaked 27 MiB higher for 48 kHz stereo Opus, 12 MiB for 44.1 kHz
 /// MP3, than for AAC decoded by one decoder). A segment nobody has taken to a thread yet when its
 /// sound is wanted is decoded on the caller's thread, so a caller that is itself an engine thread
@@ -173,7 +174,7 @@ final class SegmentedAudioDecoder: AudioFrameDecoding {
         var failure: (any Error)?
 
         /// A segment for a decoder of its own, or (`continuing`) for a decoder that has decoded the
-        /// packets before it, with the `frames` it gave for the first of them.
+        /// packets before it (the frames it gave for the first of them are then `adopt`ed).
         init(packets: [OwnedPacket], prerollCount: Int, ownCount: Int, isLast: Bool, parameters: Parameters, name: String,
              token: CancellationToken, stock: Stock, continuing: StreamDecoder? = nil) {
             (self.packets, self.prerollCount, self.ownCount, self.isLast) = (packets, prerollCount, ownCount, isLast)
