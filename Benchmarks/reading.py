@@ -12,7 +12,8 @@ Avocet is faster):
           vs `ffmpeg -threads T -i F -an -pix_fmt bgra -f null -` and vs PyAV decoding to BGRA numpy
           arrays (thread_type AUTO, thread_count T); T is Avocet's decoder thread count, min(cores, 4).
           Goals: at most ffmpeg's time, at most half PyAV's. nv12 (420v) is timed beside it.
-  stored  `avocet-read-bench stored F` (video and audio track outputs, outputSettings nil) vs
+  stored  `avocet-read-bench stored F` (video and audio track outputs, outputSettings nil; beside it
+          `stored-nocopy`, the same with alwaysCopiesSampleData false) vs
           `ffmpeg_read F` (a bare av_read_frame loop), on the 1080p file (few large packets) and on
           small-2h.mp4 (2 hours of 320x240 H.264 + AAC: half a million small packets); rate = packets
           a second, whole process and in-process. Goal: at least 0.9 of the loop's rate. For
@@ -155,12 +156,16 @@ def bgra(bench, python, movie, runs):
 
 def stored(bench, loop, path, runs):
     print(f"stored: {os.path.basename(path)}, video and audio as stored", flush=True)
-    r = together([("avocet", [bench, "stored", path], True), ("loop", [loop, path], True),
+    r = together([("avocet", [bench, "stored", path], True), ("nocopy", [bench, "stored-nocopy", path], True), ("loop", [loop, path], True),
                   ("video", [loop, path, "video"], True), ("audio", [loop, path, "audio"], True)], runs)
-    (aw, ac, ar, ao), (lw, lc, lr, lo), (vw, vc, _, vo), (uw, uc, _, uo) = r["avocet"], r["loop"], r["video"], r["audio"]
-    if (ao["videoBuffers"], ao["audioBuffers"], ao["bytes"]) != (lo["videoPackets"], lo["audioPackets"], lo["bytes"]):
-        sys.exit(f"packets differ: Avocet {ao}, ffmpeg_read {lo}")
+    (aw, ac, ar, ao), (nw, nc, nr, no), (lw, lc, lr, lo) = r["avocet"], r["nocopy"], r["loop"]
+    (vw, vc, _, vo), (uw, uc, _, uo) = r["video"], r["audio"]
+    for o in (ao, no):
+        if (o["videoBuffers"], o["audioBuffers"], o["bytes"]) != (lo["videoPackets"], lo["audioPackets"], lo["bytes"]):
+            sys.exit(f"packets differ: Avocet {o}, ffmpeg_read {lo}")
     row(f"avocet-read-bench stored ({ao['buffers']} buffers)", aw, ac, ar, f"   in-process {ao['seconds'] * 1000:8.1f} ms")
+    row("avocet-read-bench stored-nocopy (alwaysCopiesSampleData false)", nw, nc, nr, f"   in-process {no['seconds'] * 1000:8.1f} ms"
+        f"   rate ratio {lw / nw:.2f} (in-process {lo['seconds'] / no['seconds']:.2f})")
     row("ffmpeg_read (av_read_frame loop)", lw, lc, lr, f"   in-process {lo['seconds'] * 1000:8.1f} ms"
         f"   rate ratio {lw / aw:.2f} (in-process {lo['seconds'] / ao['seconds']:.2f})  {goal(lw / aw >= 0.9)} (at least 0.9)")
     # Each track output demuxes the file for itself (the other tracks discarded): the same loop per track.

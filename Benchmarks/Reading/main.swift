@@ -8,6 +8,7 @@
 //   nv12    the first video track decoded to 420v (4:2:0 bi-planar, video range)
 //   stored  the first video and the first audio track as stored (outputSettings nil), each in its own
 //           output, drained alternately (one buffer from each in turn) as a remuxer would
+//   stored-nocopy  the same with alwaysCopiesSampleData false: each buffer refers to the packet read
 //   pcm16k  the first audio track as 16 kHz mono 32-bit float linear PCM
 //
 // Every buffer is taken with copyNextSampleBuffer() on the main thread (a command-line tool may block),
@@ -66,7 +67,7 @@ func drain(_ outputs: [AVAssetReaderOutput]) -> [Counts] {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 2 else { fail("usage: avocet-read-bench bgra|nv12|stored|pcm16k FILE") }
+guard arguments.count == 2 else { fail("usage: avocet-read-bench bgra|nv12|stored|stored-nocopy|pcm16k FILE") }
 let (mode, path) = (arguments[0], arguments[1])
 guard FileManager.default.fileExists(atPath: path) else { fail("no file at \(path)") }
 
@@ -76,7 +77,7 @@ let wanted: [(AVMediaType, [String: Any]?)]
 switch mode {
 case "bgra": wanted = [(.video, [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])]
 case "nv12": wanted = [(.video, [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])]
-case "stored": wanted = [(.video, nil), (.audio, nil)]
+case "stored", "stored-nocopy": wanted = [(.video, nil), (.audio, nil)]
 case "pcm16k": wanted = [(.audio, [AVFormatIDKey: kAudioFormatLinearPCM, AVSampleRateKey: 16_000, AVNumberOfChannelsKey: 1,
                                    AVLinearPCMBitDepthKey: 32, AVLinearPCMIsFloatKey: true])]
 default: fail("unknown mode \(mode)")
@@ -92,6 +93,7 @@ for (type, settings) in wanted {
         track = first
     } catch { fail("\(path): \(error)") }
     let output = AVAssetReaderTrackOutput(track: track, outputSettings: settings)
+    if mode == "stored-nocopy" { output.alwaysCopiesSampleData = false }
     guard reader.canAdd(output) else { fail("cannot add a \(type.rawValue) output: \(String(describing: reader.error))") }
     reader.add(output)
     outputs.append(output)
@@ -106,7 +108,7 @@ guard reader.status == .completed else { fail("the reader ended \(String(describ
 let all = perOutput.reduce(Counts(), +)
 var line: [String: Any] = ["mode": mode, "buffers": all.buffers, "frames": mode == "pcm16k" ? all.samples : all.frames,
                            "samples": all.samples, "bytes": all.bytes, "seconds": total, "readSeconds": readSeconds]
-if mode == "stored" {
+if mode.hasPrefix("stored") {
     line["videoBuffers"] = perOutput[0].buffers
     line["audioBuffers"] = perOutput[1].buffers
 }

@@ -37,8 +37,12 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Whether each buffer holds its own copy of the data. Avocet's buffers always do (each is made for
-    /// the caller), so setting false changes nothing but is allowed, as Apple's is. Default true.
+    /// Whether each buffer holds its own copy of the data; default true. Set it false before reading
+    /// starts and a track output's stored samples (`outputSettings: nil`) of 4 KiB or more refer to
+    /// the packets the demuxer read instead of copies, as Apple's may: do not change their bytes.
+    /// Each such packet goes back to be read into again when its buffer is released, so holding
+    /// buffers holds their packets, no more. Smaller samples, decoded pictures and sound are made for
+    /// the caller either way.
     open var alwaysCopiesSampleData: Bool {
         get { state.withLock { $0.alwaysCopiesSampleData } }
         set { state.withLock { $0.alwaysCopiesSampleData = newValue } }

@@ -29,6 +29,10 @@ package final class PacketShelf: @unchecked Sendable {
         /// The packet's bytes as the container holds them; empty for a packet of none.
         package let bytes: UnsafeRawBufferPointer
 
+        /// The shelf, held: for what refers to the packet's bytes past its owner's life (a sample
+        /// buffer over them), which keeps the shelf, and so the packet, until it gives the packet back.
+        package var heldShelf: PacketShelf { shelf.takeUnretainedValue() }
+
         /// Gives the packet back to its shelf, once: its bytes must not be used after.
         package func giveBack() {
             shelf._withUnsafeGuaranteedRef { $0.giveBack(packet) }

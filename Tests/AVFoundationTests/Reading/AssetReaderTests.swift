@@ -168,6 +168,33 @@ struct AssetReaderTests {
         #expect(try bytes(taken.value).allSatisfy { !$0.isEmpty })
     }
 
+    @Test("alwaysCopiesSampleData false: stored samples refer to the packets read, the same bytes and times, kept after the reader goes",
+          arguments: [AVMediaType.video, .audio])
+    func storedWithoutCopies(type: AVMediaType) async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let track = try #require(try await asset.loadTracks(withMediaType: type).first)
+        func read(copies: Bool) async throws -> [CMSampleBuffer] {
+            let reader = try AVAssetReader(asset: asset)
+            let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+            output.alwaysCopiesSampleData = copies
+            reader.add(output)
+            #expect(reader.startReading())
+            let buffers = try await Self.drain(output)
+            #expect(reader.status == .completed)
+            return buffers
+        }
+        // The reader, its output and their packet shelf are gone once `read` returns: the buffers hold
+        // their packets (AddressSanitizer runs this too).
+        let shared = try await read(copies: false)
+        let copied = try await read(copies: true)
+        let bytes = { (buffers: [CMSampleBuffer]) in try buffers.map { try #require($0.dataBuffer).dataBytes() } }
+        #expect(shared.count == copied.count && shared.count > 40, "\(shared.count) and \(copied.count)")
+        #expect(try bytes(shared) == bytes(copied))
+        #expect(shared.map(\.presentationTimeStamp) == copied.map(\.presentationTimeStamp))
+        #expect(shared.map(\.decodeTimeStamp) == copied.map(\.decodeTimeStamp))
+        #expect(shared.map { $0.sampleAttachments[0][.notSync] as? Bool ?? false } == copied.map { $0.sampleAttachments[0][.notSync] as? Bool ?? false })
+    }
+
     @Test("stored audio samples of an AAC track: one packet each, in order")
     func storedAudio() async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
