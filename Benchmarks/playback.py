@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Playback figures, side by side with FFmpeg's players on the same file, in one run.
 
-    python3 Benchmarks/playback.py [--no-build] [--seconds S]
+    python3 Benchmarks/playback.py [--no-build] [--seconds S] [--runs N]
 
 Builds avtool and avocet-play-bench in release mode (unless --no-build), makes
 Benchmarks/out/corpus/play-1080p.mp4 when missing (60 s of 1080p30 H.264 + AAC), starts a virtual X
-server (Xvfb, 1920x1080), then:
+server (Xvfb, 1920x1080), then runs each of these N times (3 by default), interleaved, and gives each
+run's ratio and their median (this machine's CPU time for one process varies by up to a fifth):
   cpu    CPU time (user + system, from wait4) of playing the file to its end with pictures in a
          window: `avtool play FILE --video` (1280x720 window, sound to ALSA's null device) against
          `ffplay -autoexit -x 1280 -y 720 FILE` (SDL's dummy sound driver), and, without a window,
@@ -13,7 +14,8 @@ server (Xvfb, 1920x1080), then:
          mean avtool used less.
   drift  `avocet-play-bench drift FILE S` (S: --seconds, 60 by default): how far the sound written and
          the pictures handed out strayed from the player's clock over the file, and its CPU time (a
-         consumer taking BGRA pictures at the display rate, no window) against `ffmpeg -re`'s; then
+         consumer taking BGRA pictures at the display rate, 60 Hz, no window, sound to ALSA's null
+         device) against `ffmpeg -re`'s; then
          the same consumer taking 420v pictures (the decoder's 4:2:0, bi-planar: no colour conversion,
          as `ffmpeg -f null` converts none)
   seek   ten seeks to seeded random times, exact (zero tolerances) and wide (the default ones), until the
@@ -28,6 +30,7 @@ import argparse
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -95,6 +98,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-build", action="store_true")
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--memory-minutes", type=int, default=0)
     parser.add_argument("--only-memory", action="store_true")
     args = parser.parse_args()
@@ -121,44 +125,58 @@ def main():
                 xvfb.wait()
         if args.only_memory:
             return
+    env = dict(os.environ, DISPLAY=display, AVOCET_AUDIO_DEVICE="null", SDL_AUDIODRIVER="dummy")
+    window_cmd = [avtool, "play", MOVIE, "--video"]
+    ffplay_cmd = ["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-x", "1280", "-y", "720", MOVIE]
+    headless_cmd = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"]
+    ratios = {"window/ffmpeg": [], "window/ffplay": [], "bgra/ffmpeg": [], "420v/ffmpeg": []}
+    drifts = []
     try:
-        env = dict(os.environ, DISPLAY=display, AVOCET_AUDIO_DEVICE="null", SDL_AUDIODRIVER="dummy")
-        print("cpu (playing the 60 s file to its end; CPU seconds, wall seconds)", flush=True)
-        ours, ours_wall, ours_rss = cpu([avtool, "play", MOVIE, "--video"], env)
-        theirs, theirs_wall, theirs_rss = cpu(["ffplay", "-hide_banner", "-loglevel", "error", "-autoexit", "-x", "1280", "-y", "720", MOVIE], env)
-        headless, headless_wall, headless_rss = cpu(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", MOVIE, "-f", "null", "-"], env)
-        print(f"  avtool play --video       {ours:7.2f} s CPU in {ours_wall:6.2f} s   peak {ours_rss:6.1f} MiB")
-        print(f"  ffplay (1280x720 window)  {theirs:7.2f} s CPU in {theirs_wall:6.2f} s   peak {theirs_rss:6.1f} MiB   ratio {ours / theirs:.2f}")
-        print(f"  ffmpeg -re -f null        {headless:7.2f} s CPU in {headless_wall:6.2f} s   peak {headless_rss:6.1f} MiB   ratio {ours / headless:.2f}")
+        print(f"cpu ({args.runs} interleaved runs of each; the file played to its end; CPU seconds, wall seconds)", flush=True)
+        for run in range(args.runs):
+            ours, ours_wall, ours_rss = cpu(window_cmd, env)
+            theirs, theirs_wall, theirs_rss = cpu(ffplay_cmd, env)
+            headless, headless_wall, headless_rss = cpu(headless_cmd, env)
+            # Consumers taking pictures at the display rate without a window (sound to a null device):
+            # BGRA, then 420v (the decoder's 4:2:0, bi-planar: no colour conversion).
+            _, used, output = capture([bench, "drift", MOVIE, str(args.seconds)], env)
+            bgra, drift = used.ru_utime + used.ru_stime, values(output)
+            _, used, output = capture([bench, "drift", MOVIE, str(args.seconds), "420v"], env)
+            native_cpu, native = used.ru_utime + used.ru_stime, values(output)
+            drifts += [drift, native]
+            print(f"  run {run + 1}: avtool play --video {ours:6.2f} s CPU in {ours_wall:6.2f} s (peak {ours_rss:6.1f} MiB);"
+                  f" ffplay {theirs:6.2f} s in {theirs_wall:6.2f} s (peak {theirs_rss:6.1f} MiB);"
+                  f" ffmpeg -re -f null {headless:6.2f} s in {headless_wall:6.2f} s (peak {headless_rss:6.1f} MiB);"
+                  f" BGRA consumer {bgra:6.2f} s; 420v consumer {native_cpu:6.2f} s", flush=True)
+            for key in ["played", "pixelFormat", "pictures", "expectedPictures", "pictureLagMaxMs", "soundLeadMinMs", "soundLeadMaxMs", "driftMs"]:
+                print(f"    {key:18} {drift.get(key)}   {native.get(key)}")
+            ratios["window/ffmpeg"].append(ours / headless)
+            ratios["window/ffplay"].append(ours / theirs)
+            if args.seconds >= 60:
+                ratios["bgra/ffmpeg"].append(bgra / headless)
+                ratios["420v/ffmpeg"].append(native_cpu / headless)
     finally:
         xvfb.terminate()
         xvfb.wait()
-
-    print(f"drift ({args.seconds:g} s of the file)", flush=True)
-    _, used, output = capture([bench, "drift", MOVIE, str(args.seconds)])
-    drift = values(output)
-    for key in ["played", "pictures", "expectedPictures", "pictureLagMaxMs", "soundLeadMinMs", "soundLeadMaxMs", "driftMs"]:
-        print(f"  {key:18} {drift.get(key)}")
-    consumer = used.ru_utime + used.ru_stime
-    # The drift run is a consumer taking BGRA pictures at the display rate without a window (and the
-    # sound to a null device): against ffmpeg -re decoding both streams at the file's pace.
-    if args.seconds >= 60:
-        print(f"  consumer CPU       {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
-    _, used, output = capture([bench, "drift", MOVIE, str(args.seconds), "420v"])
-    native = values(output)
-    print(f"  420v consumer      pictures {native.get('pictures')} of {native.get('expectedPictures')} ({native.get('pixelFormat')}), drift {native.get('driftMs')} ms")
-    consumer = used.ru_utime + used.ru_stime
-    if args.seconds >= 60:
-        print(f"  420v consumer CPU  {consumer:.2f} s, ffmpeg -re -f null {headless:.2f} s: ratio {consumer / headless:.2f}")
+    print("ratios (each run's, then the median)")
+    for key, values_ in ratios.items():
+        if values_:
+            print(f"  {key:14} {', '.join(f'{v:.2f}' for v in values_)}   median {statistics.median(values_):.2f}")
+    print(f"  drift          largest {max(float(d.get('driftMs', 'nan')) for d in drifts):.1f} ms over {len(drifts)} runs")
 
     rng = random.Random(10)
     times = [f"{rng.uniform(1, 59):.3f}" for _ in range(10)]
-    ours = values(subprocess.run([bench, "seek", MOVIE, *times], check=True, capture_output=True, text=True).stdout)
-    theirs = values(subprocess.run([seeker, MOVIE, *times], check=True, capture_output=True, text=True).stdout)
-    print("seek (ten seeded times; median ms until the picture is handed out)")
-    for kind in ["exact", "wide"]:
-        a, b = float(ours[f"{kind}MsMedian"]), float(theirs[f"{kind}MsMedian"])
-        print(f"  {kind:6} avocet {a:7.1f} ms   FFmpeg C API {b:7.1f} ms   ratio {a / b:.2f}")
+    print(f"seek (ten seeded times, {args.runs} interleaved runs; median ms until the picture is handed out)")
+    seeks = {"exact": [], "wide": []}
+    for run in range(args.runs):
+        ours = values(subprocess.run([bench, "seek", MOVIE, *times], check=True, capture_output=True, text=True).stdout)
+        theirs = values(subprocess.run([seeker, MOVIE, *times], check=True, capture_output=True, text=True).stdout)
+        for kind in ["exact", "wide"]:
+            a, b = float(ours[f"{kind}MsMedian"]), float(theirs[f"{kind}MsMedian"])
+            seeks[kind].append(a / b)
+            print(f"  run {run + 1} {kind:6} avocet {a:7.1f} ms   FFmpeg C API {b:7.1f} ms   ratio {a / b:.2f}")
+    for kind, values_ in seeks.items():
+        print(f"  {kind:6} ratios {', '.join(f'{v:.2f}' for v in values_)}   median {statistics.median(values_):.2f}")
 
 
 if __name__ == "__main__":

@@ -24,13 +24,13 @@ def usage(cmd, env=None):
     return elapsed, used
 
 
-def capture(cmd, keep_output=True, stdin_path=None):
+def capture(cmd, env=None, keep_output=True, stdin_path=None):
     """Wall seconds, the resource usage (wait4's) and the standard output (text; empty when not kept:
-    then it goes to /dev/null) of one process, its standard input read from `stdin_path` when given;
-    exits when it fails."""
+    then it goes to /dev/null) of one process, run with `env` (this process's environment when None),
+    its standard input read from `stdin_path` when given; exits when it fails."""
     with tempfile.TemporaryFile() as errors, open(stdin_path or os.devnull, "rb") as source:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=errors)
+        proc = subprocess.Popen(cmd, stdin=source, stdout=subprocess.PIPE if keep_output else subprocess.DEVNULL, stderr=errors, env=env)
         out = b""
         if keep_output:
             out = proc.stdout.read()

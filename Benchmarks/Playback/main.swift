@@ -6,8 +6,8 @@
 //     .build/release/avocet-play-bench seek FILE TIME...
 //
 // drift  plays FILE for SECONDS on the host clock, its sound into ALSA's file device (to /dev/null:
-//        real writes, no sound card), and pulls pictures from an AVPlayerItemVideoOutput every 5 ms as
-//        a display would. Prints `key value` lines: pictures (shown), expectedPictures (the frame
+//        real writes, no sound card), and pulls pictures from an AVPlayerItemVideoOutput at 60 Hz, as
+//        a display link would. Prints `key value` lines: pictures (shown), expectedPictures (the frame
 //        rate times the time played), pictureLagMaxMs (how far behind the item time the picture shown
 //        was, at worst: under a frame is on time), soundLeadMinMs / soundLeadMaxMs (item time of the
 //        sound written less the player's time: the renderer keeps 200 ms ahead) and driftMs (the
@@ -49,6 +49,9 @@ func readyItem(_ path: String, pixelFormat: OSType? = nil) async -> (AVPlayer, A
     return (player, item, output)
 }
 
+/// A 60 Hz display's refresh interval: how often the drift consumer asks for a picture.
+let displayInterval: UInt64 = 16_666_667
+
 func drift(_ path: String, seconds: Double, pixelFormat: OSType?) async {
     let (player, item, output) = await readyItem(path, pixelFormat: pixelFormat)
     let rate = Double((try? await item.asset.loadTracks(withMediaType: .video).first?.load(.nominalFrameRate)) ?? 30)
@@ -79,7 +82,8 @@ func drift(_ path: String, seconds: Double, pixelFormat: OSType?) async {
             leadMax = max(leadMax, lead)
         }
         if player.rate == 0 { break }
-        try? await Task.sleep(nanoseconds: 5_000_000)
+        // At the display rate, as a display link would ask.
+        try? await Task.sleep(nanoseconds: displayInterval)
     }
     let played = player.currentTime().seconds
     player.pause()
