@@ -20,6 +20,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     struct State {
         weak var reader: AVAssetReader?
         var alwaysCopiesSampleData = true
+        /// `alwaysCopiesSampleData` as it was when reading started: what the output's producer uses.
+        var copiesSampleData: Bool?
         var supportsRandomAccess = false
         var markedFinal = false
         /// The pass being read, once reading has started.
@@ -40,9 +42,11 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// Whether each buffer holds its own copy of the data; default true. Set it false before reading
     /// starts and a track output's stored samples (`outputSettings: nil`) of 4 KiB or more refer to
     /// the packets the demuxer read instead of copies, as Apple's may: do not change their bytes.
-    /// Each such packet goes back to be read into again when its buffer is released, so holding
-    /// buffers holds their packets, no more. Smaller samples, decoded pictures and sound are made for
-    /// the caller either way.
+    /// Each such packet goes back to be read into again when its buffer is released; while any is
+    /// held, the output's store of packets stays too (at most its read-ahead, 256 packets or 4 MiB,
+    /// beyond the held ones). Smaller samples, decoded pictures and sound are made for the caller
+    /// either way. Set after reading starts, it changes nothing for this output: the value at
+    /// ``AVAssetReader/startReading()`` holds (Apple's documentation does not say).
     open var alwaysCopiesSampleData: Bool {
         get { state.withLock { $0.alwaysCopiesSampleData } }
         set { state.withLock { $0.alwaysCopiesSampleData = newValue } }
@@ -193,6 +197,7 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         })
         let old = state.withLock { s -> SampleQueue? in
             defer { (s.queue, s.delivered) = (queue, false) }
+            if s.copiesSampleData == nil { s.copiesSampleData = s.alwaysCopiesSampleData }
             return s.queue
         }
         old?.cancel()

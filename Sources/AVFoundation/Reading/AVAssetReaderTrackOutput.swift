@@ -124,7 +124,7 @@ open class AVAssetReaderTrackOutput: AVAssetReaderOutput, @unchecked Sendable {
         case .failure(let error): throw error
         case .success(.stored):
             return try StoredSampleProducer(file: file, formatDescription: track.facts.formatDescriptions.first,
-                                            copies: state.withLock { $0.alwaysCopiesSampleData }, token)
+                                            copies: state.withLock { $0.copiesSampleData ?? $0.alwaysCopiesSampleData }, token)
         case .success(.pictures(let settings)): return try PictureSampleProducer(file: file, settings: settings, token)
         case .success(.sound(let settings)): return try SoundSampleProducer(file: file, settings: settings, token)
         }

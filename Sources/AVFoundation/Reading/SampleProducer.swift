@@ -12,12 +12,14 @@ protocol SampleProducer: AnyObject {
 
 /// A sample made on an engine thread, as it waits in its output's queue: a finished buffer, or a
 /// stored packet whose buffer the thread that takes it makes (`StoredPacket`), so that the buffer's
-/// memory is allocated and freed on that thread.
+/// memory is allocated and freed on that thread (or, for a packet the buffer refers to, given back
+/// from the thread that releases the buffer).
 enum ProducedSample {
     case buffer(CMSampleBuffer)
     case packet(StoredPacket)
 
-    /// The sample's buffer; made here for a packet, which goes back to its shelf. On the taking thread.
+    /// The sample's buffer; made here for a packet, which goes back to its shelf now, or when the
+    /// buffer goes for one it refers to. On the taking thread.
     func sampleBuffer() throws -> CMSampleBuffer {
         switch self {
         case .buffer(let buffer): buffer
@@ -40,7 +42,7 @@ enum ProducedSample {
 }
 
 /// A stored packet lent by the engine thread that read it (`PacketShelf`), and what its sample
-/// buffer needs: made on the thread that takes it, one copy of its bytes.
+/// buffer needs: made on the thread that takes it, with one copy of its bytes (or none, below).
 ///
 /// It refers to its shelf and its format description without reference counts, which the engine
 /// thread and the taking thread would both write for every sample: its producer owns both, and the

@@ -4,15 +4,18 @@ internal import Locking
 import Synchronization
 
 /// Packets read on an engine thread and lent, unchanged and uncopied, to the thread that takes them,
-/// which copies what it needs and gives them back. A packet's memory (FFmpeg's, from the demuxer) is
-/// freed on an engine thread when its shell is used again, never on the taker's: glibc's allocator
-/// serialises a thread's frees of another thread's memory against that thread's allocations, and for
-/// small stored samples that lock cost more than the rest of the sample.
+/// which copies what it needs and gives them back (or hands them on inside a sample buffer that refers
+/// to their bytes, given back when it goes). A packet's memory (FFmpeg's, from the demuxer) is freed on
+/// an engine thread when its shell is used again, not on the taker's: glibc's allocator serialises a
+/// thread's frees of another thread's memory against that thread's allocations, and for small stored
+/// samples that lock cost more than the rest of the sample. Only the shelf's own end frees on whichever
+/// thread lets go of it last (a sample buffer's, when one outlives the reader).
 ///
 /// The shelf owns every packet it lends: one given back is reused by the next read, and those not
 /// given back (a queue dropped with packets in it) are freed with the shelf. Its owner keeps it alive
 /// while any packet it lent is out: a `Lent` refers to it without a reference count, which the engine
-/// thread lending and the thread giving back would otherwise both write for every packet. Reads: one
+/// thread lending and the thread giving back would otherwise both write for every packet; what holds
+/// a packet past its owner's life (a sample buffer over its bytes) holds the shelf too (`heldShelf`). Reads: one
 /// engine thread at a time; `giveBack` and the `Lent` accessors: any thread.
 package final class PacketShelf: @unchecked Sendable {
     // @unchecked Sendable: `spare` is touched only by the one reading engine thread, `all` under

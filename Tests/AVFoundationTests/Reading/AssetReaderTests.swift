@@ -168,7 +168,7 @@ struct AssetReaderTests {
         #expect(try bytes(taken.value).allSatisfy { !$0.isEmpty })
     }
 
-    @Test("alwaysCopiesSampleData false: stored samples refer to the packets read, the same bytes and times, kept after the reader goes",
+    @Test("alwaysCopiesSampleData false: stored samples (the large ones not copied) have the same bytes and times, kept after the reader goes",
           arguments: [AVMediaType.video, .audio])
     func storedWithoutCopies(type: AVMediaType) async throws {
         let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("av.mp4")))
