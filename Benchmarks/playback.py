@@ -94,6 +94,11 @@ def values(output):
     return found
 
 
+def spread(ratios):
+    """Each run's ratio, then their median."""
+    return f"{', '.join(f'{r:.2f}' for r in ratios)}   median {statistics.median(ratios):.2f}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-build", action="store_true")
@@ -159,9 +164,9 @@ def main():
         xvfb.terminate()
         xvfb.wait()
     print("ratios (each run's, then the median)")
-    for key, values_ in ratios.items():
-        if values_:
-            print(f"  {key:14} {', '.join(f'{v:.2f}' for v in values_)}   median {statistics.median(values_):.2f}")
+    for key, found in ratios.items():
+        if found:
+            print(f"  {key:14} {spread(found)}")
     print(f"  drift          largest {max(float(d.get('driftMs', 'nan')) for d in drifts):.1f} ms over {len(drifts)} runs")
 
     rng = random.Random(10)
@@ -175,8 +180,8 @@ def main():
             a, b = float(ours[f"{kind}MsMedian"]), float(theirs[f"{kind}MsMedian"])
             seeks[kind].append(a / b)
             print(f"  run {run + 1} {kind:6} avocet {a:7.1f} ms   FFmpeg C API {b:7.1f} ms   ratio {a / b:.2f}")
-    for kind, values_ in seeks.items():
-        print(f"  {kind:6} ratios {', '.join(f'{v:.2f}' for v in values_)}   median {statistics.median(values_):.2f}")
+    for kind, found in seeks.items():
+        print(f"  {kind:6} ratios {spread(found)}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
 //   nv12    the first video track decoded to 420v (4:2:0 bi-planar, video range)
 //   stored  the first video and the first audio track as stored (outputSettings nil), each in its own
 //           output, drained alternately (one buffer from each in turn) as a remuxer would
-//   stored-nocopy  the same with alwaysCopiesSampleData false: each buffer refers to the packet read
+//   stored-nocopy  the same with alwaysCopiesSampleData false: each buffer of a packet of 4 KiB or more
+//           refers to the packet read (smaller ones are still copied)
 //   pcm16k  the first audio track as 16 kHz mono 32-bit float linear PCM
 //
 // Every buffer is taken with copyNextSampleBuffer() on the main thread (a command-line tool may block),

@@ -42,9 +42,10 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// Whether each buffer holds its own copy of the data; default true. Set it false before reading
     /// starts and a track output's stored samples (`outputSettings: nil`) of 4 KiB or more refer to
     /// the packets the demuxer read instead of copies, as Apple's may: do not change their bytes.
-    /// Each such packet goes back to be read into again when its buffer is released; while any is
-    /// held, the output's store of packets stays too (at most its read-ahead, 256 packets or 4 MiB,
-    /// beyond the held ones). Smaller samples, decoded pictures and sound are made for the caller
+    /// Each such packet goes back to be read into again when its buffer is released, and keeps its
+    /// bytes until it is: while any buffer is held, the output's store of packets stays too, as many
+    /// as were ever out at once (held, and read ahead: 256 packets or 4 MiB at most), even after its
+    /// reader is gone. Smaller samples, decoded pictures and sound are made for the caller
     /// either way. Set after reading starts, it changes nothing for this output: the value at
     /// ``AVAssetReader/startReading()`` holds (Apple's documentation does not say).
     open var alwaysCopiesSampleData: Bool {
