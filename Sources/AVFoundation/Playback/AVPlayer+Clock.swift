@@ -5,10 +5,13 @@ import Foundation
 // The clock: ticks on the tick queue, the device's heard time followed, the item's end acted on, and
 // item times clamped to the item.
 extension AVPlayer {
-    /// Ticks while time runs and someone listens (observers, or the end to act at): every manual-clock
-    /// move, or every 10 ms of the host clock.
-    func updateTicking() {
-        // Decided and swapped under the lock; timers are started and stopped outside it.
+    /// Ticks while time runs: at every manual-clock move, or on the host clock when the next thing is
+    /// due (see `nextTickDelay`), at most 50 ms apart. Called whenever the rate or the clock may have
+    /// changed; `soon` when what ticks look at changed (the time restarted, an observer came): the next
+    /// tick then comes within 10 ms.
+    func updateTicking(soon: Bool = true) {
+        // Decided and swapped under the lock; timers are started and stopped outside it, and set under
+        // it (so that a tick setting its next cannot undo a sooner one set here).
         let (start, stop, listenTo) = change { s -> (DispatchSourceTimer?, DispatchSourceTimer?, CMClock?) in
             let running = s.runningRate != 0
             if s.clock.isManual {
@@ -18,15 +21,17 @@ extension AVPlayer {
             }
             if running && s.timer == nil {
                 let timer = DispatchSource.makeTimerSource(queue: tickQueue)
-                timer.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(10), leeway: .milliseconds(2))
                 timer.setEventHandler { [weak self] in self?.tick() }
                 s.timer = timer
+                s.nextTick = .distantFuture
+                AVPlayer.scheduleTick(in: AVPlayer.fineTick, &s)
                 return (timer, nil, nil)
             }
             if !running, let timer = s.timer {
                 s.timer = nil
                 return (nil, timer, nil)
             }
+            if running && soon { AVPlayer.scheduleTick(in: AVPlayer.fineTick, &s) }
             return (nil, nil, nil)
         }
         stop?.cancel()
@@ -53,6 +58,47 @@ extension AVPlayer {
 
     static let tickQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
+    /// The host clock's finest and coarsest steps between ticks, in seconds.
+    static let fineTick = 0.010
+    static let coarseTick = 0.050
+
+    /// Sets the host clock's timer to fire `seconds` from now, unless it fires sooner already (or
+    /// `replacing`: the tick that fired sets the next). Under the state's lock.
+    static func scheduleTick(in seconds: Double, replacing: Bool = false, _ s: inout State) {
+        guard let timer = s.timer else { return }
+        let step = seconds.isFinite ? min(max(seconds, 0.001), coarseTick) : coarseTick
+        let deadline = DispatchTime.now() + .nanoseconds(Int(step * 1e9))
+        // A deadline passed is a tick on its way, which sets the next; another is harmless.
+        guard replacing || deadline < s.nextTick || s.nextTick <= .now() else { return }
+        s.nextTick = deadline
+        timer.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(2))
+    }
+
+    /// Host seconds until the next thing a tick does is due, from the item time `now` (`raw`: before
+    /// clamping to the item) at `rate`: a periodic observer's next mark, a boundary time, the item's
+    /// end; at least 1 ms, at most `coarseTick` (the read-ahead and stalls are looked at that often),
+    /// and `fineTick` while the time follows a device's sound, stands still for it, or an output asks
+    /// for it.
+    static func nextTickDelay(_ s: State, now: CMTime, raw: CMTime, fine: Bool) -> Double {
+        let rate = s.runningRate
+        // (The player does not play in reverse: a rate below zero is refused before it gets here.)
+        guard !fine, s.timebase.rate != 0, rate.isFinite, rate > 0, now.isNumeric else { return fineTick }
+        var item = coarseTick * rate   // item seconds until the next tick
+        let seconds = now.seconds
+        for observer in s.periodic {
+            // The mark changes at the next whole interval.
+            let next = (Double(observer.lastMark) + 1) * observer.interval.seconds - seconds
+            if next.isFinite { item = min(item, next) }
+        }
+        for observer in s.boundary {
+            for time in observer.times where time > now { item = min(item, time.seconds - seconds) }
+        }
+        if let end = s.item?.endTime, end.isNumeric, raw.isNumeric, end > raw { item = min(item, end.seconds - raw.seconds) }
+        // Just after the time is due, so that the tick finds it passed; a mark already passed (the time
+        // jumped on) at once.
+        return min(max(item / rate + 0.0005, 0.001), coarseTick)
+    }
+
     /// One step of time: fires periodic observers whose mark passed and boundary observers whose time
     /// was crossed, and acts at the item's end.
     func tick() {
@@ -65,6 +111,7 @@ extension AVPlayer {
         }
         let host = CMClock.hostTimeClock.time
         let heard = snapshot.audio?.heardTime(atHost: host.seconds)
+        let fine = heard != nil || (currentItem?.snapshot.outputs.contains { $0.wantsFineTicks } ?? false)
         let step = change { s -> Step? in
             guard s.runningRate != 0 else { return nil }
             if let heard, s.clock === CMClock.hostTimeClock, s.machine.timeControlStatus == .playing {
@@ -90,6 +137,7 @@ extension AVPlayer {
             if let item = s.item, case let end = item.endTime, end.isNumeric, raw >= end, let generation = s.machine.reachEnd() {
                 step.end = (item, s.actionAtItemEnd, generation)
             }
+            AVPlayer.scheduleTick(in: AVPlayer.nextTickDelay(s, now: step.now, raw: raw, fine: fine), replacing: true, &s)
             return step
         }
         guard let step else { return }

@@ -42,6 +42,8 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         var lastTick = CMTime.zero
         var clockListener: Int?
         var timer: DispatchSourceTimer?
+        /// When the host clock's timer fires next (it fires once, and each tick sets the next).
+        var nextTick = DispatchTime.distantFuture
         /// The sound, once the player first plays an item with audio (nil: no device, or not yet).
         var audio: AudioRenderer?
         var audioTried = false
@@ -393,7 +395,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
         if restarted { updateSound() }
-        updateTicking()
+        updateTicking(soon: restarted)
     }
 
     /// The current item's buffer changed: it may play now, or must wait.
@@ -581,7 +583,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
             return gone
         }
         _ = removed
-        updateTicking()
+        updateTicking(soon: false)
     }
 
     /// What `.advance` does at an item's end: a plain player has no next item, so it lets the item go.

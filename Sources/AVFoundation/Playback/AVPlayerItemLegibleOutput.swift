@@ -153,6 +153,9 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         deliver(flushing: false)
     }
 
+    /// Cues and groups start and end at times of their own: the player ticks at its finest.
+    override var wantsFineTicks: Bool { true }
+
     override func itemTimeJumped(to time: CMTime) {
         deliver(flushing: true)
     }

@@ -27,6 +27,10 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
 
     /// The item's time moved on to `time` as it plays (the player's tick, on its tick queue).
     func itemTimeAdvanced(to time: CMTime) {}
+    /// Whether the output needs the player's ticks at their finest (every 10 ms of the host clock)
+    /// rather than only when an observer's mark, the item's end or the read-ahead is due: outputs
+    /// that deliver at times of their own (cues, metadata groups), or one waiting for its first tick.
+    var wantsFineTicks: Bool { false }
     /// The item's time jumped to `time` (a seek landed).
     func itemTimeJumped(to time: CMTime) {}
     /// The item's tracks loaded, or which of them are presented changed (a media selection).
