@@ -40,9 +40,26 @@ package final class IOExecutor: Sendable {
     }
 
     private let maxThreads: Int
-    private let state = Locked(State())
-    /// Signals idle workers that work has arrived.
-    private let wakeup = NSCondition()
+    /// The state, and idle workers' signal that work has arrived: one lock, glibc's mutex inside
+    /// `NSCondition`. Not `Locked` (Swift 6.3's `Mutex`, a priority-inheritance futex on Linux, whose
+    /// unlock hands the lock to the longest sleeper): with sixteen workers and the cooperative pool
+    /// submitting, each hand-over waited for a sleeper to be scheduled on a busy machine, and a burst
+    /// of 200 loads held both pool threads asleep in `submit` for hundreds of milliseconds at a time
+    /// (swiftlang/swift#88440). glibc's mutex lets a thread take a free lock at once.
+    private let guarded = Guarded()
+
+    private final class Guarded: @unchecked Sendable {
+        // @unchecked Sendable: `state` is touched only while holding `condition`.
+        let condition = NSCondition()
+        var state = State()
+    }
+
+    /// Runs `body` on the state, holding the lock.
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        guarded.condition.lock()
+        defer { guarded.condition.unlock() }
+        return body(&guarded.state)
+    }
 
     private let name: String
 
@@ -53,16 +70,16 @@ package final class IOExecutor: Sendable {
     }
 
     /// How many jobs have started running (skipped cancelled jobs do not count). For tests.
-    package var startedJobs: Int { state.withLock { $0.started } }
+    package var startedJobs: Int { withState { $0.started } }
 
     /// How many jobs wait for a thread, cancelled ones included until a thread passes them. For tests.
-    package var queuedJobs: Int { state.withLock { $0.jobs.count - $0.head } }
+    package var queuedJobs: Int { withState { $0.jobs.count - $0.head } }
 
     /// How many jobs are running now, parked ones included. For tests.
-    package var runningJobs: Int { state.withLock { $0.running } }
+    package var runningJobs: Int { withState { $0.running } }
 
     /// How many running jobs wait in `parking(_:)` now. For tests.
-    package var parkedJobs: Int { state.withLock { $0.parked } }
+    package var parkedJobs: Int { withState { $0.parked } }
 
     /// The executor whose worker is the calling thread, if any.
     private static let currentKey: pthread_key_t = {
@@ -78,7 +95,7 @@ package final class IOExecutor: Sendable {
     package static func parking<T>(_ wait: () throws -> T) rethrows -> T {
         guard let raw = pthread_getspecific(currentKey) else { return try wait() }
         let executor = Unmanaged<IOExecutor>.fromOpaque(raw).takeUnretainedValue()
-        let startThread = executor.state.withLock { s -> Bool in
+        let startThread = executor.withState { s -> Bool in
             s.parked += 1
             if s.jobs.count - s.head > s.idle && s.threads - s.parked < executor.maxThreads {
                 s.threads += 1
@@ -87,7 +104,7 @@ package final class IOExecutor: Sendable {
             return false
         }
         if startThread { executor.startThread() }
-        defer { executor.state.withLock { $0.parked -= 1 } }
+        defer { executor.withState { $0.parked -= 1 } }
         return try wait()
     }
 
@@ -114,8 +131,10 @@ package final class IOExecutor: Sendable {
     /// Queues a job; starts a thread when queued jobs outnumber idle workers and the limit allows. A job
     /// whose `cancellation` is set by the time a thread reaches it is dropped without running.
     package func submit(cancellation: CancellationToken? = nil, _ job: @escaping @Sendable () -> Void) {
-        let startThread = state.withLock { s -> Bool in
+        let startThread = withState { s -> Bool in
             s.jobs.append(Job(cancellation: cancellation, body: job))
+            // An idle worker wakes for it (signalled under the lock, so none misses it).
+            guarded.condition.signal()
             // More queued jobs than idle workers: another thread, so one blocked job never delays the next.
             if s.jobs.count - s.head > s.idle && s.threads - s.parked < maxThreads {
                 s.threads += 1
@@ -124,9 +143,6 @@ package final class IOExecutor: Sendable {
             return false
         }
         if startThread { self.startThread() }
-        wakeup.lock()
-        wakeup.signal()
-        wakeup.unlock()
     }
 
     /// Runs `body` over bytes that a slow feeder brings, holding an engine thread only while bytes are
@@ -188,7 +204,7 @@ package final class IOExecutor: Sendable {
         // Jobs cancelled while queued are let go after the lock is released: their closures may hold
         // the last reference to objects whose deinit submits work here (a generator's readers).
         var dropped: [Job] = []
-        let job = state.withLock { s -> Job? in
+        let job = withState { s -> Job? in
             while s.head < s.jobs.count {
                 let taken = s.jobs[s.head]
                 s.jobs[s.head] = nil
@@ -223,7 +239,7 @@ package final class IOExecutor: Sendable {
                 // Its captures (sources it opened) are let go before the job counts as finished.
                 job = nil
                 // A parked worker that came back may leave more active threads than allowed: one leaves.
-                let surplus = state.withLock { s -> Bool in
+                let surplus = withState { s -> Bool in
                     s.running -= 1
                     guard s.threads - s.parked > maxThreads else { return false }
                     s.threads -= 1
@@ -232,14 +248,14 @@ package final class IOExecutor: Sendable {
                 if surplus { return }
                 continue
             }
-            wakeup.lock()
-            state.withLock { $0.idle += 1 }
-            // Re-check under the condition's lock so a signal sent after nextJob() is not lost.
-            while state.withLock({ $0.head >= $0.jobs.count }) {
-                wakeup.wait()
+            // Checked under the condition's lock, so a signal sent after nextJob() is not lost.
+            guarded.condition.lock()
+            guarded.state.idle += 1
+            while guarded.state.head >= guarded.state.jobs.count {
+                guarded.condition.wait()
             }
-            state.withLock { $0.idle -= 1 }
-            wakeup.unlock()
+            guarded.state.idle -= 1
+            guarded.condition.unlock()
         }
     }
 }
