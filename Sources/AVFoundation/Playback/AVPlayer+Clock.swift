@@ -76,9 +76,9 @@ extension AVPlayer {
 
     /// Host seconds until the next thing a tick does is due, from the item time `now` (`raw`: before
     /// clamping to the item) at `rate`: a periodic observer's next mark, a boundary time, the item's
-    /// end; at least 1 ms, at most `coarseTick` (the read-ahead and stalls are looked at that often),
-    /// and `fineTick` while the time follows a device's sound, stands still for it, or an output asks
-    /// for it.
+    /// end; at least `fineTick` (marks closer together are met as the 10 ms tick met them), at most
+    /// `coarseTick` (the read-ahead and stalls are looked at that often), and `fineTick` while the time
+    /// follows a device's sound, stands still for it, or an output asks for it.
     static func nextTickDelay(_ s: State, now: CMTime, raw: CMTime, fine: Bool) -> Double {
         let rate = s.runningRate
         // (The player does not play in reverse: a rate below zero is refused before it gets here.)
@@ -94,9 +94,8 @@ extension AVPlayer {
             for time in observer.times where time > now { item = min(item, time.seconds - seconds) }
         }
         if let end = s.item?.endTime, end.isNumeric, raw.isNumeric, end > raw { item = min(item, end.seconds - raw.seconds) }
-        // Just after the time is due, so that the tick finds it passed; a mark already passed (the time
-        // jumped on) at once.
-        return min(max(item / rate + 0.0005, 0.001), coarseTick)
+        // Just after the time is due, so that the tick finds it passed.
+        return min(max(item / rate + 0.0005, fineTick), coarseTick)
     }
 
     /// One step of time: fires periodic observers whose mark passed and boundary observers whose time
@@ -144,7 +143,7 @@ extension AVPlayer {
         // Reading goes on ahead of the time; where it has not got to yet, playing waits (a stall).
         if let item = currentItem, let buffer = item.snapshot.buffer {
             buffer.follow(step.now)
-            if item.bufferFlags(at: step.now).empty { refreshPlayback() }
+            if item.bufferFlags(at: step.now).empty { refreshPlayback(tickSoon: false) }
         }
         for output in currentItem?.snapshot.outputs ?? [] { output.itemTimeAdvanced(to: step.now) }
         for observer in step.periodic { deliver(observer.token, on: observer.queue) { observer.block(step.now) } }

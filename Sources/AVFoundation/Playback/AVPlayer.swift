@@ -370,7 +370,9 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
     /// second is `.toMinimizeStalls` (unless `automaticallyWaitsToMinimizeStalling` is false or
     /// `playImmediately(atRate:)` started it).
     /// After a seek (`jumped`), waiting for media there is not a stall: nothing is posted.
-    func refreshPlayback(jumped: Bool = false) {
+    /// `tickSoon`: the next tick comes within 10 ms (false when only the buffer changed, or from a tick:
+    /// unless the time restarted, the ticks' schedule stands).
+    func refreshPlayback(jumped: Bool = false, tickSoon: Bool = true) {
         let (change, newStatus, newReason, stalled) = self.change { s -> (PlayerStateMachine<Handler>.Refresh, TimeControlStatus, WaitingReason?, AVPlayerItem?) in
             let now = s.clock.time
             let itemNow = clamp(s.timebase.time(atSourceTime: now), s.item)
@@ -395,13 +397,13 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
         if restarted { updateSound() }
-        updateTicking(soon: restarted)
+        updateTicking(soon: tickSoon || jumped || restarted)
     }
 
     /// The current item's buffer changed: it may play now, or must wait.
     func bufferDidChange(_ item: AVPlayerItem) {
         guard currentItem === item else { return }
-        refreshPlayback()
+        refreshPlayback(tickSoon: false)
         finishPrerolls()
     }
 

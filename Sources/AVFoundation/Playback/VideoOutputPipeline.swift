@@ -132,6 +132,7 @@ final class VideoOutputPipeline: Sendable {
         }
         stale?.cancel()
         flushed?()
+        if stale != nil { restarted() }
         if held { handler() }
         refill()
     }
@@ -154,8 +155,15 @@ final class VideoOutputPipeline: Sendable {
         }
         stale?.cancel()
         flushed?()
+        if stale != nil { restarted() }
         refill()
         return found
+    }
+
+    /// Decoding started over (lean): the player's next tick, which lets decoding ahead go on in full,
+    /// comes within 10 ms rather than when its clock has next thing due.
+    private func restarted() {
+        item.value?.player?.updateTicking()
     }
 
     /// The player's time runs (its tick: the player ticks only while its rate is not zero): decoding

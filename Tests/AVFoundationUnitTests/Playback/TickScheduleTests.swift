@@ -58,12 +58,45 @@ struct TickScheduleTests {
         #expect(AVPlayer.nextTickDelay(s, now: Self.t(3), raw: Self.t(3), fine: false) == AVPlayer.fineTick)
     }
 
+    @Test func marksCloserThanTheFineStepAreMetAtIt() {
+        var s = Self.playing(at: 1)
+        // Every millisecond: the clock wakes every 10 ms, as it always did, not a thousand times a second.
+        s.periodic = [Self.periodic(every: 0.001, lastMark: 3000)]
+        #expect(AVPlayer.nextTickDelay(s, now: Self.t(3.0002), raw: Self.t(3.0002), fine: false) == AVPlayer.fineTick)
+    }
+
+    @Test func theSoonestDeadlineWinsUntilATickSetsTheNext() {
+        var s = Self.playing(at: 1)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tick-schedule-test"))
+        // Resumed, as the player's is (Dispatch traps when a suspended source is let go); it has no handler.
+        timer.resume()
+        defer { timer.cancel() }
+        s.timer = timer
+        AVPlayer.scheduleTick(in: 0.040, &s)
+        let first = s.nextTick
+        #expect(first > .now() && first != .distantFuture)
+        // A sooner one replaces it; a later one does not, unless a tick (replacing) sets it.
+        AVPlayer.scheduleTick(in: 0.020, &s)
+        let sooner = s.nextTick
+        #expect(sooner < first)
+        AVPlayer.scheduleTick(in: 0.045, &s)
+        #expect(s.nextTick == sooner)
+        AVPlayer.scheduleTick(in: 0.045, replacing: true, &s)
+        #expect(s.nextTick > sooner)
+        // Out of range and not a number: within 1 ms to 50 ms.
+        let before = DispatchTime.now()
+        AVPlayer.scheduleTick(in: .nan, replacing: true, &s)
+        #expect(s.nextTick.uptimeNanoseconds <= before.uptimeNanoseconds + 60_000_000)
+        AVPlayer.scheduleTick(in: -5, replacing: true, &s)
+        #expect(s.nextTick.uptimeNanoseconds >= before.uptimeNanoseconds + 1_000_000)
+    }
+
     @Test func absurdIntervalsAndTimesKeepTheStepInRange() {
         var s = Self.playing(at: 1)
         s.periodic = [Self.periodic(every: 1e-9, lastMark: .max), Self.periodic(every: 1e12, lastMark: .min)]
         s.boundary = [AVPlayer.BoundaryObserver(token: AVPlayer.TimeObserver(), times: [.positiveInfinity, .invalid, Self.t(-5)],
                                                 queue: .main, block: {})]
         let delay = AVPlayer.nextTickDelay(s, now: Self.t(3), raw: Self.t(3), fine: false)
-        #expect(delay.isFinite && delay <= AVPlayer.coarseTick + 0.001)
+        #expect(delay.isFinite && delay >= AVPlayer.fineTick && delay <= AVPlayer.coarseTick + 0.001)
     }
 }
