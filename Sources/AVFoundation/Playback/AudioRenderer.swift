@@ -299,7 +299,10 @@ final class AudioRenderer: Sendable {
             // Keep a fifth of a second ahead of the player's time, whatever the device's pace.
             let ahead = start + played - clock().seconds
             if ahead > 0.2 {
-                Thread.sleep(forTimeInterval: min(0.05, ahead - 0.2))
+                // At least 2 ms: the player's time moves in steps of its timebase's timescale (1/600 s
+                // from a start at zero), and microsecond sleeps until the next step (a dozen in a row,
+                // some 80 wasted wake-ups a second) gain nothing.
+                Thread.sleep(forTimeInterval: min(0.05, max(0.002, ahead - 0.2)))
                 continue
             }
             // The item's algorithm changed: the sound goes on from what was written, made the new way.
