@@ -397,7 +397,7 @@ open class AVPlayer: NSObject, _AVKeyValueObserving, KeyValueObservable, @unchec
         keyValueObservers.didChange("reasonForWaitingToPlay", from: oldReason, to: newReason)
         if let stalled { NotificationCenter.default.post(name: AVPlayerItem.playbackStalledNotification, object: stalled) }
         if restarted { updateSound() }
-        updateTicking(soon: tickSoon || jumped || restarted)
+        updateTicking(soon: tickSoon || restarted)
     }
 
     /// The current item's buffer changed: it may play now, or must wait.

@@ -153,7 +153,7 @@ open class AVPlayerItemLegibleOutput: AVPlayerItemOutput, @unchecked Sendable {
         deliver(flushing: false)
     }
 
-    /// Cues and groups start and end at times of their own: the player ticks at its finest.
+    /// Cues start and end at times of their own: the player ticks at its finest.
     override var wantsFineTicks: Bool { true }
 
     override func itemTimeJumped(to time: CMTime) {

@@ -154,7 +154,7 @@ open class AVPlayerItemMetadataOutput: AVPlayerItemOutput, @unchecked Sendable {
         deliver(flushing: false)
     }
 
-    /// Cues and groups start and end at times of their own: the player ticks at its finest.
+    /// Metadata groups start at times of their own: the player ticks at its finest.
     override var wantsFineTicks: Bool { true }
 
     override func itemTimeJumped(to time: CMTime) {

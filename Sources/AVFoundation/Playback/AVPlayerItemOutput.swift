@@ -29,7 +29,8 @@ open class AVPlayerItemOutput: NSObject, @unchecked Sendable {
     func itemTimeAdvanced(to time: CMTime) {}
     /// Whether the output needs the player's ticks at their finest (every 10 ms of the host clock)
     /// rather than only when an observer's mark, the item's end or the read-ahead is due: outputs
-    /// that deliver at times of their own (cues, metadata groups), or one waiting for its first tick.
+    /// that deliver at times of their own (cues, metadata groups). (A video output starting over asks
+    /// for its next tick itself, through `updateTicking()`.)
     var wantsFineTicks: Bool { false }
     /// The item's time jumped to `time` (a seek landed).
     func itemTimeJumped(to time: CMTime) {}

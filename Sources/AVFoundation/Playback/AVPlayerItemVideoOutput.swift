@@ -96,9 +96,6 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
         current?.advanced(to: time)
     }
 
-    /// Decoding ahead waits for the first tick after a start or a seek (the pipeline is lean).
-    override var wantsFineTicks: Bool { current?.isLean ?? false }
-
     /// Whether a picture other than the last one handed out shows at `itemTime`. Starts decoding there
     /// when nothing is buffered for it. Never blocks.
     ///

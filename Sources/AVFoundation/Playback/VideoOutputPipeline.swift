@@ -176,9 +176,6 @@ final class VideoOutputPipeline: Sendable {
         if more { refill() }
     }
 
-    /// Whether only the first picture is decoded ahead, until the player's next tick.
-    var isLean: Bool { change { $0.lean } }
-
     func hasNew(at time: CMTime) -> Bool {
         guard let frame = frame(at: time) else { return false }
         return change { $0.lastHanded != frame.time }
