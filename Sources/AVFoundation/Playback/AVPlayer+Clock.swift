@@ -63,13 +63,14 @@ extension AVPlayer {
     static let coarseTick = 0.050
 
     /// Sets the host clock's timer to fire `seconds` from now, unless it fires sooner already (or
-    /// `replacing`: the tick that fired sets the next). Under the state's lock.
-    static func scheduleTick(in seconds: Double, replacing: Bool = false, _ s: inout State) {
+    /// `replacing`: the tick that fired sets the next). Under the state's lock. `now` is the host
+    /// clock's time (given by tests, which must not depend on how fast the machine runs them).
+    static func scheduleTick(in seconds: Double, replacing: Bool = false, now: DispatchTime = .now(), _ s: inout State) {
         guard let timer = s.timer else { return }
         let step = seconds.isFinite ? min(max(seconds, 0.001), coarseTick) : coarseTick
-        let deadline = DispatchTime.now() + .nanoseconds(Int(step * 1e9))
+        let deadline = now + .nanoseconds(Int(step * 1e9))
         // A deadline passed is a tick on its way, which sets the next; another is harmless.
-        guard replacing || deadline < s.nextTick || s.nextTick <= .now() else { return }
+        guard replacing || deadline < s.nextTick || s.nextTick <= now else { return }
         s.nextTick = deadline
         timer.schedule(deadline: deadline, repeating: .never, leeway: .milliseconds(2))
     }

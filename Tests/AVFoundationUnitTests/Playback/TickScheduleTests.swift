@@ -72,23 +72,31 @@ struct TickScheduleTests {
         timer.resume()
         defer { timer.cancel() }
         s.timer = timer
-        AVPlayer.scheduleTick(in: 0.040, &s)
+        // One host time for every call: a busy machine can take longer than the deadlines between two
+        // lines, and a deadline passed is (rightly) replaced by any other.
+        let now = DispatchTime.now()
+        AVPlayer.scheduleTick(in: 0.040, now: now, &s)
         let first = s.nextTick
-        #expect(first > .now() && first != .distantFuture)
+        #expect(first.uptimeNanoseconds == now.uptimeNanoseconds + 40_000_000)
         // A sooner one replaces it; a later one does not, unless a tick (replacing) sets it.
-        AVPlayer.scheduleTick(in: 0.020, &s)
+        AVPlayer.scheduleTick(in: 0.020, now: now, &s)
         let sooner = s.nextTick
-        #expect(sooner < first)
-        AVPlayer.scheduleTick(in: 0.045, &s)
+        #expect(sooner.uptimeNanoseconds == now.uptimeNanoseconds + 20_000_000)
+        AVPlayer.scheduleTick(in: 0.045, now: now, &s)
         #expect(s.nextTick == sooner)
-        AVPlayer.scheduleTick(in: 0.045, replacing: true, &s)
-        #expect(s.nextTick > sooner)
+        AVPlayer.scheduleTick(in: 0.045, replacing: true, now: now, &s)
+        #expect(s.nextTick.uptimeNanoseconds == now.uptimeNanoseconds + 45_000_000)
+        // Once the deadline has passed, its tick is on its way: a later one is taken.
+        let later = now + .milliseconds(100)
+        AVPlayer.scheduleTick(in: 0.030, now: later, &s)
+        #expect(s.nextTick.uptimeNanoseconds == later.uptimeNanoseconds + 30_000_000)
         // Out of range and not a number: within 1 ms to 50 ms.
-        let before = DispatchTime.now()
-        AVPlayer.scheduleTick(in: .nan, replacing: true, &s)
-        #expect(s.nextTick.uptimeNanoseconds <= before.uptimeNanoseconds + 60_000_000)
-        AVPlayer.scheduleTick(in: -5, replacing: true, &s)
-        #expect(s.nextTick.uptimeNanoseconds >= before.uptimeNanoseconds + 1_000_000)
+        AVPlayer.scheduleTick(in: .nan, replacing: true, now: now, &s)
+        #expect(s.nextTick.uptimeNanoseconds == now.uptimeNanoseconds + 50_000_000)
+        AVPlayer.scheduleTick(in: -5, replacing: true, now: now, &s)
+        #expect(s.nextTick.uptimeNanoseconds == now.uptimeNanoseconds + 1_000_000)
+        AVPlayer.scheduleTick(in: 1e300, replacing: true, now: now, &s)
+        #expect(s.nextTick.uptimeNanoseconds == now.uptimeNanoseconds + 50_000_000)
     }
 
     @Test func absurdIntervalsAndTimesKeepTheStepInRange() {
