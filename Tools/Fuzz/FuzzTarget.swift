@@ -9,6 +9,8 @@ enum FuzzTarget: String, CaseIterable {
     case thumbnail
     case loader
     case reader
+    case audio
+    case player
 
     /// Runs one input on the calling thread (libFuzzer's, never a cooperative-pool thread).
     func run(_ bytes: Data) {
@@ -17,6 +19,8 @@ enum FuzzTarget: String, CaseIterable {
         case .thumbnail: ThumbnailTarget.run(bytes)
         case .loader: LoaderTarget.run(bytes)
         case .reader: ReaderTarget.run(bytes)
+        case .audio: AudioTarget.run(bytes)
+        case .player: PlayerTarget.run(bytes)
         }
     }
 }

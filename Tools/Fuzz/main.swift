@@ -7,6 +7,10 @@
 //                 asset through a resource loader delegate that follows the program
 //     reader      an 8-byte header of reader settings, then a file's bytes: read every track's samples
 //                 through AVAssetReader (stored, pictures, sound, an audio mix; random access, cancellation)
+//     audio       a 4-byte header of formats and sizes, then a file's bytes: read it through AVAudioFile in
+//                 a processing format, again from a position, and convert it through AVAudioConverter
+//     player      a 4-byte header of rate, picture format and seeks, then a file's bytes: play it through
+//                 AVPlayer for at most two seconds, taking pictures from an AVPlayerItemVideoOutput
 //
 // Built with `-sanitize=fuzzer` and AVOCET_FUZZ (scripts/fuzz.sh), libFuzzer runs and calls
 // LLVMFuzzerTestOneInput below. Built normally (the test suite), the top-level code replays inputs: `avocet-fuzz TARGET FILE...` runs each file once and
@@ -39,7 +43,7 @@ exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
 #else
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let target = FuzzTarget(rawValue: name), arguments.count > 1 else {
-    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader|reader FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader|reader|audio|player FILE...\n".utf8))
     exit(2)
 }
 for path in arguments.dropFirst() {
