@@ -24,6 +24,9 @@ public struct FFprobeReport: Decodable, Sendable {
         public let codecName: String?
         public let width: Int?
         public let height: Int?
+        /// The pixel format (`yuv420p10le`) and the codec's profile (`Profile 2`), when ffprobe knows them.
+        public let pixFmt: String?
+        public let profile: String?
         public let sampleRate: String?
         public let channels: Int?
         public let nbFrames: String?

@@ -48,7 +48,14 @@ final class CopyTrackWriter: TrackWriter {
         }
         pieces = copied.pieces
         self.output = output
-        let opened = try PacketReader(source: first.open(), options: first.options, streamIndex: first.streamIndex, cancellation: cancellation)
+        var opened = try PacketReader(source: first.open(), options: first.options, streamIndex: first.streamIndex, cancellation: cancellation)
+        if output.container.isQuickTimeFamily, !MediaWriter.describes(opened.parameters.pointee) {
+            // The header left out what the output must state (VP9 in Matroska has no pixel format):
+            // open it again with its first pictures decoded, as FFmpeg's own stream copy does.
+            var analysed = first.options
+            analysed.streamAnalysis = .always
+            opened = try PacketReader(source: first.open(), options: analysed, streamIndex: first.streamIndex, cancellation: cancellation)
+        }
         timeBase = opened.timeBase
         guard timeBase.num > 0, timeBase.den > 0 else {
             throw MediaEngineError(.notMedia, source: opened.name, operation: "copy a track", reason: "the stream has no time base")

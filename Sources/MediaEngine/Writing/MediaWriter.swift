@@ -92,12 +92,26 @@ final class MediaWriter {
     }
 
     /// Adds a stream whose packets come unchanged from an input stream. Returns its index.
+    ///
+    /// Throws `.unsupported` for VP9 into MP4 or QuickTime without its pixel format: the muxer
+    /// describes the stream ('vpcC') from the format and, without it, writes a box that no reader
+    /// opens (FFmpeg's own demuxer refuses the file).
     func addStream(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws -> Int32 {
+        if container.isQuickTimeFamily, !MediaWriter.describes(parameters.pointee) {
+            throw MediaEngineError(.unsupported, source: path, operation: "copy the video track",
+                                   reason: "the VP9 stream's pixel format is unknown (its first picture did not decode), which \(container.rawValue) must state")
+        }
         let stream = try newStream()
         try FFmpeg.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "copy the stream parameters", source: path)
         stream.pointee.codecpar.pointee.codec_tag = tag(for: parameters.pointee.codec_id)
         stream.pointee.time_base = timeBase
         return stream.pointee.index
+    }
+
+    /// Whether the parameters of a copied stream say what MP4 and QuickTime must state of it: VP9's
+    /// pixel format (its profile, bit depth and chroma subsampling in 'vpcC').
+    static func describes(_ parameters: AVCodecParameters) -> Bool {
+        parameters.codec_id != AV_CODEC_ID_VP9 || parameters.format >= 0
     }
 
     /// Adds a stream for an opened encoder's packets. Returns its index.

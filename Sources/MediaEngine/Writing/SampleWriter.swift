@@ -14,6 +14,8 @@ package final class SampleWriter {
     private var tracks: [Track] = []
     private var started = false
     package let path: String
+    /// The file format written.
+    var container: OutputContainer { writer.container }
     /// Segment output: where the bytes gather, how segments are cut, and who hears of them.
     private let segments: Segments?
 

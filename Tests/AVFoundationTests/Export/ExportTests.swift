@@ -45,6 +45,31 @@ struct ExportTests {
         #expect(formats.first?.mediaSubType == .h264)
     }
 
+    /// VP9 from WebM (whose header states no pixel format) into MP4: the copy states its profile, bit
+    /// depth and subsampling ('vpcC'), and the file opens, in Avocet and in ffprobe. Without them the
+    /// muxer wrote an empty box, and the export "completed" with a file nothing could open (the export
+    /// fuzz target's first find). QuickTime cannot hold VP9 (FFmpeg's muxer refuses it): that export
+    /// fails with the reason and leaves no file.
+    @Test("passthrough copies VP9 from WebM into MP4")
+    func passthroughVP9() async throws {
+        let source = AVURLAsset(url: Self.url("frames-vp9-10bit.webm"))
+        let (output, _) = try await Self.export(source, preset: AVAssetExportPresetPassthrough, name: "vp9.mp4")
+        let tracks = try await AVURLAsset(url: output).load(.tracks)
+        let video = try #require(tracks.first { $0.mediaType == .video })
+        let formats = try await video.load(.formatDescriptions)
+        #expect(formats.first?.mediaSubType == .init(rawValue: 0x7670_3039))  // 'vp09'
+        let report = try await Self.probe(output)
+        let stream = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(stream.codecName == "vp9" && stream.pixFmt == "yuv420p10le" && stream.profile == "Profile 2")
+        #expect(try await Self.frameNumber(output, at: 1.5) == 37)
+
+        let movie = output.deletingLastPathComponent().appendingPathComponent("vp9.mov")
+        let session = try #require(AVAssetExportSession(asset: source, presetName: AVAssetExportPresetPassthrough))
+        await #expect(throws: AVError.self) { try await session.export(to: movie, as: .mov) }
+        #expect(session.currentStatus == .failed && !FileManager.default.fileExists(atPath: movie.path))
+        #expect((session.currentError as? AVError)?.userInfo[NSLocalizedFailureReasonErrorKey] as? String == "vp9 only supported in MP4. (Invalid argument)")
+    }
+
     static func probe(_ url: URL) async throws -> FFprobeReport {
         try await onOwnThread { try FFprobeReport.probe(url) }
     }
