@@ -2,7 +2,7 @@
 # Fuzzes Avocet's public API with libFuzzer: the targets of Tools/Fuzz (avocet-fuzz), built with
 # `-sanitize=fuzzer,address` into .build-fuzz (or AVOCET_FUZZ_BUILD).
 #
-#     bash scripts/fuzz.sh open|thumbnail|loader|reader|audio|player [SECONDS]   one target, 1800 s unless told
+#     bash scripts/fuzz.sh open|thumbnail|loader|reader|audio|player|export [SECONDS]   one target, 1800 s unless told
 #     bash scripts/fuzz.sh all [SECONDS]                      each target in turn
 #     bash scripts/fuzz.sh --ci                               the brief form CI runs: each target 60 s
 #
@@ -21,12 +21,12 @@ cd "$(dirname "$0")/.."
 build="${AVOCET_FUZZ_BUILD:-.build-fuzz}"
 mode="${1:-all}"
 seconds="${2:-1800}"
-targets=(open thumbnail loader reader audio player)
+targets=(open thumbnail loader reader audio player export)
 case "$mode" in
   --ci) seconds=60 ;;
   all) ;;
-  open|thumbnail|loader|reader|audio|player) targets=("$mode") ;;
-  *) echo "usage: $0 open|thumbnail|loader|reader|audio|player|all [SECONDS] | --ci" >&2; exit 2 ;;
+  open|thumbnail|loader|reader|audio|player|export) targets=("$mode") ;;
+  *) echo "usage: $0 open|thumbnail|loader|reader|audio|player|export|all [SECONDS] | --ci" >&2; exit 2 ;;
 esac
 bash scripts/install-deps.sh ffmpeg
 swift build --product avocet-fuzz --build-path "$build" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DAVOCET_FUZZ \
@@ -42,7 +42,8 @@ export SWIFT_BACKTRACE="enable=no"
 # and timed metadata (the .ts and timed-metadata.mov fixtures),
 # the async sequence, cancellation, random access); the sound fixtures (Fixtures/audio and the media
 # with sound) behind a header of processing formats and buffer sizes (audio); the media fixtures
-# behind a header of rates, picture formats and seeks (player); a few delegate programs (loader).
+# behind a header of rates, picture formats and seeks (player) or of presets, file types, time ranges
+# and cancellation (export); a few delegate programs (loader).
 seed() {
   local target="$1" dir="$build/corpus/$1"
   mkdir -p "$dir"
@@ -74,6 +75,11 @@ elif target == "audio":
     sounds += [p for p in media if os.path.basename(p) in ("tone.wav", "tagged.flac", "tagged.m4a", "tagged.mp3", "av.mp4", "multi.mkv")]
     headers = [bytes([0, 64, 0, 64]), bytes([1 | 4, 1, 128, 3]), bytes([2 | 8, 255, 255, 0]), bytes([3 | 4 | 8, 16, 17, 255])]
     for i, path in enumerate(sounds):
+        write(os.path.basename(path), headers[i % len(headers)] + open(path, "rb").read())
+elif target == "export":
+    headers = [bytes([0, 0, 0, 0]), bytes([1 | 8, 0, 0, 0]), bytes([2 | 16 | 64, 5, 10, 0]), bytes([3, 0, 0, 0]),
+               bytes([4 | 32, 0, 0, 0]), bytes([0 | 8 | 16 | 64, 3, 0, 0])]
+    for i, path in enumerate(media):
         write(os.path.basename(path), headers[i % len(headers)] + open(path, "rb").read())
 elif target == "player":
     headers = [bytes([0, 0, 0, 0]), bytes([1 | 4 | 16, 5, 0, 0]), bytes([2 | 16 | 32 | 64, 10, 3, 0]), bytes([3 | 8 | 128, 0, 0, 0]),

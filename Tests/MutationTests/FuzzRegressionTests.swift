@@ -8,7 +8,7 @@ import Testing
 struct FuzzRegressionTests {
     static let executable = ChildProcess.builtProduct("avocet-fuzz")
 
-    @Test(arguments: ["open", "thumbnail", "loader", "reader", "audio", "player"])
+    @Test(arguments: ["open", "thumbnail", "loader", "reader", "audio", "player", "export"])
     func everyCommittedInputPasses(_ target: String) async throws {
         let folder = Fixtures.directory.appendingPathComponent("fuzz/\(target)")
         let inputs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted()

@@ -11,6 +11,7 @@ enum FuzzTarget: String, CaseIterable {
     case reader
     case audio
     case player
+    case export
 
     /// Runs one input on the calling thread (libFuzzer's, never a cooperative-pool thread).
     func run(_ bytes: Data) {
@@ -21,6 +22,7 @@ enum FuzzTarget: String, CaseIterable {
         case .reader: ReaderTarget.run(bytes)
         case .audio: AudioTarget.run(bytes)
         case .player: PlayerTarget.run(bytes)
+        case .export: ExportTarget.run(bytes)
         }
     }
 }

@@ -11,6 +11,8 @@
 //                 a processing format, again from a position, and convert it through AVAudioConverter
 //     player      a 4-byte header of rate, picture format and seeks, then a file's bytes: play it through
 //                 AVPlayer for at most two seconds, taking pictures from an AVPlayerItemVideoOutput
+//     export      a 4-byte header of preset, file type, time range and cancellation, then a file's bytes:
+//                 export it through AVAssetExportSession and open what was written
 //
 // Built with `-sanitize=fuzzer` and AVOCET_FUZZ (scripts/fuzz.sh), libFuzzer runs and calls
 // LLVMFuzzerTestOneInput below. Built normally (the test suite), the top-level code replays inputs: `avocet-fuzz TARGET FILE...` runs each file once and
@@ -43,7 +45,7 @@ exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
 #else
 let arguments = CommandLine.arguments.dropFirst()
 guard let name = arguments.first, let target = FuzzTarget(rawValue: name), arguments.count > 1 else {
-    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader|reader|audio|player FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: avocet-fuzz open|thumbnail|loader|reader|audio|player|export FILE...\n".utf8))
     exit(2)
 }
 for path in arguments.dropFirst() {
