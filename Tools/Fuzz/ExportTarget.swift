@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import Locking
 
 /// A 4-byte header of settings, then a file: export it through `AVAssetExportSession` with one of five
 /// presets, then open what was written. Traps on an export that fails without an AVError that names a
@@ -10,7 +11,12 @@ import Foundation
 /// wrap), bit 3 QuickTime (else MPEG-4; M4A for the sound preset), bit 4 the time range from [1] and
 /// [2], bit 5 cancel once the export has begun, bit 6 through `export(to:as:)` (else `export()`);
 /// [1] the range's start, [2] its duration, in tenths of a second (0: to the end); [3] unused.
+///
+/// An export still running after `budget` seconds is cancelled and must then end cancelled: a file
+/// can claim hours (a track's time scale of 1), which an export encodes to the end, and a long job is
+/// no failure here (the hang check stays: cancelling must end it).
 enum ExportTarget {
+    static let budget: UInt64 = 8
     static let presets = [AVAssetExportPresetPassthrough, AVAssetExportPresetLowQuality, AVAssetExportPreset640x480,
                           AVAssetExportPresetAppleM4A, AVAssetExportPresetMediumQuality]
 
@@ -37,7 +43,14 @@ enum ExportTarget {
             session.outputURL = output
             session.outputFileType = fileType
         }
+        let overran = Locked(false)
         let thrown = runBlocking { () -> String? in
+            let watchdog = Task {
+                try await Task.sleep(nanoseconds: budget * 1_000_000_000)
+                overran.withLock { $0 = true }
+                session.cancelExport()
+            }
+            defer { watchdog.cancel() }
             if cancels {
                 Task {
                     while session.currentStatus == .unknown || session.currentStatus == .waiting { try? await Task.sleep(nanoseconds: 1_000_000) }
@@ -52,10 +65,11 @@ enum ExportTarget {
                 try await session.export(to: output, as: fileType)
                 return nil
             } catch {
-                requireNamedFailure(error, cancelled: cancels, "export(to:as:)")
+                requireNamedFailure(error, cancelled: cancels || overran.withLock { $0 }, "export(to:as:)")
                 return String(describing: error)
             }
         }
+        let cancelled = cancels || overran.withLock { $0 }
         switch session.currentStatus {
         case .completed:
             guard thrown == nil else { fatalError("the export completed but export(to:as:) threw \(thrown ?? "")") }
@@ -72,9 +86,9 @@ enum ExportTarget {
             if let opened { fatalError("the export completed with \(preset), but its file does not open: \(opened)") }
         case .failed:
             guard let error = session.currentError else { fatalError("the export failed without an error") }
-            requireNamedFailure(error, cancelled: cancels, "the export")
+            requireNamedFailure(error, cancelled: cancelled, "the export")
         case .cancelled:
-            if !cancels { fatalError("the export was cancelled although nothing cancelled it") }
+            if !cancelled { fatalError("the export was cancelled although nothing cancelled it") }
         default:
             fatalError("the export ended with the status \(session.currentStatus.rawValue)")
         }
