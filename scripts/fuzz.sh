@@ -55,37 +55,34 @@ media = [os.path.join("Fixtures", n) for n in sorted(os.listdir("Fixtures"))
          if n.rsplit(".", 1)[-1] in ("mp4", "mov", "mkv", "webm", "m4a", "mp3", "flac", "opus", "avi", "wav", "3gp", "ts")]
 def write(name, data):
     with open(os.path.join(out, name), "wb") as f: f.write(data)
+def behind(headers, paths, width=0):
+    """Each file behind one of the headers in turn (padded with zeros to width)."""
+    for i, path in enumerate(paths):
+        write(os.path.basename(path), headers[i % len(headers)].ljust(width, b"\0") + open(path, "rb").read())
 if target == "open":
     for path in media: write(os.path.basename(path), open(path, "rb").read())
 elif target == "thumbnail":
     headers = [bytes([0, 0, 0, 0, 0, 0, 0]), bytes([1, 1, 40, 30, 2, 0, 0, 3, 232, 7, 208]),
                bytes([2 | 4, 5, 0, 0, 3, 0, 100, 1, 0, 0xFF, 0xFF, 0xFF, 0xFE]), bytes([3 | 8, 0, 16, 16, 1, 0, 50, 0, 0])]
-    for i, path in enumerate(media):
-        header = headers[i % len(headers)].ljust(16, b"\0")
-        write(os.path.basename(path), header + open(path, "rb").read())
+    behind(headers, media, 16)
 elif target == "reader":
     headers = [bytes([0, 0, 0]), bytes([1 | 4, 5, 10]), bytes([2 | 8 | 16, 0, 0]), bytes([3 | 12, 0, 0, 20, 10]),
                bytes([32 | 1 | 4, 0, 0, 0, 0, 7]), bytes([64 | 4, 0, 10, 0, 0, 0, 3])]
-    for i, path in enumerate(media):
-        header = headers[i % len(headers)].ljust(8, b"\0")
-        write(os.path.basename(path), header + open(path, "rb").read())
+    behind(headers, media, 8)
 elif target == "audio":
     sounds = [os.path.join("Fixtures/audio", n) for n in sorted(os.listdir("Fixtures/audio"))
               if n.rsplit(".", 1)[-1] in ("wav", "m4a", "flac", "mp3", "ogg", "opus", "aiff", "caf", "mka", "mp4")]
     sounds += [p for p in media if os.path.basename(p) in ("tone.wav", "tagged.flac", "tagged.m4a", "tagged.mp3", "av.mp4", "multi.mkv")]
     headers = [bytes([0, 64, 0, 64]), bytes([1 | 4, 1, 128, 3]), bytes([2 | 8, 255, 255, 0]), bytes([3 | 4 | 8, 16, 17, 255])]
-    for i, path in enumerate(sounds):
-        write(os.path.basename(path), headers[i % len(headers)] + open(path, "rb").read())
+    behind(headers, sounds)
 elif target == "export":
     headers = [bytes([0, 0, 0, 0]), bytes([1 | 8, 0, 0, 0]), bytes([2 | 16 | 64, 5, 10, 0]), bytes([3, 0, 0, 0]),
                bytes([4 | 32, 0, 0, 0]), bytes([0 | 8 | 16 | 64, 3, 0, 0])]
-    for i, path in enumerate(media):
-        write(os.path.basename(path), headers[i % len(headers)] + open(path, "rb").read())
+    behind(headers, media)
 elif target == "player":
     headers = [bytes([0, 0, 0, 0]), bytes([1 | 4 | 16, 5, 0, 0]), bytes([2 | 16 | 32 | 64, 10, 3, 0]), bytes([3 | 8 | 128, 0, 0, 0]),
                bytes([4 | 64 | 128, 0, 12, 0])]
-    for i, path in enumerate(media):
-        write(os.path.basename(path), headers[i % len(headers)] + open(path, "rb").read())
+    behind(headers, media)
 else:
     programs = [b"", b"\x00\x05", b"\x01\x02\x01\x00\x10\x20", b"\x02\x04\x00\x02\x01\x01", b"\x03\x00\x0a\x00\x0a",
                 b"\x04\x01\x00\x01\x07\x09", b"\x05\x03\x05\x00\x0b", b"\x06\x04\x00\x00\x06\x08", b"\x07\x00\x00\x01\x02\x03\x04",

@@ -49,7 +49,7 @@ final class CopyTrackWriter: TrackWriter {
         pieces = copied.pieces
         self.output = output
         var opened = try PacketReader(source: first.open(), options: first.options, streamIndex: first.streamIndex, cancellation: cancellation)
-        if output.container.isQuickTimeFamily, !MediaWriter.describes(opened.parameters.pointee) {
+        if !MediaWriter.describes(opened.parameters.pointee, in: output.container) {
             // The header left out what the output must state (VP9 in Matroska has no pixel format):
             // open it again with its first pictures decoded, as FFmpeg's own stream copy does.
             var analysed = first.options

@@ -97,7 +97,7 @@ final class MediaWriter {
     /// describes the stream ('vpcC') from the format and, without it, writes a box that no reader
     /// opens (FFmpeg's own demuxer refuses the file).
     func addStream(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws -> Int32 {
-        if container.isQuickTimeFamily, !MediaWriter.describes(parameters.pointee) {
+        if !MediaWriter.describes(parameters.pointee, in: container) {
             throw MediaEngineError(.unsupported, source: path, operation: "copy the video track",
                                    reason: "the VP9 stream's pixel format is unknown (its first picture did not decode), which \(container.rawValue) must state")
         }
@@ -108,10 +108,10 @@ final class MediaWriter {
         return stream.pointee.index
     }
 
-    /// Whether the parameters of a copied stream say what MP4 and QuickTime must state of it: VP9's
-    /// pixel format (its profile, bit depth and chroma subsampling in 'vpcC').
-    static func describes(_ parameters: AVCodecParameters) -> Bool {
-        parameters.codec_id != AV_CODEC_ID_VP9 || parameters.format >= 0
+    /// Whether the parameters of a copied stream say what `container` must state of it: MP4 and
+    /// QuickTime need VP9's pixel format (its profile, bit depth and chroma subsampling in 'vpcC').
+    static func describes(_ parameters: AVCodecParameters, in container: OutputContainer) -> Bool {
+        !container.isQuickTimeFamily || parameters.codec_id != AV_CODEC_ID_VP9 || parameters.format >= 0
     }
 
     /// Adds a stream for an opened encoder's packets. Returns its index.
