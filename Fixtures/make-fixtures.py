@@ -625,8 +625,9 @@ def frame_pattern(fx):
     green = f"if({top},if({left},0,255),if({left},0,{grey}))"
     blue = f"if({top},0,if({left},255,{grey}))"
     sar = fx.get("sample_aspect_ratio", "1:1").replace(":", "/")
+    shows_at = f",setpts=({fx['shows_at']})/TB" if "shows_at" in fx else ""
     return (f"color=black:size={w}x{h}:rate={fx['fps']}:duration={fx['duration']},format=gbrp,"
-            f"geq=r='{red}':g='{green}':b='{blue}',setsar={sar}")
+            f"geq=r='{red}':g='{green}':b='{blue}',setsar={sar}{shows_at}")
 
 
 def make_frames(frames):
@@ -643,6 +644,9 @@ def make_frames(frames):
                                                    "-keyint_min", str(fx["gop"]), "-bf", str(fx["b_frames"])]
             if fx["codec"] == "h264":
                 codec += ["-sc_threshold", "0"]
+            if "shows_at" in fx:
+                # Each picture at its own time: no frames duplicated to a constant rate.
+                codec += ["-fps_mode", "passthrough"]
             if "display_aspect_ratio" in fx:
                 codec += ["-aspect", fx["display_aspect_ratio"]]
             if fx["container"] == "mpegts":

@@ -126,6 +126,8 @@ public struct FixtureFacts: Decodable, Sendable {
         public let audioSeconds: Double?
         /// Written to a pipe: no keyframe index (cues) and no duration in the header.
         public let live: Bool?
+        /// When frame N shows, in seconds, as an expression of N (ffmpeg's `setpts`); nil: from N / fps.
+        public let showsAt: String?
 
         public var path: String { Fixtures.path(name) }
         public var frameCount: Int { Int((duration * Double(fps)).rounded()) }

@@ -84,9 +84,14 @@ enum ExportTarget {
                 }
             }
             if let opened { fatalError("the export completed with \(preset), but its file does not open: \(opened)") }
+            if ProcessInfo.processInfo.environment["AVOCET_FUZZ_VERBOSE"] != nil {
+                let seconds = runBlocking { (try? await written.load(.duration))?.seconds ?? .nan }
+                print("export: completed with \(preset) as \(fileType.rawValue), \(seconds) s written")
+            }
         case .failed:
             guard let error = session.currentError else { fatalError("the export failed without an error") }
             requireNamedFailure(error, cancelled: cancelled, "the export")
+            if ProcessInfo.processInfo.environment["AVOCET_FUZZ_VERBOSE"] != nil { print("export: failed with \(preset): \(error)") }
         case .cancelled:
             if !cancelled { fatalError("the export was cancelled although nothing cancelled it") }
         default:

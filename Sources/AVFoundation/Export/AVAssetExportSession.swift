@@ -270,8 +270,12 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
         do {
             let facts = try await asset.facts()
             // The duration as `load(.duration)` gives it: from the packet scan where the header only
-            // estimates and the asset asked for precision.
-            let duration = try await asset.load(.duration)
+            // estimates and the asset asked for precision. A file whose header states none (a browser's
+            // or a live recording) is scanned, once, to learn where it ends: the whole file is exported.
+            var duration = try await asset.load(.duration)
+            if !duration.isNumeric && !facts.isStreamingPlaylist && !(asset is AVComposition) {
+                duration = facts.scannedTiming(try await asset.source.packetStatistics()).duration
+            }
             let pictures = PictureSource(asset: asset)
             let tracks = try await pictures.tracks()
             let sources = SegmentSources(for: asset)

@@ -78,6 +78,7 @@ enum ExportPlanner {
         case .audioOnly:
             guard !audios.isEmpty else { throw unsupported("The asset has no audio for the \(request.preset.name) preset.") }
             plan.audio = try audio(audios, in: window, request: request, sources: sources)
+            guard plan.audio != nil else { throw unsupported("The asset has no audio in the time range to export.") }
         case .video(let codec, let box, let quality):
             if let video = try video(videos, codec: codec, box: box, quality: quality, in: window, request: request, pictures: pictures,
                                      sources: sources, cleanups: &cleanups) {
@@ -86,6 +87,10 @@ enum ExportPlanner {
             if !audios.isEmpty { plan.audio = try audio(audios, in: window, request: request, sources: sources) }
             guard plan.video != nil || plan.audio != nil else { throw unsupported("The asset has no audio or video to export.") }
         }
+        // Progress counts to the end of the longest track encoded (each keeps its own length).
+        let lengths = [plan.video.map { Double($0.frameCount) * Double($0.frameRate.denominator) / Double($0.frameRate.numerator) },
+                       plan.audio?.duration].compactMap { $0 }
+        if let longest = lengths.max(), longest > 0 { plan.duration = min(longest, window.duration.seconds) }
         let finished = cleanups
         return (plan, { for cleanup in finished { cleanup() } })
     }
@@ -111,15 +116,22 @@ enum ExportPlanner {
             throw AVError(.exportFailed, userInfo: [NSLocalizedDescriptionKey: "A \(width)x\(height) picture is larger than an export can encode."])
         }
         let rate = try RenderedFrames.frameRate(composition?.frameDuration, track?.facts.nominalFrameRate)
-        let frames = window.duration.seconds * Double(rate.numerator) / Double(rate.denominator)
-        let frameCount = max(1, Int(min((frames - 1e-6).rounded(.up), 1e9)))
+        func frameCount(_ seconds: Double) -> Int {
+            let frames = seconds * Double(rate.numerator) / Double(rate.denominator)
+            return max(1, Int(min((frames - 1e-6).rounded(.up), 1e9)))
+        }
 
         let scale = natural.width > 0 ? CGFloat(width) / natural.width : 1
         // Without a video composition the track's pictures go straight from the decoder to the
         // encoder's format (no RGBA on the way); the preferred transform is kept as the display matrix.
+        // The track keeps its own length, as on Apple's platforms: a video track that ends before the
+        // sound is not padded with frames to the asset's end.
         if composition == nil, let track {
-            return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount, quality: quality,
-                                           preset: ExportPreset.encoderSpeed, pictures: .decoded(try MixTimeline.pieces(of: track, in: window, sources: sources)),
+            let span = self.span(of: track, in: window)
+            let pieces = clip(try MixTimeline.pieces(of: track, in: window, sources: sources), to: span)
+            guard !pieces.isEmpty else { return nil }
+            return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount(span.upperBound), quality: quality,
+                                           preset: ExportPreset.encoderSpeed, pictures: .decoded(pieces),
                                            displayMatrix: OutputFiles.displayMatrix(track.facts.preferredTransform, scale: scale))
         }
         var settings = ImageSettings()
@@ -129,19 +141,69 @@ enum ExportPlanner {
         settings.outputSize = (width, height)
         let rendered = RenderedFrames(pictures: pictures, settings: settings, tracks: videos, start: window.start, rate: rate)
         cleanups.append(rendered.close)
-        return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount, quality: quality,
-                                       preset: ExportPreset.encoderSpeed, pictures: .rendered(rendered.render), displayMatrix: nil)
+        // A video composition's frames fill the window, as its instructions must cover it.
+        return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount(window.duration.seconds),
+                                       quality: quality, preset: ExportPreset.encoderSpeed, pictures: .rendered(rendered.render), displayMatrix: nil)
     }
 
     /// The largest picture side an export encodes (x264 and x265 take up to 16384).
     static let maximumSide = 16384
 
     /// The one mixed AAC track: every enabled audio track, at its audio mix volumes, stereo at 48 kHz
-    /// when the first source is, else 44.1 kHz.
-    static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio {
-        let mixed = try MixTimeline.mixInputs(audios, in: window, audioMix: request.audioMix, sources: sources, fromFileStart: true)
+    /// when the first source is, else 44.1 kHz. It lasts until the longest of them ends within the
+    /// window (nil when none plays there): sound is not padded with silence to the asset's end.
+    static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio? {
+        var mixed = try MixTimeline.mixInputs(audios, in: window, audioMix: request.audioMix, sources: sources, fromFileStart: true)
+        var duration = 0.0
+        for (i, entry) in mixed.enumerated() {
+            let span = span(of: entry.track, in: window)
+            mixed[i].input.pieces = clip(entry.input.pieces, to: span)
+            if !mixed[i].input.pieces.isEmpty { duration = max(duration, span.upperBound) }
+        }
+        mixed.removeAll { $0.input.pieces.isEmpty }
+        guard !mixed.isEmpty, duration > 0 else { return nil }
         let firstRate = try mixed.first.flatMap { try MixTimeline.pieceTracks(of: $0.track, sources: sources).first?.file?.stream.sampleRate }
         return ExportPlan.EncodedAudio(inputs: mixed.map(\.input), sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
-                                       bitRate: request.preset.audioBitRate, duration: window.duration.seconds)
+                                       bitRate: request.preset.audioBitRate, duration: duration)
+    }
+
+    /// Where `track` plays in the output, in seconds from the window's start and within the window:
+    /// its own time range (a file's counted from where its first stream starts, as its pieces are; a
+    /// composition's track runs from zero to its last segment's end), from the header or the packet
+    /// scan the asset has made. The whole window when neither tells, or the range has no length.
+    static func span(of track: AVAssetTrack, in window: CMTimeRange) -> ClosedRange<Double> {
+        let length = window.duration.seconds
+        // A range of no length says nothing of where the media is (a header without durations).
+        func known(_ range: CMTimeRange?) -> CMTimeRange? {
+            guard let range, range.start.isNumeric, range.end.isNumeric, range.duration > .zero else { return nil }
+            return range
+        }
+        var range = known(track.facts.timeRange)
+        if range == nil, case .loaded(let stats) = track.packetScanStatus() { range = known(track.scanned(stats).timeRange) }
+        guard let range else { return 0...length }
+        let offset = (track is AVCompositionTrack ? 0 : MixTimeline.fileOrigin(of: track).seconds) + window.start.seconds
+        let start = range.start.seconds - offset, end = range.end.seconds - offset
+        guard start.isFinite, end.isFinite else { return 0...length }
+        let low = min(max(0, start), length)
+        return low...min(max(low, end), length)
+    }
+
+    /// `pieces` cut to `span` (seconds on the output's timeline): a piece outside it is left out; one
+    /// that crosses an end keeps the part inside, at its own speed.
+    static func clip(_ pieces: [ExportPlan.Piece], to span: ClosedRange<Double>) -> [ExportPlan.Piece] {
+        pieces.compactMap { piece in
+            guard piece.targetStart < span.upperBound, piece.targetEnd > span.lowerBound else { return nil }
+            var cut = piece
+            let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+            if piece.targetStart < span.lowerBound {
+                cut.sourceStart = piece.sourceStart + (span.lowerBound - piece.targetStart) * speed
+                cut.targetStart = span.lowerBound
+            }
+            if piece.targetEnd > span.upperBound {
+                cut.sourceEnd = piece.sourceStart + (span.upperBound - piece.targetStart) * speed
+                cut.targetEnd = span.upperBound
+            }
+            return cut
+        }
     }
 }

@@ -42,6 +42,8 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
     /// those no other picture needs are not decoded at all.
     private var skipsPicturesEndingBy: Int64?
+    /// The latest start of a packet read since, at or before that time.
+    private var latestStartByLimit: Int64?
     private let scaler = FrameScaler()
     private let name: String
     private let timeBase: AVRational
@@ -51,7 +53,8 @@ package final class VideoFrameReader: @unchecked Sendable {
     private let nominalDuration: Int64
     private var packet: UnsafeMutablePointer<AVPacket>?
 
-    /// A decoded picture kept for rendering: its frame, when it shows and for how long (stream ticks).
+    /// A decoded picture kept for rendering: its frame, when it shows and for how long (stream ticks:
+    /// until the next picture once that one is decoded, else its packet's duration).
     private struct Picture {
         let frame: OwnedFrame
         let pts: Int64
@@ -183,11 +186,25 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
-    /// size), for the engine's own consumers (an encoder scaling straight to its format). Blocking, as
-    /// `picture(_:format:cancellation:)`.
+    /// size), for the engine's own consumers (an encoder scaling straight to its format), with the time
+    /// it shows until on the asset's timeline: as in MP4's presentation, until the next picture starts
+    /// where the reader has decoded that one going forward, else the end its packet states. Blocking,
+    /// as `picture(_:format:cancellation:)`.
     func withDecodedFrame<T>(_ request: PictureRequest, cancellation: CancellationToken,
-                             _ body: (UnsafeMutablePointer<AVFrame>) throws -> T) throws -> T {
-        try withChosen(request, cancellation) { try body($0.frame.pointer) }
+                             _ body: (UnsafeMutablePointer<AVFrame>, _ shownUntil: MediaTimestamp) throws -> T) throws -> T {
+        try withChosen(request, cancellation) { try body($0.frame.pointer, timestamp($0.end)) }
+    }
+
+    /// Where the first picture after the last time asked starts, on the asset's timeline, when the
+    /// reader has decoded it (after a request that found no picture: where one shows again); nil when
+    /// it has not, which after such a request means the stream has no picture after that time.
+    func nextPictureStart() -> MediaTimestamp? {
+        lock.withLock { lookahead.map { timestamp($0.pts) } }
+    }
+
+    /// Stream ticks as a time on the asset's timeline.
+    private func timestamp(_ ticks: Int64) -> MediaTimestamp {
+        MediaTimestamp(value: ticks.subtractingSaturating(origin), timeBase: Rational(timeBase.num, timeBase.den))
     }
 
     /// Finds the picture for `request` and hands it to `body`, holding the reader for both.
@@ -291,6 +308,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         var reopened = false
         let streamStart = stream.pointee.start_time != avocet_nopts_value() ? stream.pointee.start_time : Int64.min
         skipsPicturesEndingBy = w.low > .min ? w.low : nil
+        latestStartByLimit = nil
         defer { skipsPicturesEndingBy = nil }
         while lookahead == nil {
             guard let picture = try nextPicture(token) else {
@@ -327,7 +345,10 @@ package final class VideoFrameReader: @unchecked Sendable {
                 previous = picture
             } else {
                 if var p = previous, picture.pts > p.pts {
-                    p.duration = min(p.duration, picture.pts.subtractingSaturating(p.pts))
+                    // A picture shows until the next one starts, as in MP4's presentation: a packet's
+                    // duration is its decode duration, which in a variable-rate movie with B-frames
+                    // can end before the next picture starts (and leave a gap nothing shows in).
+                    p.duration = picture.pts.subtractingSaturating(p.pts)
                     previous = p
                 }
                 lookahead = picture
@@ -406,9 +427,16 @@ package final class VideoFrameReader: @unchecked Sendable {
         guard let p = packet else { return false }
         let nopts = avocet_nopts_value()
         if let limit = skipsPicturesEndingBy, p.pointee.pts != nopts, p.pointee.duration > 0, p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
-            decoder.skipsNonReferencePictures = p.pointee.pts.addingSaturating(p.pointee.duration) <= limit
+            // A picture shows until the next one starts, whatever its packet's duration says: it
+            // cannot be the answer only when a packet read already starts after it and by the limit
+            // (a B-frame's later reference comes before it in decode order).
+            let followed = (latestStartByLimit ?? .min) > p.pointee.pts
+            decoder.skipsNonReferencePictures = followed && p.pointee.pts.addingSaturating(p.pointee.duration) <= limit
         } else {
             decoder.skipsNonReferencePictures = false
+        }
+        if let limit = skipsPicturesEndingBy, p.pointee.pts != nopts, p.pointee.pts <= limit {
+            latestStartByLimit = max(latestStartByLimit ?? .min, p.pointee.pts)
         }
         return try decoder.send(p) == .accepted
     }
@@ -471,8 +499,7 @@ package final class VideoFrameReader: @unchecked Sendable {
         pixels = FrameScaler.reorient(pixels, width: format.width, height: format.height, format.orientation)
         let (width, height) = format.orientedSize
         return DecodedPicture(width: width, height: height, pixels: pixels,
-                              presentationTime: MediaTimestamp(value: picture.pts.subtractingSaturating(origin),
-                                                               timeBase: Rational(timeBase.num, timeBase.den)))
+                              presentationTime: timestamp(picture.pts))
     }
 
 

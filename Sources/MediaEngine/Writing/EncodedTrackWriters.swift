@@ -56,7 +56,15 @@ final class VideoTrackWriter: TrackWriter {
                 try output.append(pixels: pixels, pts: frameTime(next), track: track)
             }
         case .decoded(let pieces):
-            try encodeDecoded(pieces, token)
+            // Frames that would show the same picture again are not encoded: the picture's sample
+            // lasts until the next one (as the source's does), so a still held for an hour costs one
+            // frame, not one a frame period. The last frame is always written, to end the track there.
+            let until = try encodeDecoded(pieces, token)
+            let last = plan.frameCount - 1
+            let following = (until * Double(plan.frameRate.numerator) / Double(plan.frameRate.denominator) - 1e-6).rounded(.up)
+            if following > Double(next + 1) {
+                next = following >= Double(last) ? max(next, last - 1) : Int(following) - 1
+            }
         }
         next += 1
         position = Double(next) * Double(plan.frameRate.denominator) / Double(plan.frameRate.numerator)
@@ -65,17 +73,20 @@ final class VideoTrackWriter: TrackWriter {
 
 extension VideoTrackWriter {
     /// Encodes frame `next` from the picture showing then in the piece that plays (black where none
-    /// does), decoded and scaled straight to the encoder's format.
-    private func encodeDecoded(_ pieces: [ExportPlan.Piece], _ token: CancellationToken) throws {
+    /// does), decoded and scaled straight to the encoder's format. Returns when, on the output's
+    /// timeline, the frame encoded stops showing: the picture's end within its piece; for black, where
+    /// the next piece or picture starts; the frame's own time when that is not known (nothing skipped).
+    private func encodeDecoded(_ pieces: [ExportPlan.Piece], _ token: CancellationToken) throws -> Double {
         let time = Double(next) * Double(plan.frameRate.denominator) / Double(plan.frameRate.numerator)
         guard let (i, piece) = pieces.enumerated().first(where: { time >= $0.element.targetStart - 1e-9 && time < $0.element.targetEnd }) else {
-            return try output.append(frame: nil, pts: frameTime(next), track: track)
+            try output.append(frame: nil, pts: frameTime(next), track: track)
+            return pieces.map(\.targetStart).filter { $0 > time }.min() ?? .infinity
         }
         if readerPiece != i {
             reader = try VideoFrameReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex, cancellation: token)
             readerPiece = i
         }
-        guard let reader else { return }
+        guard let reader else { return time }
         let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
         func micro(_ seconds: Double) -> MediaTimestamp {
             let micro = (seconds * 1_000_000).rounded(.down)
@@ -85,11 +96,17 @@ extension VideoTrackWriter {
         let at = min(max(piece.sourceStart + (time - piece.targetStart) * speed, piece.sourceStart), piece.sourceEnd - 1e-6)
         let exact = PictureRequest(time: micro(at), earliest: micro(at), latest: micro(at))
         do {
-            try reader.withDecodedFrame(exact, cancellation: token) { frame in
+            return try reader.withDecodedFrame(exact, cancellation: token) { frame, shownUntil in
                 try output.append(frame: frame, pts: frameTime(next), track: track)
+                let end = piece.targetStart + (shownUntil.seconds - piece.sourceStart) / max(1e-9, speed)
+                return end.isFinite ? min(max(end, time), piece.targetEnd) : time
             }
         } catch let error as MediaEngineError where error.code == .noFrameAtTime {
+            // Black until a picture shows again in the piece (to its end when none does).
             try output.append(frame: nil, pts: frameTime(next), track: track)
+            guard let start = reader.nextPictureStart()?.seconds else { return piece.targetEnd }
+            let end = piece.targetStart + (start - piece.sourceStart) / max(1e-9, speed)
+            return end.isFinite ? min(max(end, time), piece.targetEnd) : time
         }
     }
 }

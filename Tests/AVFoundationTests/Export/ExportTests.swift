@@ -197,6 +197,61 @@ struct ExportTests {
         #expect(abs((smallReport.duration ?? 0) - 2) < 0.1)
     }
 
+    /// Each encoded track keeps its own length, as on Apple's platforms: a movie with 1 s of video and
+    /// 4 s of sound exports 1 s of pictures (not 3 s of a held or black frame), and a composition whose
+    /// sound ends at 2 s of its 4 s exports 2 s of AAC (not 2 s of silence more). The export fuzz
+    /// target found why it matters: a 28 KB movie whose video claimed four hours made an M4A of four
+    /// hours of silence.
+    @Test("each encoded track keeps its own length rather than the asset's")
+    func tracksKeepTheirLengths() async throws {
+        let (movie, session) = try await Self.export(AVURLAsset(url: Self.url("frames-short-video.mp4")), preset: AVAssetExportPresetLowQuality,
+                                                     name: "short-video.mp4")
+        #expect(session.progress == 1)
+        let report = try await Self.probe(movie)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        let audio = try #require(report.streams.first { $0.codecType == "audio" })
+        #expect(video.nbFrames == "25" && abs((Double(video.duration ?? "") ?? 0) - 1) < 0.05, "\(video)")
+        #expect(abs((Double(audio.duration ?? "") ?? 0) - 4) < 0.05, "\(audio)")
+
+        let composition = AVMutableComposition()
+        let pictures = try #require(composition.addMutableTrack(withMediaType: .video, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let sound = try #require(composition.addMutableTrack(withMediaType: .audio, preferredTrackID: kCMPersistentTrackID_Invalid))
+        let videoSource = try #require(try await AVURLAsset(url: Self.url("frames-h264.mp4")).loadTracks(withMediaType: .video).first)
+        let audioSource = try #require(try await AVURLAsset(url: Self.url("av.mp4")).loadTracks(withMediaType: .audio).first)
+        try pictures.insertTimeRange(Self.r(0, 4), of: videoSource, at: .zero)
+        try sound.insertTimeRange(Self.r(0, 2), of: audioSource, at: .zero)
+        let (m4a, _) = try await Self.export(composition, preset: AVAssetExportPresetAppleM4A, as: .m4a, name: "two-seconds.m4a")
+        let m4aReport = try await Self.probe(m4a)
+        #expect(m4aReport.streams.map(\.codecName) == ["aac"] && abs((m4aReport.duration ?? 0) - 2) < 0.05)
+
+        // A window that starts after the sound has ended has no sound to write.
+        let late = try #require(AVAssetExportSession(asset: composition, presetName: AVAssetExportPresetAppleM4A))
+        late.timeRange = Self.r(3, 4)
+        let nothing = try Fixtures.temporaryDirectory().appendingPathComponent("late.m4a")
+        await #expect(throws: AVError.self) { try await late.export(to: nothing, as: .m4a) }
+        #expect((late.currentError as? AVError)?.code == .operationNotSupportedForPreset && !FileManager.default.fileExists(atPath: nothing.path))
+    }
+
+    /// A variable-rate movie (six pictures over 26 s, each showing from the square of its number)
+    /// re-encodes to its six pictures at their own times, as Apple's exports keep a source's timing:
+    /// a picture is encoded once however long it shows, where a constant rate wrote it once a frame
+    /// period (26 frames here; for the fuzzed movie above, 13,824). Reading the export back checks
+    /// the reader too: a B-frame there states a decode duration shorter than it shows, and shows until
+    /// the next picture.
+    @Test("a variable-rate movie keeps its pictures' times, each encoded once")
+    func variableRateKeepsItsTiming() async throws {
+        let (output, session) = try await Self.export(AVURLAsset(url: Self.url("frames-slideshow.mp4")), preset: AVAssetExportPresetLowQuality,
+                                                      name: "slideshow.mp4")
+        #expect(session.progress == 1)
+        let report = try await Self.probe(output)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.nbFrames == "6" && abs((report.duration ?? 0) - 26) < 0.05, "\(video)")
+        for (time, picture) in [(0.5, 0), (3.9, 1), (8.5, 2), (15.5, 3), (24.9, 4), (25.5, 5)] {
+            let shown = try await Self.frameNumber(output, at: time)
+            #expect(shown == picture, "at \(time) s: \(String(describing: shown))")
+        }
+    }
+
     /// The cross-fade of the image tests, exported: the written frames show the blend.
     @Test("a video composition and an audio mix are rendered into the export")
     func videoCompositionExport() async throws {
@@ -529,5 +584,22 @@ struct ExportTests {
         let live = try #require(AVAssetExportSession(asset: AVURLAsset(url: Self.url("frames-live.webm")), presetName: AVAssetExportPresetMediumQuality))
         let estimate = try await live.estimatedOutputFileLengthInBytes
         #expect(estimate >= 0)
+    }
+
+    /// A browser's or a live recording states no duration in its header: the export scans the file
+    /// once to learn where it ends, and writes all of it (it failed with "no known duration").
+    @Test("a recording without a duration in its header exports whole")
+    func recordingWithoutDuration() async throws {
+        let asset = AVURLAsset(url: Self.url("frames-live.webm"))
+        #expect(try await asset.load(.duration).isIndefinite)
+        let (output, session) = try await Self.export(asset, preset: AVAssetExportPresetLowQuality, name: "live.mp4")
+        #expect(session.progress == 1)
+        let report = try await Self.probe(output)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.nbFrames == "100" && abs((report.duration ?? 0) - 4) < 0.05, "\(video)")
+        for (time, frame) in [(0.01, 0), (2.01, 50), (3.97, 99)] {
+            let shown = try await Self.frameNumber(output, at: time)
+            #expect(shown == frame, "at \(time) s: \(String(describing: shown))")
+        }
     }
 }
