@@ -18,6 +18,8 @@ final class MediaWriter {
     /// Whether packets are interleaved across streams by the muxer (files), or written in the order
     /// they come (segments, whose fragments are cut by the caller).
     private let interleaves: Bool
+    /// The last decode time written on each stream, in its own time base.
+    private var lastDts: [Int32: Int64] = [:]
 
     /// An `AVIOContext` whose writes call `sink`; freed with the writer.
     final class MemoryOutput {
@@ -236,6 +238,17 @@ final class MediaWriter {
     func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, timeBase: AVRational) throws {
         guard let c = ctx else { return }
         av_packet_rescale_ts(packet, timeBase, self.timeBase(of: index))
+        // Decode times that were increasing can meet in a coarser time base the muxer chose (MP4
+        // counts sound in its sample rate, which a damaged header can make 6 Hz): each is moved past
+        // the last, as FFmpeg's own command does, rather than the muxer refusing the packet.
+        let nopts = avocet_nopts_value()
+        if packet.pointee.dts != nopts {
+            if let last = lastDts[index], packet.pointee.dts <= last {
+                packet.pointee.dts = last.addingSaturating(1)
+                if packet.pointee.pts != nopts { packet.pointee.pts = max(packet.pointee.pts, packet.pointee.dts) }
+            }
+            lastDts[index] = packet.pointee.dts
+        }
         packet.pointee.stream_index = index
         packet.pointee.pos = -1
         if interleaves {
