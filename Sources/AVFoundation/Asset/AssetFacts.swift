@@ -202,14 +202,19 @@ struct AssetFacts: Sendable {
         return container
     }
 
-    /// Duration and timing from the packet scan: the longest stream, exactly.
+    /// Duration and timing from the packet scan, exactly: from the earliest stream's start to the
+    /// latest one's end (a stream that starts late and ends last counts whole).
     func scannedTiming(_ stats: [PacketStatistics]) -> Timing {
-        var best = CMTime.zero
+        var first: CMTime?, last: CMTime?
         for (i, s) in stats.enumerated() where i < streams.count {
             guard !streams[i].disposition.contains(.attachedPicture) else { continue }
             let range = TrackFacts.scannedTimeRange(s, stream: streams[i])
-            if range.duration.isNumeric && range.duration > best { best = range.duration }
+            guard range.start.isNumeric, range.end.isNumeric, range.duration > .zero else { continue }
+            first = min(first ?? range.start, range.start)
+            last = max(last ?? range.end, range.end)
         }
+        var best = CMTime.zero
+        if let first, let last, last > first { best = last - first }
         return Timing(duration: best, providesPreciseDurationAndTiming: true, overallDurationHint: canContainFragments ? best : .invalid)
     }
 }

@@ -128,7 +128,20 @@ extension TrackFacts {
     static func timeRange(_ stream: StreamInfo, info: ContainerInfo, precise: Bool) -> CMTimeRange? {
         if precise && info.durationIsEstimate { return nil }
         let start = stream.startTime.map { CMTime(ticks: $0, timeBase: stream.timeBase) } ?? .zero
-        if let d = stream.duration { return CMTimeRange(start: start, duration: CMTime(ticks: d, timeBase: stream.timeBase)) }
+        if let d = stream.duration {
+            let duration = CMTime(ticks: d, timeBase: stream.timeBase)
+            // MP4's track header states what the track presents (its edit list's total), as Apple
+            // reads it. FFmpeg's figure counts decode times, which with B-frames in a variable-rate
+            // movie end before the last picture does: where the two differ by more than a tick of the
+            // movie's time scale, the header's is the track's.
+            if let stated = stream.trackHeaderDuration, stated.value > 0 {
+                let header = CMTime(ticks: stated.value, timeBase: stated.timeBase)
+                if header.isNumeric, duration.isNumeric, abs(header.seconds - duration.seconds) > stated.timeBase.value ?? 0 {
+                    return CMTimeRange(start: start, duration: header)
+                }
+            }
+            return CMTimeRange(start: start, duration: duration)
+        }
         if let d = taggedDuration(stream) { return CMTimeRange(start: start, duration: d) }
         if let us = info.duration { return CMTimeRange(start: start, duration: CMTime(value: us, timescale: 1_000_000)) }
         return CMTimeRange(start: start, duration: .invalid)

@@ -42,7 +42,7 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// While decoding forward: pictures ending at or before this stream time cannot be the answer, so
     /// those no other picture needs are not decoded at all.
     private var skipsPicturesEndingBy: Int64?
-    /// The latest start of a packet read since, at or before that time.
+    /// The latest start of a packet read since this forward decode began, at or before that time.
     private var latestStartByLimit: Int64?
     private let scaler = FrameScaler()
     private let name: String
@@ -61,6 +61,10 @@ package final class VideoFrameReader: @unchecked Sendable {
         var duration: Int64
         /// The keyframe estimate (step 2) this picture answered, if any.
         var keyEstimate: Int64?
+        /// Whether `duration` is known to be right: the next picture has been decoded, or the stream
+        /// ended after this one. Until then it is the packet's, which in a variable-rate movie can
+        /// reach past pictures not yet decoded (a B-frame's decode duration).
+        var endIsKnown = false
         var end: Int64 { pts.addingSaturating(duration) }
     }
 
@@ -186,13 +190,16 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     /// The decoded frame for `request`, lent to `body` as FFmpeg gives it (any pixel format, the coded
-    /// size), for the engine's own consumers (an encoder scaling straight to its format), with the time
-    /// it shows until on the asset's timeline: as in MP4's presentation, until the next picture starts
-    /// where the reader has decoded that one going forward, else the end its packet states. Blocking,
-    /// as `picture(_:format:cancellation:)`.
+    /// size), for the engine's own consumers (an encoder scaling straight to its format), with when it
+    /// shows on the asset's timeline: from its start until, as in MP4's presentation, the next picture
+    /// starts (or its packet's end, for the stream's last). Where the reader has not decoded the next
+    /// picture yet, `until` is the picture's own start: nothing is known past it. Blocking, as
+    /// `picture(_:format:cancellation:)`.
     func withDecodedFrame<T>(_ request: PictureRequest, cancellation: CancellationToken,
-                             _ body: (UnsafeMutablePointer<AVFrame>, _ shownUntil: MediaTimestamp) throws -> T) throws -> T {
-        try withChosen(request, cancellation) { try body($0.frame.pointer, timestamp($0.end)) }
+                             _ body: (UnsafeMutablePointer<AVFrame>, _ shows: (start: MediaTimestamp, until: MediaTimestamp)) throws -> T) throws -> T {
+        try withChosen(request, cancellation) { picture in
+            try body(picture.frame.pointer, (timestamp(picture.pts), timestamp(picture.endIsKnown ? picture.end : picture.pts)))
+        }
     }
 
     /// Where the first picture after the last time asked starts, on the asset's timeline, when the
@@ -235,7 +242,11 @@ package final class VideoFrameReader: @unchecked Sendable {
     }
 
     private func find(_ w: Window, _ token: CancellationToken) throws -> Picture {
-        for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) { return held }
+        // A picture kept from before answers when it starts at the time, or when its end is known and
+        // the time lies before it (a packet's duration can reach past pictures not yet decoded).
+        for held in [previous, lookahead].compactMap({ $0 }) where w.contains(held) && (held.endIsKnown || held.pts == w.target) {
+            return held
+        }
         refreshKeyframes()
         if let key = nearestKeyframe(in: w) {
             if let held = heldKeyframe, held.keyEstimate == key, w.accepts(held) { return held }
@@ -320,6 +331,11 @@ package final class VideoFrameReader: @unchecked Sendable {
                     try reopen(token)
                     continue
                 }
+                // The stream ended: the last picture shows for its packet's duration.
+                if var p = previous, lookahead == nil {
+                    p.endIsKnown = true
+                    previous = p
+                }
                 break
             }
             if fresh {
@@ -349,6 +365,7 @@ package final class VideoFrameReader: @unchecked Sendable {
                     // duration is its decode duration, which in a variable-rate movie with B-frames
                     // can end before the next picture starts (and leave a gap nothing shows in).
                     p.duration = picture.pts.subtractingSaturating(p.pts)
+                    p.endIsKnown = true
                     previous = p
                 }
                 lookahead = picture

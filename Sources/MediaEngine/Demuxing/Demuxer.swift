@@ -145,6 +145,9 @@ package final class Demuxer: @unchecked Sendable {
             for i in described.streams.indices {
                 described.streams[i].alternateGroup = boxes.alternateGroups[described.streams[i].id]
                 described.streams[i].metadataKeys = boxes.metadataKeys[described.streams[i].id]
+                if let ticks = boxes.trackDurations[described.streams[i].id], ticks > 0, let scale = boxes.movieTimeScale {
+                    described.streams[i].trackHeaderDuration = MediaTimestamp(value: ticks, timeBase: Rational(1, scale))
+                }
                 guard described.streams[i].kind == .video else { continue }
                 if let size = boxes.trackSizes[described.streams[i].id], size.width > 0, size.height > 0 {
                     described.streams[i].trackHeaderSize = size

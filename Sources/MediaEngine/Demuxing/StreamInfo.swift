@@ -58,6 +58,9 @@ package struct StreamInfo: Sendable, Equatable {
     package var pixelFormat: String?
     /// The display size the container's track header states (MP4's `tkhd`), when it states one.
     package var trackHeaderSize: MP4Boxes.TrackSize?
+    /// The duration the track header states (MP4's `tkhd`: its edit list's total, what the track
+    /// presents), in the movie's time scale, when it states one.
+    package var trackHeaderDuration: MediaTimestamp?
     /// The alternate group the container's track header states (MP4's `tkhd`; 0: none); nil where the
     /// container has no such thing.
     package var alternateGroup: Int?

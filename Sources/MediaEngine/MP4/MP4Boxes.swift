@@ -16,6 +16,11 @@ package struct MP4Boxes: Sendable, Equatable {
     package var alternateGroups: [Int32: Int] = [:]
     /// The key table of each timed metadata track (sample description `mebx`), by track ID.
     package var metadataKeys: [Int32: [BoxedMetadataKey]] = [:]
+    /// Each track header's duration (its edit list's total, the time the track presents), in the
+    /// movie header's time scale, by track ID; left out where the header says it is unknown.
+    package var trackDurations: [Int32: Int64] = [:]
+    /// The movie header's (`mvhd`) time scale, which the track headers' durations count in.
+    package var movieTimeScale: Int32?
 
     /// A track header's width and height, 16.16 fixed point turned into points.
     package struct TrackSize: Sendable, Equatable {
@@ -45,13 +50,15 @@ package struct MP4Boxes: Sendable, Equatable {
                     visited += 1
                     guard let (childType, childSize, childHeader) = try header(source, at: child, fileSize: end, cancellation: cancellation) else { break }
                     if childType == "mvex" { result.canContainFragments = true }
+                    if childType == "mvhd" { result.movieTimeScale = try movieTimeScale(source, at: child.addingSaturating(childHeader), cancellation: cancellation) }
                     if childType == "trak" {
                         let trakEnd = min(child.addingSaturating(childSize), end)
                         let trakStart = child.addingSaturating(childHeader)
-                        if let (id, size, group) = try trackHeader(source, inTrakAt: trakStart, end: trakEnd,
-                                                                   cancellation: cancellation) {
+                        if let (id, size, group, duration) = try trackHeader(source, inTrakAt: trakStart, end: trakEnd,
+                                                                             cancellation: cancellation) {
                             result.trackSizes[id] = size
                             result.alternateGroups[id] = group
+                            if let duration { result.trackDurations[id] = duration }
                             if let keys = try metadataKeys(source, inTrakAt: trakStart, end: trakEnd, cancellation: cancellation) {
                                 result.metadataKeys[id] = keys
                             }
@@ -69,11 +76,23 @@ package struct MP4Boxes: Sendable, Equatable {
         return result
     }
 
-    /// The track ID, display size and alternate group of the `tkhd` among a `trak`'s first children;
-    /// nil when there is none or it is malformed. The size is the header's last eight bytes (width,
-    /// height, 16.16); the alternate group a 16-bit number after the layer.
+    /// The time scale of the `mvhd` whose payload starts at `offset` (after its version and flags,
+    /// two times of 4 or 8 bytes); nil when it is malformed or zero.
+    private static func movieTimeScale(_ source: any ByteSource, at offset: Int64, cancellation: CancellationToken) throws -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 24)
+        let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: offset, into: $0, cancellation: cancellation) }
+        guard count == bytes.count else { return nil }
+        let at = bytes[0] == 1 ? 20 : 12
+        let scale = bytes[at..<(at + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return scale > 0 && scale <= UInt32(Int32.max) ? Int32(scale) : nil
+    }
+
+    /// The track ID, display size, alternate group and duration of the `tkhd` among a `trak`'s first
+    /// children; nil when there is none or it is malformed. The size is the header's last eight bytes
+    /// (width, height, 16.16); the alternate group a 16-bit number after the layer; the duration (in
+    /// the movie's time scale) nil where all its bits are set (unknown) or it does not fit an Int64.
     private static func trackHeader(_ source: any ByteSource, inTrakAt start: Int64, end: Int64,
-                                    cancellation: CancellationToken) throws -> (Int32, TrackSize, Int)? {
+                                    cancellation: CancellationToken) throws -> (Int32, TrackSize, Int, Int64?)? {
         var child = start
         for _ in 0..<8 {
             guard child.addingSaturating(8) <= end,
@@ -94,7 +113,11 @@ package struct MP4Boxes: Sendable, Equatable {
                 let group = Int(Int16(bitPattern: UInt16(bytes[groupOffset]) << 8 | UInt16(bytes[groupOffset + 1])))
                 let fixed = { (at: Int) in Double(bytes[at..<(at + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }) / 65536 }
                 let size = TrackSize(width: fixed(bytes.count - 8), height: fixed(bytes.count - 4))
-                return (Int32(bitPattern: id), size, group)
+                let durationBytes = version == 1 ? bytes[28..<36] : bytes[20..<24]
+                let ticks = durationBytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let unknown = version == 1 ? UInt64.max : UInt64(UInt32.max)
+                let duration = ticks != unknown && ticks <= UInt64(Int64.max) ? Int64(ticks) : nil
+                return (Int32(bitPattern: id), size, group, duration)
             }
             child = child.addingSaturating(size)
         }

@@ -13,6 +13,8 @@ final class VideoTrackWriter: TrackWriter {
     /// For decoded pictures: the piece whose reader is open, and the reader.
     private var readerPiece = -1
     private var reader: VideoFrameReader?
+    /// The start of the decoded picture the last frame encoded shows (nil: black, or none yet).
+    private var encodedPicture: MediaTimestamp?
 
     init(_ plan: ExportPlan.EncodedVideo, output: SampleWriter) throws {
         self.plan = plan
@@ -79,10 +81,12 @@ extension VideoTrackWriter {
     private func encodeDecoded(_ pieces: [ExportPlan.Piece], _ token: CancellationToken) throws -> Double {
         let time = Double(next) * Double(plan.frameRate.denominator) / Double(plan.frameRate.numerator)
         guard let (i, piece) = pieces.enumerated().first(where: { time >= $0.element.targetStart - 1e-9 && time < $0.element.targetEnd }) else {
+            encodedPicture = nil
             try output.append(frame: nil, pts: frameTime(next), track: track)
             return pieces.map(\.targetStart).filter { $0 > time }.min() ?? .infinity
         }
         if readerPiece != i {
+            encodedPicture = nil
             reader = try VideoFrameReader(source: piece.open(), options: piece.options, streamIndex: piece.streamIndex, cancellation: token)
             readerPiece = i
         }
@@ -96,13 +100,19 @@ extension VideoTrackWriter {
         let at = min(max(piece.sourceStart + (time - piece.targetStart) * speed, piece.sourceStart), piece.sourceEnd - 1e-6)
         let exact = PictureRequest(time: micro(at), earliest: micro(at), latest: micro(at))
         do {
-            return try reader.withDecodedFrame(exact, cancellation: token) { frame, shownUntil in
-                try output.append(frame: frame, pts: frameTime(next), track: track)
-                let end = piece.targetStart + (shownUntil.seconds - piece.sourceStart) / max(1e-9, speed)
+            return try reader.withDecodedFrame(exact, cancellation: token) { frame, shows in
+                // The picture encoded last, still showing (its end was learnt only now): its sample
+                // lasts on, unless this frame ends the track.
+                if shows.start != encodedPicture || next == plan.frameCount - 1 {
+                    try output.append(frame: frame, pts: frameTime(next), track: track)
+                    encodedPicture = shows.start
+                }
+                let end = piece.targetStart + (shows.until.seconds - piece.sourceStart) / max(1e-9, speed)
                 return end.isFinite ? min(max(end, time), piece.targetEnd) : time
             }
         } catch let error as MediaEngineError where error.code == .noFrameAtTime {
             // Black until a picture shows again in the piece (to its end when none does).
+            encodedPicture = nil
             try output.append(frame: nil, pts: frameTime(next), track: track)
             guard let start = reader.nextPictureStart()?.seconds else { return piece.targetEnd }
             let end = piece.targetStart + (start - piece.sourceStart) / max(1e-9, speed)
