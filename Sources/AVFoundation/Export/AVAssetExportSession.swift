@@ -130,17 +130,17 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     /// The file types this preset writes for this asset; uses the asset's tracks when they are loaded,
     /// else assumes it has video.
     open var supportedFileTypes: [AVFileType] {
-        let hasVideo: Bool
-        if case .loaded(let facts) = asset.factsStatus() { hasVideo = facts.tracks.contains { $0.mediaType == .video } } else { hasVideo = true }
-        return preset.fileTypes(hasVideo: hasVideo)
+        if case .loaded(let facts) = asset.factsStatus() { return preset.fileTypes(for: facts.tracks) }
+        return preset.fileTypes(for: nil)
     }
 
     /// The file types this preset writes for this asset, loading its tracks if needed (on the engine's
-    /// threads); assumes the asset has video when loading fails.
+    /// threads); assumes the asset has video when loading fails. For a stream copy, only the types
+    /// that hold every track's codec (FFmpeg's tables; nothing is read beyond the header).
     open var compatibleFileTypes: [AVFileType] {
         get async {
             let facts = try? await asset.facts()
-            return preset.fileTypes(hasVideo: facts?.tracks.contains { $0.mediaType == .video } ?? true)
+            return preset.fileTypes(for: facts?.tracks)
         }
     }
 
@@ -282,8 +282,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
             await sources.prepare(tracks)
             // Items whose value a handler gives are loaded first (a handler that fails leaves its item out).
             for item in settings.metadata ?? [] where item.valueLoad != nil { try? await item.loadValue() }
-            let hasVideo = facts.tracks.contains { $0.mediaType == .video }
-            guard let fileType = settings.outputFileType, preset.fileTypes(hasVideo: hasVideo).contains(fileType) else {
+            guard let fileType = settings.outputFileType, preset.fileTypes(for: facts.tracks).contains(fileType) else {
                 throw ExportPlanner.unsupported("The \(presetName) preset cannot write \(settings.outputFileType?.rawValue ?? "no file type") for this asset.")
             }
             let request = ExportRequest(asset: asset, preset: preset, fileType: fileType, timeRange: settings.timeRange,
@@ -376,7 +375,7 @@ open class AVAssetExportSession: NSObject, @unchecked Sendable {
     open class func compatibility(ofExportPreset presetName: String, with asset: AVAsset, outputFileType: AVFileType?) async -> Bool {
         guard let preset = ExportPreset.named(presetName), let facts = try? await asset.facts(), suits(preset, facts) else { return false }
         guard let outputFileType else { return true }
-        return preset.fileTypes(hasVideo: facts.tracks.contains { $0.mediaType == .video }).contains(outputFileType)
+        return preset.fileTypes(for: facts.tracks).contains(outputFileType)
     }
 
     private static func suits(_ preset: ExportPreset, _ facts: AssetFacts) -> Bool {

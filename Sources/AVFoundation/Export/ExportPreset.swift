@@ -71,14 +71,24 @@ struct ExportPreset: Sendable {
     /// The x264/x265 speed preset: FFmpeg's default, "medium".
     static let encoderSpeed = "medium"
 
-    /// The file types the preset writes: MP4 family and QuickTime for video, M4A for audio only, and
-    /// (Avocet's additions) Matroska and WebM for stream copy (WebM takes VP8, VP9, AV1, Vorbis and
-    /// Opus only: other codecs fail the export with the muxer's reason).
-    func fileTypes(hasVideo: Bool) -> [AVFileType] {
+    /// The file types the preset writes for an asset with `tracks` (nil: not known yet, taken to have
+    /// video): MP4 family and QuickTime for video, M4A for audio only, and (Avocet's additions)
+    /// Matroska and WebM for stream copy. A stream copy lists only the containers that hold every
+    /// copied track's codec (QuickTime takes no VP8, VP9, AV1, Opus or FLAC; WebM only VP8, VP9, AV1,
+    /// Vorbis and Opus; MP4 no PCM); a composition's tracks, whose codecs are its segments' files',
+    /// are not checked here (a container that cannot hold one fails the export with the muxer's reason).
+    func fileTypes(for tracks: [AVAssetTrack]?) -> [AVFileType] {
+        let hasVideo = tracks?.contains { $0.mediaType == .video } ?? true
         switch kind {
         case .audioOnly: return [.m4a]
         case .video: return [.mov, .mp4, .m4v]
-        case .passthrough: return hasVideo ? [.mov, .mp4, .m4v, .mkv, .webm] : [.mov, .mp4, .m4v, .m4a, .mkv, .webm]
+        case .passthrough:
+            let all: [AVFileType] = hasVideo ? [.mov, .mp4, .m4v, .mkv, .webm] : [.mov, .mp4, .m4v, .m4a, .mkv, .webm]
+            let codecs = (tracks ?? []).filter { [.audio, .video].contains($0.mediaType) }.compactMap { $0.file?.stream.codecName }
+            return all.filter { type in
+                guard let container = OutputFiles.container(for: type) else { return false }
+                return codecs.allSatisfy { container.holdsCopy(ofCodecNamed: $0) }
+            }
         }
     }
 }

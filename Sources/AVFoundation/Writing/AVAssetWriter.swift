@@ -560,7 +560,7 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             return appendSound(samples, channels: channels, at: sample.presentationTimeStamp, rate: Int32(rate), index: index,
                                session: session, start: start, end: end)
         case .passthrough:
-            return appendStored(sample, index: index, session: session, start: start, end: end)
+            return appendStored(sample, input: input, index: index, session: session, start: start, end: end)
         }
     }
 
@@ -615,7 +615,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         return session.enqueue(index) { engine, _ in try engine.append(sound: chunk, rate: rate, channels: count, pts: pts, track: index) }
     }
 
-    private func appendStored(_ sample: CMSampleBuffer, index: Int, session: WriterSession, start: CMTime, end: CMTime?) -> Bool {
+    private func appendStored(_ sample: CMSampleBuffer, input: AVAssetWriterInput, index: Int, session: WriterSession, start: CMTime,
+                              end: CMTime?) -> Bool {
         guard let data = sample.dataBuffer, let bytes = try? data.dataBytes(), let timings = try? sample.sampleTimingInfos() else {
             fail(WriterInputFormat.invalid("a stored sample needs its data and timing"))
             return false
@@ -635,6 +636,21 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             let step = timings.count == 1 ? CMTimeMultiply(timing.duration, multiplier: Int32(clamping: i)) : .zero
             let pts = timing.presentationTimeStamp.isNumeric ? timing.presentationTimeStamp + step : nil
             let dts = timing.decodeTimeStamp.isNumeric ? timing.decodeTimeStamp + step : nil
+            // Stored samples come in decode order (their decode times, else their presentation times,
+            // increase), as a muxer needs them: one out of order fails the writer rather than being
+            // written with made-up times.
+            if let order = dts ?? pts {
+                let outOfOrder = input.state.withLock { s -> Bool in
+                    if let last = s.lastDecodeTime, order <= last { return true }
+                    s.lastDecodeTime = order
+                    return false
+                }
+                if outOfOrder {
+                    fail(AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey:
+                        "Stored samples must be appended in decode order: one decoded at \(order.seconds) s came after a later one."]))
+                    return false
+                }
+            }
             if let pts, (end.map { pts >= $0 } ?? false) { offset += size; continue }
             let notSync = sample.isNotSync(i)
             packets.append((offset ..< offset + size, pts.map { MediaTimestamp($0 - start) }, dts.map { MediaTimestamp($0 - start) },

@@ -46,6 +46,8 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         var hasAdaptor = false
         /// Where the last picture started, to refuse pictures out of order.
         var lastPresentationTime: CMTime?
+        /// The last stored sample's decode time (else its presentation time), to refuse samples out of order.
+        var lastDecodeTime: CMTime?
         /// The track's format as `startWriting()` read it from the settings, once for every append.
         var writing: WriterInputFormat?
     }
@@ -202,7 +204,7 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     ///
     /// - Parameter sampleBuffer: A picture (with an image buffer) or linear PCM sound for an input with
     ///   output settings, pictures in presentation order; a compressed sample with its data and timing
-    ///   for an input without.
+    ///   for an input without, in decode order.
     /// - Returns: True when the sample was queued, or dropped because it lies outside the session.
     ///   False when the input belongs to no writer, the writer is not writing, no session started, the
     ///   input is finished, or the sample cannot be taken; the writer then fails, saying why (unless

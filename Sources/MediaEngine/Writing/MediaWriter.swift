@@ -18,8 +18,8 @@ final class MediaWriter {
     /// Whether packets are interleaved across streams by the muxer (files), or written in the order
     /// they come (segments, whose fragments are cut by the caller).
     private let interleaves: Bool
-    /// The last decode time written on each stream, in its own time base.
-    private var lastDts: [Int32: Int64] = [:]
+    /// The last decode time written on each stream: as given, and as written in the stream's own time base.
+    private var lastDts: [Int32: (given: Int64, written: Int64)] = [:]
 
     /// An `AVIOContext` whose writes call `sink`; freed with the writer.
     final class MemoryOutput {
@@ -57,6 +57,8 @@ final class MediaWriter {
             throw FFmpeg.error(rc < 0 ? rc : avocet_averror_enomem(), "set up the \(container.rawValue) writer", source: path)
         }
         ctx = c
+        // FFmpeg 5.1 calls FLAC in MP4 experimental; Apple's players read it ('fLaC', since iOS 11).
+        c.pointee.strict_std_compliance = FF_COMPLIANCE_EXPERIMENTAL
         // The muxer reopens its URL for a second pass (MP4's faststart): the same local file.
         c.pointee.url = av_strdup("file:" + path)
         try FFmpeg.check(avio_open(&c.pointee.pb, "file:" + path, AVIO_FLAG_WRITE), "create the output file", source: path)
@@ -100,8 +102,9 @@ final class MediaWriter {
     /// opens (FFmpeg's own demuxer refuses the file).
     func addStream(copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational) throws -> Int32 {
         if !MediaWriter.describes(parameters.pointee, in: container) {
-            throw MediaEngineError(.unsupported, source: path, operation: "copy the video track",
-                                   reason: "the VP9 stream's pixel format is unknown (its first picture did not decode), which \(container.rawValue) must state")
+            let what = parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO ? "the sound's sample rate or channel count is unknown"
+                : "the VP9 stream's pixel format is unknown (its first picture did not decode), which \(container.rawValue) must state"
+            throw MediaEngineError(.unsupported, source: path, operation: "copy the track", reason: what)
         }
         let stream = try newStream()
         try FFmpeg.check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "copy the stream parameters", source: path)
@@ -110,10 +113,13 @@ final class MediaWriter {
         return stream.pointee.index
     }
 
-    /// Whether the parameters of a copied stream say what `container` must state of it: MP4 and
-    /// QuickTime need VP9's pixel format (its profile, bit depth and chroma subsampling in 'vpcC').
+    /// Whether the parameters of a copied stream say what `container` must state of it: every
+    /// container needs a sound's sample rate and channel count (FLAC's header leaves them to its
+    /// STREAMINFO, which only the analysis copies over); MP4 and QuickTime need VP9's pixel format
+    /// (its profile, bit depth and chroma subsampling in 'vpcC').
     static func describes(_ parameters: AVCodecParameters, in container: OutputContainer) -> Bool {
-        !container.isQuickTimeFamily || parameters.codec_id != AV_CODEC_ID_VP9 || parameters.format >= 0
+        if parameters.codec_type == AVMEDIA_TYPE_AUDIO && (parameters.sample_rate <= 0 || parameters.ch_layout.nb_channels <= 0) { return false }
+        return !container.isQuickTimeFamily || parameters.codec_id != AV_CODEC_ID_VP9 || parameters.format >= 0
     }
 
     /// Adds a stream for an opened encoder's packets. Returns its index.
@@ -237,17 +243,19 @@ final class MediaWriter {
     /// packet is emptied.
     func write(_ packet: UnsafeMutablePointer<AVPacket>, stream index: Int32, timeBase: AVRational) throws {
         guard let c = ctx else { return }
-        av_packet_rescale_ts(packet, timeBase, self.timeBase(of: index))
-        // Decode times that were increasing can meet in a coarser time base the muxer chose (MP4
-        // counts sound in its sample rate, which a damaged header can make 6 Hz): each is moved past
-        // the last, as FFmpeg's own command does, rather than the muxer refusing the packet.
         let nopts = avocet_nopts_value()
-        if packet.pointee.dts != nopts {
-            if let last = lastDts[index], packet.pointee.dts <= last {
-                packet.pointee.dts = last.addingSaturating(1)
+        let given = packet.pointee.dts
+        av_packet_rescale_ts(packet, timeBase, self.timeBase(of: index))
+        // Decode times that increase can meet in a coarser time base the muxer chose (MP4 counts
+        // sound in its sample rate, which a damaged header can make 6 Hz): such a one is moved past
+        // the last, as FFmpeg's own command does, rather than the muxer refusing the packet. Times
+        // that did not increase as given are left for the muxer to refuse.
+        if given != nopts {
+            if let last = lastDts[index], given > last.given, packet.pointee.dts <= last.written {
+                packet.pointee.dts = last.written.addingSaturating(1)
                 if packet.pointee.pts != nopts { packet.pointee.pts = max(packet.pointee.pts, packet.pointee.dts) }
             }
-            lastDts[index] = packet.pointee.dts
+            lastDts[index] = (given, packet.pointee.dts)
         }
         packet.pointee.stream_index = index
         packet.pointee.pos = -1

@@ -370,6 +370,23 @@ struct AssetWriterTests {
         let pictures = try await Self.readBack(url, .video, settings: Self.bgra)
         #expect(pictures.count == 100)
         #expect(pictures.last?.presentationTimeStamp.seconds.isApproximately(3.96) == true)
+
+        // Stored samples whose decode times go back fail the writer with an AVError (FFmpeg's MP4
+        // muxer would write them with made-up times: presentation and decode both one tick on).
+        let again = try AVAssetReader(asset: source)
+        let stored = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        again.add(stored)
+        again.startReading()
+        var samples: [CMSampleBuffer] = []
+        for try await sample in stored.sampleBuffers where samples.count < 3 { samples.append(sample) }
+        let backwards = try AVAssetWriter(outputURL: try Self.output("backwards.mp4"), fileType: .mp4)
+        let copy = AVAssetWriterInput(mediaType: .video, outputSettings: nil, sourceFormatHint: hint)
+        backwards.add(copy)
+        #expect(backwards.startWriting())
+        backwards.startSession(atSourceTime: .zero)
+        #expect(copy.append(samples[0]) && copy.append(samples[2]))
+        #expect(!copy.append(samples[1]))
+        #expect(backwards.status == .failed && (backwards.error as? AVError)?.code == .operationNotAllowed, "\(String(describing: backwards.error))")
     }
 
     // MARK: Sessions, fragments, network use
