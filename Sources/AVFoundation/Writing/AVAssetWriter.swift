@@ -564,6 +564,19 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Whether `time` comes after the input's last time at `last` (then recorded in its place); when
+    /// not, the writer fails with `operationNotAllowed` and `message` (Apple's raises an exception).
+    private func inOrder(_ time: CMTime, after last: WritableKeyPath<AVAssetWriterInput.State, CMTime?>, of input: AVAssetWriterInput,
+                         _ message: @autoclosure () -> String) -> Bool {
+        let ordered = input.state.withLock { s -> Bool in
+            if let previous = s[keyPath: last], time <= previous { return false }
+            s[keyPath: last] = time
+            return true
+        }
+        if !ordered { fail(AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey: message()])) }
+        return ordered
+    }
+
     /// Queues a picture at `time` (source time) for encoding.
     func appendPicture(_ image: CVPixelBuffer, at time: CMTime, input: AVAssetWriterInput, index: Int, session: WriterSession,
                        start: CMTime, end: CMTime?) -> Bool {
@@ -571,16 +584,8 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             fail(WriterInputFormat.invalid("a picture needs a numeric presentation time"))
             return false
         }
-        let outOfOrder = input.state.withLock { s -> Bool in
-            if let last = s.lastPresentationTime, time <= last { return true }
-            s.lastPresentationTime = time
-            return false
-        }
-        if outOfOrder {
-            fail(AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey:
-                "Pictures must be appended in presentation order: \(time.seconds) s came after a later one."]))
-            return false
-        }
+        guard inOrder(time, after: \.lastPresentationTime, of: input,
+                      "Pictures must be appended in presentation order: \(time.seconds) s came after a later one.") else { return false }
         guard image.pixelMemory != nil else {
             fail(WriterInputFormat.invalid("the picture's pixel format \(image.pixelFormat.fourCharString) cannot be encoded"))
             return false
@@ -639,17 +644,9 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
             // Stored samples come in decode order (their decode times, else their presentation times,
             // increase), as a muxer needs them: one out of order fails the writer rather than being
             // written with made-up times.
-            if let order = dts ?? pts {
-                let outOfOrder = input.state.withLock { s -> Bool in
-                    if let last = s.lastDecodeTime, order <= last { return true }
-                    s.lastDecodeTime = order
-                    return false
-                }
-                if outOfOrder {
-                    fail(AVError(.operationNotAllowed, userInfo: [NSLocalizedDescriptionKey:
-                        "Stored samples must be appended in decode order: one decoded at \(order.seconds) s came after a later one."]))
-                    return false
-                }
+            if let order = dts ?? pts, !inOrder(order, after: \.lastDecodeTime, of: input,
+                                                "Stored samples must be appended in decode order: one decoded at \(order.seconds) s came after a later one.") {
+                return false
             }
             if let pts, (end.map { pts >= $0 } ?? false) { offset += size; continue }
             let notSync = sample.isNotSync(i)
