@@ -626,7 +626,7 @@ def frame_pattern(fx):
     blue = f"if({top},0,if({left},255,{grey}))"
     sar = fx.get("sample_aspect_ratio", "1:1").replace(":", "/")
     shows_at = f",setpts='({fx['shows_at']})/TB'" if "shows_at" in fx else ""
-    return (f"color=black:size={w}x{h}:rate={fx['fps']}:duration={fx['duration']},format=gbrp,"
+    return (f"color=black:size={w}x{h}:rate={fx.get('rate', fx['fps'])}:duration={fx['duration']},format=gbrp,"
             f"geq=r='{red}':g='{green}':b='{blue}',setsar={sar}{shows_at}")
 
 

@@ -92,8 +92,11 @@ extension VideoTrackWriter {
         }
         guard let reader else { return time }
         let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+        // Microseconds at or just after the time (never before it): the reader rounds down to the
+        // stream's ticks, and a frame time of a 29.97 fps grid (1,001 / 30,000 s) rounded down would
+        // land a tick before the picture that starts there, and show the one before it.
         func micro(_ seconds: Double) -> MediaTimestamp {
-            let micro = (seconds * 1_000_000).rounded(.down)
+            let micro = (seconds * 1_000_000 - 1e-3).rounded(.up)
             return MediaTimestamp(value: micro.isFinite ? Int64(saturating: micro) : 0, timeBase: Rational(1, 1_000_000))
         }
         // The picture showing at the time, kept inside the piece's span of its stream.

@@ -615,6 +615,22 @@ struct ExportTests {
         #expect(estimate >= 0)
     }
 
+    /// A 29.97 fps movie (a frame every 1,001 / 30,000 s, as most phone and camera movies) re-encodes
+    /// every picture at its own frame. The export asked for each frame's picture a microsecond early
+    /// (rounded down, then down again to the stream's ticks), got the one before, and, since a
+    /// picture shown again is not encoded twice, dropped every third picture (42 of 60).
+    @Test("a 29.97 fps movie re-encodes every picture, each at its frame")
+    func ntscRateKeepsEveryPicture() async throws {
+        let (output, _) = try await Self.export(AVURLAsset(url: Self.url("frames-ntsc.mp4")), preset: AVAssetExportPreset640x480, name: "ntsc.mp4")
+        let report = try await Self.probe(output)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.nbFrames == "60" && abs((report.duration ?? 0) - 2.002) < 0.01, "\(video)")
+        for frame in [1, 2, 3, 29, 44, 59] {
+            let shown = try await Self.frameNumber(output, at: (Double(frame) + 0.5) * 1001 / 30000)
+            #expect(shown == frame, "frame \(frame): \(String(describing: shown))")
+        }
+    }
+
     /// A browser's or a live recording states no duration in its header: the export scans the file
     /// once to learn where it ends, and writes all of it (it failed with "no known duration").
     @Test("a recording without a duration in its header exports whole")
