@@ -194,7 +194,7 @@ enum ExportPlanner {
         pieces.compactMap { piece in
             guard piece.targetStart < span.upperBound, piece.targetEnd > span.lowerBound else { return nil }
             var cut = piece
-            let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+            let speed = piece.speed
             if piece.targetStart < span.lowerBound {
                 cut.sourceStart = piece.sourceStart + (span.lowerBound - piece.targetStart) * speed
                 cut.targetStart = span.lowerBound

@@ -80,7 +80,7 @@ final class AudioTimeline {
 
     /// Source seconds a second of `piece`: 1 for an open-ended piece (a file of unknown length).
     static func speed(of piece: ExportPlan.Piece) -> Double {
-        let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+        let speed = piece.speed
         return speed.isFinite && speed > 0 ? speed : 1
     }
 

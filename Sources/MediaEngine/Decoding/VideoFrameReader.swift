@@ -442,19 +442,17 @@ package final class VideoFrameReader: @unchecked Sendable {
     /// Sends `packet` to the decoder; false when the decoder dropped it as damaged.
     private func send() throws -> Bool {
         guard let p = packet else { return false }
-        let nopts = avocet_nopts_value()
-        if let limit = skipsPicturesEndingBy, p.pointee.pts != nopts, p.pointee.duration > 0, p.pointee.flags & AV_PKT_FLAG_KEY == 0 {
+        let pts = p.pointee.pts
+        var skips = false
+        if let limit = skipsPicturesEndingBy, pts != avocet_nopts_value() {
             // A picture shows until the next one starts, whatever its packet's duration says: it
             // cannot be the answer only when a packet read already starts after it and by the limit
             // (a B-frame's later reference comes before it in decode order).
-            let followed = (latestStartByLimit ?? .min) > p.pointee.pts
-            decoder.skipsNonReferencePictures = followed && p.pointee.pts.addingSaturating(p.pointee.duration) <= limit
-        } else {
-            decoder.skipsNonReferencePictures = false
+            skips = p.pointee.duration > 0 && p.pointee.flags & AV_PKT_FLAG_KEY == 0 && (latestStartByLimit ?? .min) > pts
+                && pts.addingSaturating(p.pointee.duration) <= limit
+            if pts <= limit { latestStartByLimit = max(latestStartByLimit ?? .min, pts) }
         }
-        if let limit = skipsPicturesEndingBy, p.pointee.pts != nopts, p.pointee.pts <= limit {
-            latestStartByLimit = max(latestStartByLimit ?? .min, p.pointee.pts)
-        }
+        decoder.skipsNonReferencePictures = skips
         return try decoder.send(p) == .accepted
     }
 

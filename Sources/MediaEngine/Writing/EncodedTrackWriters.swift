@@ -91,7 +91,13 @@ extension VideoTrackWriter {
             readerPiece = i
         }
         guard let reader else { return time }
-        let speed = (piece.sourceEnd - piece.sourceStart) / max(1e-9, piece.targetEnd - piece.targetStart)
+        let speed = piece.speed
+        // When a picture that shows until `source` (the stream's time) stops showing in the output,
+        // within the piece and not before this frame.
+        func shownUntil(_ source: Double) -> Double {
+            let end = piece.targetStart + (source - piece.sourceStart) / max(1e-9, speed)
+            return end.isFinite ? min(max(end, time), piece.targetEnd) : time
+        }
         // Microseconds at or just after the time (never before it): the reader rounds down to the
         // stream's ticks, and a frame time of a 29.97 fps grid (1,001 / 30,000 s) rounded down would
         // land a tick before the picture that starts there, and show the one before it.
@@ -110,16 +116,14 @@ extension VideoTrackWriter {
                     try output.append(frame: frame, pts: frameTime(next), track: track)
                     encodedPicture = shows.start
                 }
-                let end = piece.targetStart + (shows.until.seconds - piece.sourceStart) / max(1e-9, speed)
-                return end.isFinite ? min(max(end, time), piece.targetEnd) : time
+                return shownUntil(shows.until.seconds)
             }
         } catch let error as MediaEngineError where error.code == .noFrameAtTime {
             // Black until a picture shows again in the piece (to its end when none does).
             encodedPicture = nil
             try output.append(frame: nil, pts: frameTime(next), track: track)
             guard let start = reader.nextPictureStart()?.seconds else { return piece.targetEnd }
-            let end = piece.targetStart + (start - piece.sourceStart) / max(1e-9, speed)
-            return end.isFinite ? min(max(end, time), piece.targetEnd) : time
+            return shownUntil(start)
         }
     }
 }

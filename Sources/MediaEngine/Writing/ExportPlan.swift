@@ -19,6 +19,10 @@ package struct ExportPlan: Sendable {
         /// plan kept for later (a player's cached mix) does not keep the container and its file open.
         package weak var demuxer: ItemDemuxer?
 
+        /// Source seconds played a second of output: 1 at its own pace, 0 for a moment held still (a
+        /// target of no length counts as a nanosecond).
+        package var speed: Double { (sourceEnd - sourceStart) / max(1e-9, targetEnd - targetStart) }
+
         package init(open: @escaping @Sendable () throws -> any ByteSource, options: DemuxerOptions, streamIndex: Int,
                      sourceStart: Double, sourceEnd: Double, targetStart: Double, targetEnd: Double) {
             self.open = open
