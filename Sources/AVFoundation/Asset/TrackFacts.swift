@@ -130,14 +130,17 @@ extension TrackFacts {
         let start = stream.startTime.map { CMTime(ticks: $0, timeBase: stream.timeBase) } ?? .zero
         if let d = stream.duration {
             let duration = CMTime(ticks: d, timeBase: stream.timeBase)
-            // MP4's track header states what the track presents (its edit list's total), as Apple
-            // reads it. FFmpeg's figure counts decode times, which with B-frames in a variable-rate
-            // movie end before the last picture does: where the two differ by more than a tick of the
-            // movie's time scale, the header's is the track's.
+            // MP4's track header states where the track's presentation ends on the movie's timeline
+            // (its edit list's total, empty edits included), as Apple reads it. FFmpeg's figure counts
+            // decode times, which with B-frames in a variable-rate movie end before the last picture
+            // does: where the two ends differ by more than a tick of the movie's time scale, the
+            // header's is the track's. (A track whose edit list starts with an empty edit starts late,
+            // and its header's total counts the empty time too.)
             if let stated = stream.trackHeaderDuration, stated.value > 0 {
                 let header = CMTime(ticks: stated.value, timeBase: stated.timeBase)
-                if header.isNumeric, duration.isNumeric, abs(header.seconds - duration.seconds) > stated.timeBase.value ?? 0 {
-                    return CMTimeRange(start: start, duration: header)
+                let end = start + duration
+                if header.isNumeric, end.isNumeric, header > start, abs(header.seconds - end.seconds) > stated.timeBase.value ?? 0 {
+                    return CMTimeRange(start: start, end: header)
                 }
             }
             return CMTimeRange(start: start, duration: duration)

@@ -130,9 +130,13 @@ enum ExportPlanner {
             let span = self.span(of: track, in: window)
             let pieces = clip(try MixTimeline.pieces(of: track, in: window, sources: sources), to: span)
             guard !pieces.isEmpty else { return nil }
-            return ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount(span.upperBound), quality: quality,
-                                           preset: ExportPreset.encoderSpeed, pictures: .decoded(pieces),
-                                           displayMatrix: OutputFiles.displayMatrix(track.facts.preferredTransform, scale: scale))
+            var plan = ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount(span.upperBound),
+                                               quality: quality, preset: ExportPreset.encoderSpeed, pictures: .decoded(pieces),
+                                               displayMatrix: OutputFiles.displayMatrix(track.facts.preferredTransform, scale: scale))
+            // A track that starts after the window does (a movie whose B-frames delay its first picture
+            // without an edit list) starts there in the output too, at the first frame on or after it.
+            plan.firstFrame = span.lowerBound > 0 ? min(frameCount(span.lowerBound), plan.frameCount - 1) : 0
+            return plan
         }
         var settings = ImageSettings()
         settings.toleranceBefore = .zero

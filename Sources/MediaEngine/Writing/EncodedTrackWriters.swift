@@ -19,6 +19,7 @@ final class VideoTrackWriter: TrackWriter {
     init(_ plan: ExportPlan.EncodedVideo, output: SampleWriter) throws {
         self.plan = plan
         self.output = output
+        next = min(max(0, plan.firstFrame), max(0, plan.frameCount - 1))
         guard plan.width > 0, plan.height > 0, plan.frameRate.numerator > 0, plan.frameRate.denominator > 0 else {
             throw MediaEngineError(.invalidArgument, source: output.path, operation: "encode video",
                                    reason: "a \(plan.width)x\(plan.height) picture at \(plan.frameRate.numerator)/\(plan.frameRate.denominator) fps")

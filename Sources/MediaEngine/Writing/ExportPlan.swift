@@ -66,7 +66,11 @@ package struct ExportPlan: Sendable {
         package var height: Int
         /// Frames per second, as a fraction.
         package var frameRate: Rational
+        /// Frames on the output's timeline, from 0 to the track's end.
         package var frameCount: Int
+        /// The frame the track begins with: where a file's video starts after the window does, the
+        /// frames before it are not written (the muxer's edit list keeps the empty time), not black.
+        package var firstFrame = 0
         /// x264/x265's constant rate factor.
         package var quality: Int
         package var preset: String

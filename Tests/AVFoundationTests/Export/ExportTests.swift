@@ -222,6 +222,26 @@ struct ExportTests {
         #expect(abs((smallReport.duration ?? 0) - 2) < 0.1)
     }
 
+    /// A movie whose B-frames start its video 0.08 s after its sound, with no edit list to say so (a
+    /// fragmented MP4 as FFmpeg writes one): the export's video starts there too, behind an empty edit,
+    /// with the source's 25 pictures. It began with a black frame at zero, 26 frames in all. Read back,
+    /// the track's range ends where its header says its presentation does (empty edit included), not
+    /// that far after its start.
+    @Test("a video track that starts late starts late in the export, not with a black frame")
+    func lateVideoStartsLate() async throws {
+        let (movie, _) = try await Self.export(AVURLAsset(url: Self.url("fragmented-bframes.mp4")), preset: AVAssetExportPresetLowQuality,
+                                               name: "late-video.mp4")
+        let report = try await Self.probe(movie)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.nbFrames == "25" && abs((Double(video.duration ?? "") ?? 0) - 1) < 0.01, "\(video)")
+        let tracks = try await AVURLAsset(url: movie).load(.tracks)
+        let ranges = try await tracks.asyncMap { ($0.mediaType, try await $0.load(.timeRange)) }
+        let pictures = try #require(ranges.first { $0.0 == .video }?.1)
+        let sound = try #require(ranges.first { $0.0 == .audio }?.1)
+        #expect(abs(pictures.start.seconds - 0.08) < 0.001 && abs(pictures.end.seconds - 1.08) < 0.001, "\(pictures.start.seconds) to \(pictures.end.seconds)")
+        #expect(abs(sound.start.seconds) < 0.001 && abs(sound.end.seconds - 1.08) < 0.03, "\(sound.start.seconds) to \(sound.end.seconds)")
+    }
+
     /// Each encoded track keeps its own length, as on Apple's platforms: a movie with 1 s of video and
     /// 4 s of sound exports 1 s of pictures (not 3 s of a held or black frame), and a composition whose
     /// sound ends at 2 s of its 4 s exports 2 s of AAC (not 2 s of silence more). The export fuzz
