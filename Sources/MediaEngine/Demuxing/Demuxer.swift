@@ -333,11 +333,17 @@ package final class Demuxer: @unchecked Sendable {
                 stats[i].packetCount = stats[i].packetCount.addingSaturating(1)
                 stats[i].totalBytes = stats[i].totalBytes.addingSaturating(Int64(max(0, p.pointee.size)))
                 if p.pointee.flags & AV_PKT_FLAG_KEY != 0 { stats[i].keyframes = stats[i].keyframes.addingSaturating(1) }
-                if p.pointee.pts != nopts {
-                    let pts = p.pointee.pts.subtractingSaturating(origins[index])
+                // A packet without a presentation time (an AVI's, whose B-frames FFmpeg times only once
+                // decoded) is placed by its decode time: the stream's span is the same length.
+                let stated = p.pointee.pts != nopts ? p.pointee.pts : p.pointee.dts
+                if stated != nopts {
+                    let pts = stated.subtractingSaturating(origins[index])
                     stats[i].firstPresentationTime = min(stats[i].firstPresentationTime ?? pts, pts)
                     let end = pts.addingSaturating(max(0, p.pointee.duration))
                     stats[i].endPresentationTime = max(stats[i].endPresentationTime ?? end, end)
+                }
+                if p.pointee.pts != nopts {
+                    let pts = p.pointee.pts
                     if let last = lastPTS[i], pts < last { stats[i].hasReordering = true }
                     lastPTS[i] = pts
                 }

@@ -242,6 +242,18 @@ struct ExportTests {
         #expect(abs(sound.start.seconds) < 0.001 && abs(sound.end.seconds - 1.08) < 0.03, "\(sound.start.seconds) to \(sound.end.seconds)")
     }
 
+    /// An AVI whose header states no durations and whose packets carry no presentation times (FFmpeg
+    /// times its B-frames only once decoded): the scan places them by their decode times, so the video
+    /// keeps its own 25 pictures. It took the asset's length from the longer sound and held the last
+    /// picture for one frame more.
+    @Test("an AVI without times exports its own pictures")
+    func aviWithoutTimesKeepsItsPictures() async throws {
+        let (movie, _) = try await Self.export(AVURLAsset(url: Self.url("no-duration.avi")), preset: AVAssetExportPresetLowQuality, name: "avi.mp4")
+        let report = try await Self.probe(movie)
+        let video = try #require(report.streams.first { $0.codecType == "video" })
+        #expect(video.nbFrames == "25", "\(video)")
+    }
+
     /// Each encoded track keeps its own length, as on Apple's platforms: a movie with 1 s of video and
     /// 4 s of sound exports 1 s of pictures (not 3 s of a held or black frame), and a composition whose
     /// sound ends at 2 s of its 4 s exports 2 s of AAC (not 2 s of silence more). The export fuzz
