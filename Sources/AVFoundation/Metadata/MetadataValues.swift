@@ -121,22 +121,117 @@ enum MetadataValues {
         return nil
     }
 
-    /// Dates as metadata writes them: full ISO 8601 (with or without fractions), a day, a month, a year.
+    /// Dates as metadata writes them: ISO 8601 with or without a time, fractions and a time zone
+    /// ("2024-05-01T12:30:00.5+02:00", "2024-05-01 12:30:00", "2024-05-01", "2024-05", "2024"). A time
+    /// without a zone is UTC. Parsed by hand, in microseconds for any text: making and trying
+    /// Foundation's date formatters took milliseconds a value, most of all for text that is no date.
     static func date(from text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let full = ISO8601DateFormatter()
-        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = full.date(from: trimmed) { return date }
-        full.formatOptions = [.withInternetDateTime]
-        if let date = full.date(from: trimmed) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd", "yyyy-MM", "yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
+        var scanner = DateScanner(Array(text.utf8))
+        scanner.skipSpaces()
+        guard let year = scanner.number(digits: 4...4) else { return nil }
+        var month = 1, day = 1, hour = 0, minute = 0, second = 0, fraction = 0.0, offset = 0
+        if scanner.take("-") {
+            guard let m = scanner.number(digits: 1...2) else { return nil }
+            month = m
+            if scanner.take("-") {
+                guard let d = scanner.number(digits: 1...2) else { return nil }
+                day = d
+                if scanner.take("T") || scanner.takeSpaceBeforeDigit() {
+                    guard let h = scanner.number(digits: 1...2), scanner.take(":"), let mi = scanner.number(digits: 1...2) else { return nil }
+                    (hour, minute) = (h, mi)
+                    if scanner.take(":") {
+                        guard let sec = scanner.number(digits: 1...2) else { return nil }
+                        second = sec
+                        if scanner.take(".") || scanner.take(",") {
+                            guard let digits = scanner.digits(), !digits.isEmpty else { return nil }
+                            fraction = Double("0." + String(decoding: digits.prefix(9), as: UTF8.self)) ?? 0
+                        }
+                    }
+                    if scanner.take("Z") {
+                        offset = 0
+                    } else if let sign = scanner.take("+") ? 1 : scanner.take("-") ? -1 : nil {
+                        guard let zoneHours = scanner.number(digits: 2...2), zoneHours <= 23 else { return nil }
+                        _ = scanner.take(":")
+                        let zoneMinutes = scanner.number(digits: 2...2) ?? 0
+                        guard zoneMinutes <= 59 else { return nil }
+                        offset = sign * (zoneHours * 3600 + zoneMinutes * 60)
+                    }
+                }
+            }
         }
-        return nil
+        scanner.skipSpaces()
+        guard scanner.atEnd, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60 else { return nil }
+        let days = daysFromEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Days from 1970-01-01 to a day of the proleptic Gregorian calendar (Howard Hinnant's
+    /// `days_from_civil`). Years here have four digits, so nothing overflows.
+    private static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Reads a date's text a byte at a time.
+    private struct DateScanner {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { index >= bytes.count }
+
+        mutating func skipSpaces() {
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        }
+
+        /// Takes `character` if it comes next.
+        mutating func take(_ character: Unicode.Scalar) -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+            index += 1
+            return true
+        }
+
+        /// Takes a space that a digit follows (a time after a day).
+        mutating func takeSpaceBeforeDigit() -> Bool {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: " "), isDigit(bytes[index + 1]) else { return false }
+            index += 1
+            return true
+        }
+
+        private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+        /// The ASCII digits that come next, at most `limit` of them (possibly none).
+        mutating func digits(limit: Int = .max) -> ArraySlice<UInt8>? {
+            let start = index
+            while index < bytes.count, index - start < limit, isDigit(bytes[index]) { index += 1 }
+            return bytes[start..<index]
+        }
+
+        /// A number written with `allowed` digits (at most its upper bound are read), or nil with
+        /// nothing taken.
+        mutating func number(digits allowed: ClosedRange<Int>) -> Int? {
+            let start = index
+            guard let run = digits(limit: allowed.upperBound), allowed.contains(run.count) else {
+                index = start
+                return nil
+            }
+            return run.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
     }
 
     /// The two-letter language code where one exists ("eng" gives "en"), else the code as given.

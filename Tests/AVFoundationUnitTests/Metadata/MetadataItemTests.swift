@@ -51,6 +51,33 @@ struct MetadataItemTests {
         #expect(item.value == nil, "copies are independent")
     }
 
+    /// The date forms metadata holds, each against Foundation's own reading of the same instant; text
+    /// that is not a whole, valid date gives none.
+    @Test(arguments: [
+        ("2024-05-01T12:30:00Z", "2024-05-01T12:30:00Z"),
+        ("2024-05-01T12:30:00.250Z", "2024-05-01T12:30:00.250Z"),
+        ("2024-05-01T12:30:00+02:00", "2024-05-01T10:30:00Z"),
+        ("2024-05-01T12:30:00-0530", "2024-05-01T18:00:00Z"),
+        ("2024-05-01T12:30:00", "2024-05-01T12:30:00Z"),
+        ("2024-05-01T12:30", "2024-05-01T12:30:00Z"),
+        ("2024-05-01 12:30:00", "2024-05-01T12:30:00Z"),
+        (" 2024-05-01 ", "2024-05-01T00:00:00Z"),
+        ("2024-2-29", "2024-02-29T00:00:00Z"),
+        ("2024-05", "2024-05-01T00:00:00Z"),
+        ("1969", "1969-01-01T00:00:00Z"),
+        ("1600-03-01", "1600-03-01T00:00:00Z"),
+        ("2023-02-29", nil), ("2024-13-01", nil), ("2024-05-01T24:00:00Z", nil), ("2024-05-01T12:30:00Q", nil),
+        ("20240501", nil), ("May 1, 2024", nil), ("", nil), ("2024-", nil), ("Sunny Day", nil), ("99999", nil),
+    ] as [(String, String?)])
+    func datesFromText(text: String, instant: String?) async throws {
+        let parsed = try await item(.commonIdentifierCreationDate, text as NSString).load(.dateValue)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let expected = instant.flatMap { formatter.date(from: $0) ?? ISO8601DateFormatter().date(from: $0) }
+        #expect(instant == nil || expected != nil, "the expectation itself parses")
+        #expect(parsed == expected, "\(text): \(String(describing: parsed))")
+    }
+
     @Test func valueCoercions() async throws {
         let text = item(.commonIdentifierTitle, "3/12" as NSString)
         #expect(try await text.load(.stringValue) == "3/12")
