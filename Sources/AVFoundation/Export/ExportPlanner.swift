@@ -127,8 +127,8 @@ enum ExportPlanner {
         // The track keeps its own length, as on Apple's platforms: a video track that ends before the
         // sound is not padded with frames to the asset's end.
         if composition == nil, let track {
-            let span = self.span(of: track, in: window)
-            let pieces = clip(try MixTimeline.pieces(of: track, in: window, sources: sources), to: span)
+            let span = MixTimeline.span(of: track, in: window)
+            let pieces = MixTimeline.clip(try MixTimeline.pieces(of: track, in: window, sources: sources), to: span)
             guard !pieces.isEmpty else { return nil }
             var plan = ExportPlan.EncodedVideo(codec: codec, width: width, height: height, frameRate: rate, frameCount: frameCount(span.upperBound),
                                                quality: quality, preset: ExportPreset.encoderSpeed, pictures: .decoded(pieces),
@@ -157,57 +157,10 @@ enum ExportPlanner {
     /// when the first source is, else 44.1 kHz. It lasts until the longest of them ends within the
     /// window (nil when none plays there): sound is not padded with silence to the asset's end.
     static func audio(_ audios: [AVAssetTrack], in window: CMTimeRange, request: ExportRequest, sources: SegmentSources) throws -> ExportPlan.EncodedAudio? {
-        var mixed = try MixTimeline.mixInputs(audios, in: window, audioMix: request.audioMix, sources: sources, fromFileStart: true)
-        var duration = 0.0
-        for (i, entry) in mixed.enumerated() {
-            let span = span(of: entry.track, in: window)
-            mixed[i].input.pieces = clip(entry.input.pieces, to: span)
-            if !mixed[i].input.pieces.isEmpty { duration = max(duration, span.upperBound) }
-        }
-        mixed.removeAll { $0.input.pieces.isEmpty }
-        guard !mixed.isEmpty, duration > 0 else { return nil }
+        guard let (mixed, duration) = try MixTimeline.clippedMixInputs(audios, in: window, audioMix: request.audioMix, sources: sources,
+                                                                      fromFileStart: true) else { return nil }
         let firstRate = try mixed.first.flatMap { try MixTimeline.pieceTracks(of: $0.track, sources: sources).first?.file?.stream.sampleRate }
         return ExportPlan.EncodedAudio(inputs: mixed.map(\.input), sampleRate: firstRate == 48_000 ? 48_000 : 44_100, channels: 2,
                                        bitRate: request.preset.audioBitRate, duration: duration)
-    }
-
-    /// Where `track` plays in the output, in seconds from the window's start and within the window:
-    /// its own time range (a file's counted from where its first stream starts, as its pieces are; a
-    /// composition's track runs from zero to its last segment's end), from the header or the packet
-    /// scan the asset has made. The whole window when neither tells, or the range has no length.
-    static func span(of track: AVAssetTrack, in window: CMTimeRange) -> ClosedRange<Double> {
-        let length = window.duration.seconds
-        // A range of no length says nothing of where the media is (a header without durations).
-        func known(_ range: CMTimeRange?) -> CMTimeRange? {
-            guard let range, range.start.isNumeric, range.end.isNumeric, range.duration > .zero else { return nil }
-            return range
-        }
-        var range = known(track.facts.timeRange)
-        if range == nil, case .loaded(let stats) = track.packetScanStatus() { range = known(track.scanned(stats).timeRange) }
-        guard let range else { return 0...length }
-        let offset = (track is AVCompositionTrack ? 0 : MixTimeline.fileOrigin(of: track).seconds) + window.start.seconds
-        let start = range.start.seconds - offset, end = range.end.seconds - offset
-        guard start.isFinite, end.isFinite else { return 0...length }
-        let low = min(max(0, start), length)
-        return low...min(max(low, end), length)
-    }
-
-    /// `pieces` cut to `span` (seconds on the output's timeline): a piece outside it is left out; one
-    /// that crosses an end keeps the part inside, at its own speed.
-    static func clip(_ pieces: [ExportPlan.Piece], to span: ClosedRange<Double>) -> [ExportPlan.Piece] {
-        pieces.compactMap { piece in
-            guard piece.targetStart < span.upperBound, piece.targetEnd > span.lowerBound else { return nil }
-            var cut = piece
-            let speed = piece.speed
-            if piece.targetStart < span.lowerBound {
-                cut.sourceStart = piece.sourceStart + (span.lowerBound - piece.targetStart) * speed
-                cut.targetStart = span.lowerBound
-            }
-            if piece.targetEnd > span.upperBound {
-                cut.sourceEnd = piece.sourceStart + (span.upperBound - piece.targetStart) * speed
-                cut.targetEnd = span.upperBound
-            }
-            return cut
-        }
     }
 }

@@ -9,8 +9,10 @@ internal import Locking
 /// `audioSettings` takes the linear PCM keys of ``AVAssetReaderTrackOutput``; nil gives "a convenient
 /// uncompressed format" as Apple's does: here 32-bit float, interleaved, at the first track's sample
 /// rate, stereo unless every track is mono. Buffers of up to 8192 frames from the reader's time range
-/// (ended at the asset's duration). The mix counts time as the tracks' own timelines do (a file's
-/// zero), as the player does.
+/// (ended at the asset's duration), until the last of the tracks ends: a movie's 1 s of sound under
+/// 4 s of pictures mixes to 1 s, as its track output reads and an export encodes it (Apple does not
+/// document this; the mix adds no silence no track has). The mix counts time as the tracks' own
+/// timelines do (a file's zero), as the player does.
 ///
 /// Tracks that are not audio tracks of the reader's asset, or settings it cannot produce, make
 /// ``AVAssetReader/canAdd(_:)`` false and ``AVAssetReader/startReading()`` fail, where Apple's raises an

@@ -75,6 +75,65 @@ enum MixTimeline {
         return inputs
     }
 
+    /// The inputs of the mix of `audios` within `window`, each cut to its track's own time range
+    /// (`span(of:in:fromFileStart:)`), and where the last of them ends, in seconds from the window's
+    /// start: an export's sound and a reader's mix end there rather than at the window's end. Nil when
+    /// no track has sound in the window.
+    static func clippedMixInputs(_ audios: [AVAssetTrack], in window: CMTimeRange, audioMix: AVAudioMix?, sources: SegmentSources,
+                                 fromFileStart: Bool) throws -> (inputs: [(track: AVAssetTrack, input: ExportPlan.EncodedAudio.Input)], end: Double)? {
+        var mixed = try mixInputs(audios, in: window, audioMix: audioMix, sources: sources, fromFileStart: fromFileStart)
+        var end = 0.0
+        for (i, entry) in mixed.enumerated() {
+            let span = span(of: entry.track, in: window, fromFileStart: fromFileStart)
+            mixed[i].input.pieces = clip(entry.input.pieces, to: span)
+            if !mixed[i].input.pieces.isEmpty { end = max(end, span.upperBound) }
+        }
+        mixed.removeAll { $0.input.pieces.isEmpty }
+        guard !mixed.isEmpty, end > 0 else { return nil }
+        return (mixed, end)
+    }
+
+    /// Where `track` plays within `window`, in seconds from the window's start: its own time range
+    /// (a file's counted from where its first stream starts when `fromFileStart`, as its pieces then
+    /// are; a composition's track runs from zero to its last segment's end), from the header or the
+    /// packet scan the asset has made. The whole window when neither tells, or the range has no length.
+    static func span(of track: AVAssetTrack, in window: CMTimeRange, fromFileStart: Bool = true) -> ClosedRange<Double> {
+        let length = window.duration.seconds
+        // A range of no length says nothing of where the media is (a header without durations).
+        func known(_ range: CMTimeRange?) -> CMTimeRange? {
+            guard let range, range.start.isNumeric, range.end.isNumeric, range.duration > .zero else { return nil }
+            return range
+        }
+        var range = known(track.facts.timeRange)
+        if range == nil, case .loaded(let stats) = track.packetScanStatus() { range = known(track.scanned(stats).timeRange) }
+        guard let range else { return 0...length }
+        let origin = track is AVCompositionTrack || !fromFileStart ? 0 : fileOrigin(of: track).seconds
+        let offset = origin + window.start.seconds
+        let start = range.start.seconds - offset, end = range.end.seconds - offset
+        guard start.isFinite, end.isFinite else { return 0...length }
+        let low = min(max(0, start), length)
+        return low...min(max(low, end), length)
+    }
+
+    /// `pieces` cut to `span` (seconds from the window's start): a piece outside it is left out; one
+    /// that crosses an end keeps the part inside, at its own speed.
+    static func clip(_ pieces: [ExportPlan.Piece], to span: ClosedRange<Double>) -> [ExportPlan.Piece] {
+        pieces.compactMap { piece in
+            guard piece.targetStart < span.upperBound, piece.targetEnd > span.lowerBound else { return nil }
+            var cut = piece
+            let speed = piece.speed
+            if piece.targetStart < span.lowerBound {
+                cut.sourceStart = piece.sourceStart + (span.lowerBound - piece.targetStart) * speed
+                cut.targetStart = span.lowerBound
+            }
+            if piece.targetEnd > span.upperBound {
+                cut.sourceEnd = piece.sourceStart + (span.upperBound - piece.targetStart) * speed
+                cut.targetEnd = span.upperBound
+            }
+            return cut
+        }
+    }
+
     static func pieceTracks(of track: AVAssetTrack, sources: SegmentSources) throws -> [AVAssetTrack] {
         guard let composed = track as? AVCompositionTrack else { return [track] }
         return try composed.snapshot.table.segments.compactMap(\.source).map { try sources.track(of: $0) }

@@ -4,8 +4,9 @@ import Foundation
 /// The sound of audio tracks mixed at an audio mix's volumes (the engine's `AudioMixReader`, as the
 /// player and the export mix it): tracks of a file or of a composition (each segment's file read in
 /// turn), resampled to one rate and channel count, as linear PCM. The window is the range asked, ended
-/// at the asset's duration; before its first buffer the producer loads a composition's URL-only
-/// segment files (on the engine thread, set aside while it waits).
+/// at the asset's duration, and the mix ends where the last of its tracks does; before its first
+/// buffer the producer loads a composition's URL-only segment files (on the engine thread, set aside
+/// while it waits).
 final class MixedSoundProducer: SampleProducer {
     private let tracks: [AVAssetTrack]
     private let audioMix: AVAudioMix?
@@ -43,11 +44,18 @@ final class MixedSoundProducer: SampleProducer {
         guard window.duration.isNumeric else {
             throw AVError(.operationNotSupportedForAsset, userInfo: [NSLocalizedDescriptionKey: "The asset's duration is unknown: give the reader a time range."])
         }
-        let inputs = try MixTimeline.audioInputs(tracks, in: window, audioMix: audioMix, sources: sources, fromFileStart: false)
-        reader = AudioMixReader(inputs, rate: output.rate, channels: Int32(output.channels))
         startFrame = window.start.convertScale(output.rate, method: .roundTowardZero).value
-        total = window.end.convertScale(output.rate, method: .roundTowardZero).value - startFrame
         emitted = 0
+        // The mix ends where the last of its tracks ends within the window, as an export's sound does:
+        // a movie's 1 s of sound under 4 s of pictures mixes to 1 s, not 3 s of silence more.
+        guard let (inputs, end) = try MixTimeline.clippedMixInputs(tracks, in: window, audioMix: audioMix, sources: sources, fromFileStart: false) else {
+            reader = nil
+            total = 0
+            return
+        }
+        reader = AudioMixReader(inputs.map(\.input), rate: output.rate, channels: Int32(output.channels))
+        let last = min(window.end, window.start + CMTime(seconds: end, preferredTimescale: output.rate))
+        total = max(0, last.convertScale(output.rate, method: .roundTowardZero).value - startFrame)
     }
 
     func next(_ token: CancellationToken) throws -> ProducedSample? {

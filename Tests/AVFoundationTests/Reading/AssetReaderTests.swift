@@ -585,6 +585,35 @@ struct AssetReaderTests {
         #expect(try Self.peak(silent) == 0)
     }
 
+    /// A movie with 1 s of sound under 4 s of pictures: the mix ends where the sound does, as the
+    /// track's own output and an export's sound do (it went on with 3 s of silence to the asset's end).
+    /// A time range from inside the sound ends there too; one after it gives no sound at all.
+    @Test("an audio mix output ends where its tracks' sound ends")
+    func audioMixEndsWithItsTracks() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("frames-short-sound.mp4")))
+        let tracks = try await asset.loadTracks(withMediaType: .audio)
+        let soundEnd = try #require(try await tracks.first?.load(.timeRange).end)
+        let duration = try await asset.load(.duration)
+        #expect(abs(soundEnd.seconds - 1) < 0.05 && abs(duration.seconds - 4) < 0.05)
+        func frames(in range: CMTimeRange?) async throws -> (count: Int, end: CMTime?) {
+            let reader = try AVAssetReader(asset: asset)
+            if let range { reader.timeRange = range }
+            let output = AVAssetReaderAudioMixOutput(audioTracks: tracks, audioSettings: nil)
+            reader.add(output)
+            #expect(reader.startReading())
+            let buffers = try await Self.drain(output)
+            #expect(reader.status == .completed, "\(String(describing: reader.error))")
+            return (buffers.reduce(0) { $0 + $1.numSamples }, buffers.last.map { $0.presentationTimeStamp + $0.duration })
+        }
+        let whole = try await frames(in: nil)
+        let expected = Int(soundEnd.convertScale(44_100, method: .roundTowardZero).value)
+        #expect(whole.count == expected, "\(whole.count) frames, \(expected) expected")
+        let tail = try await frames(in: CMTimeRange(start: CMTime(value: 1, timescale: 2), duration: CMTime(value: 2, timescale: 1)))
+        #expect(tail.count == expected - 22_050 && tail.end == CMTime(value: CMTimeValue(expected), timescale: 44_100), "\(tail)")
+        let after = try await frames(in: CMTimeRange(start: CMTime(value: 2, timescale: 1), duration: CMTime(value: 1, timescale: 1)))
+        #expect(after.count == 0)
+    }
+
     @Test("a composition's audio track reads its segments' sound in turn")
     func compositionAudio() async throws {
         let tone = AVURLAsset(url: URL(fileURLWithPath: Fixtures.path("tone.wav")))
