@@ -222,6 +222,38 @@ struct ExportTests {
         #expect(abs((smallReport.duration ?? 0) - 2) < 0.1)
     }
 
+    /// A 17 KB movie whose movie and track headers claim 24 days (each duration field set to 2^31 - 1
+    /// ms): the tracks keep the lengths of the samples the file holds, so the export writes 4 s in a
+    /// moment. It encoded silence and a held picture towards the 24 days until cancelled.
+    @Test("headers that claim weeks do not stretch the export")
+    func lyingHeadersDoNotStretchTheExport() async throws {
+        var bytes = try Data(contentsOf: Self.url("frames-short-sound.mp4"))
+        var patched = 0
+        // Version 0 boxes: the duration is 20 bytes after a track header's type, 16 after a movie header's.
+        for (type, offset) in [("tkhd", 20), ("mvhd", 16)] {
+            var from = bytes.startIndex
+            while let found = bytes[from...].firstRange(of: Data(type.utf8)) {
+                let field = found.lowerBound + 4 + offset
+                if bytes[found.lowerBound + 4] == 0, field + 4 <= bytes.endIndex {
+                    bytes.replaceSubrange(field..<field + 4, with: [0x7F, 0xFF, 0xFF, 0xFF])
+                    patched += 1
+                }
+                from = found.upperBound
+            }
+        }
+        #expect(patched == 3, "two track headers and the movie header")
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("lying.mp4")
+        try bytes.write(to: file)
+        let asset = AVURLAsset(url: file)
+        #expect(try await asset.load(.duration).seconds > 2_000_000, "the movie header's claim is the asset's duration, as Apple reads it")
+        let ranges = try await asset.load(.tracks).asyncMap { ($0.mediaType, try await $0.load(.timeRange)) }
+        #expect(ranges.map(\.1.end.seconds).allSatisfy { $0 < 4.1 }, "\(ranges)")
+        let (movie, session) = try await Self.export(asset, preset: AVAssetExportPresetLowQuality, name: "lying-out.mp4")
+        #expect(session.progress == 1)
+        let report = try await Self.probe(movie)
+        #expect(abs((report.duration ?? 0) - 4) < 0.05, "\(String(describing: report.duration))")
+    }
+
     /// A movie whose B-frames start its video 0.08 s after its sound, with no edit list to say so (a
     /// fragmented MP4 as FFmpeg writes one): the export's video starts there too, behind an empty edit,
     /// with the source's 25 pictures. It began with a black frame at zero, 26 frames in all. Read back,
