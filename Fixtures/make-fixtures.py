@@ -3,7 +3,8 @@
 
 Run from anywhere: python3 Fixtures/make-fixtures.py  (needs the `ffmpeg` package: apt-get install ffmpeg);
 `--only hls` makes just the HLS stream in hls/, `--only frames` just the frame-index movies (frames-*),
-`--only selection` just the media selection movies (selection.*), `--only sharing` just the phone movie
+`--only selection` just the media selection movies (selection.*), `--only many-tracks` just the movie
+with a hundred tracks (hundred-tracks.mp4), `--only sharing` just the phone movie
 with a place (phone-location.mov, from iphone.mov), `--only hls-renditions` just the HLS stream with
 alternative audio in hls-renditions/, `--only timed-metadata` just the timed ID3 movie, its HLS stream and
 the movie with a timed metadata track (timed-metadata.mov), `--only audio` just the audio fixtures in audio/
@@ -290,6 +291,18 @@ def make_selection(selection):
                 if "title" in subtitle:
                     args += [f"-metadata:s:s:{i}", f"title={subtitle['title']}"]
             ffmpeg(inputs + maps + args + BITEXACT + ["-t", str(d), "-f", fx["container"], os.path.join(HERE, fx["name"])])
+
+
+def make_many_tracks(spec):
+    """A movie with a hundred tracks: a short video and many short mono tones, every track enabled."""
+    inputs = ["-f", "lavfi", "-i", f"testsrc=size=64x48:rate=10:duration={spec['duration']}"]
+    maps = ["-map", "0:v"]
+    for i in range(spec["audio_tracks"]):
+        inputs += ["-f", "lavfi", "-i",
+                   f"sine=frequency={200 + 10 * (i + 1)}:sample_rate={spec['sample_rate']}:duration={spec['audio_seconds']}"]
+        maps += ["-map", f"{i + 1}:a"]
+    args = VIDEO_ENCODERS["h264"] + ["-threads", "1", "-c:a", "aac", "-b:a", "8k", "-ac", "1", "-disposition:a", "default"]
+    ffmpeg(inputs + maps + args + BITEXACT + [os.path.join(HERE, spec["name"])])
 
 
 def make_hls_renditions(hls):
@@ -785,6 +798,7 @@ def main():
         "hls-renditions": lambda: make_hls_renditions(facts["hls_renditions"]),
         "frames": lambda: make_frames(facts["frames"]),
         "selection": lambda: make_selection(facts["selection"]),
+        "many-tracks": lambda: make_many_tracks(facts["many_tracks"]),
         "sharing": lambda: make_sharing(facts["sharing"]),
         "timed-metadata": lambda: (make_timed_metadata(facts["timed_metadata"]), make_boxed_metadata(facts["boxed_metadata"])),
         "audio": lambda: make_audio(facts["audio"]),
@@ -800,6 +814,7 @@ def main():
     make_hls_renditions(facts["hls_renditions"])
     make_frames(facts["frames"])
     make_selection(facts["selection"])
+    make_many_tracks(facts["many_tracks"])
     with tempfile.TemporaryDirectory() as tmp:
         for fx in facts["fixtures"] + facts["timing"]:
             recipe = fx["recipe"]
