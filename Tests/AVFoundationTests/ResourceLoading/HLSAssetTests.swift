@@ -217,7 +217,9 @@ struct HLSAssetTests {
         ]), "/hang.ts": .hang])
         let start = ContinuousClock.now
         await #expect(throws: AVError.self) { try await AVURLAsset(url: server.url("/stuck.m3u8"), options: Self.quick).load(.tracks) }
-        #expect(ContinuousClock.now - start < TestTiming.bound(8), "the segment's timeout holds: \(ContinuousClock.now - start)")
+        // A 1 s read timeout against the default 30 s: 14 s leaves a loaded machine room (8.1 s was seen
+        // in CI's stress run beside two busy processes) and still tells the two apart.
+        #expect(ContinuousClock.now - start < TestTiming.bound(14), "the segment's timeout holds: \(ContinuousClock.now - start)")
     }
 
     @Test func cancellingALoadBlockedOnASegmentEndsItAtOnce() async throws {
