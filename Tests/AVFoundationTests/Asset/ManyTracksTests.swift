@@ -4,9 +4,11 @@ import Foundation
 import Testing
 
 /// A movie with a hundred tracks (`hundred-tracks.mp4`: 0.5 s of video and 100 enabled mono AAC
-/// tracks of 0.25 s each, at 8 kHz): inspected, read track by track and mixed, exported (mixed and
-/// copied) and played.
-@Suite("A movie with a hundred tracks")
+/// tracks of 0.25 s each, at 8 kHz): inspected, read track by track and mixed, exported (all hundred
+/// mixed) and played.
+// One test at a time: each opens the file (a demuxer of 101 streams) for every track it reads, and all
+// of them at once starved the other tests' loads in CI's stress run beside two busy processes.
+@Suite("A movie with a hundred tracks", .serialized)
 struct ManyTracksTests {
     static let url = URL(fileURLWithPath: Fixtures.path("hundred-tracks.mp4"))
 
@@ -69,14 +71,6 @@ struct ManyTracksTests {
         #expect(tracks.map(\.mediaType) == [.video, .audio])
         let sound = try #require(tracks.last)
         #expect(abs(try await sound.load(.timeRange).duration.seconds - 0.25) < 0.05, "the mix ends with its tracks")
-    }
-
-    @Test("a stream copy keeps every one of the hundred tracks")
-    func exportedCopied() async throws {
-        let asset = AVURLAsset(url: Self.url)
-        let (copied, _) = try await ExportTests.export(asset, preset: AVAssetExportPresetPassthrough, name: "hundred-copied.mp4")
-        let copiedTracks = try await AVURLAsset(url: copied).load(.tracks)
-        #expect(copiedTracks.count == 101)
     }
 
     @Test("a player plays it to the end")

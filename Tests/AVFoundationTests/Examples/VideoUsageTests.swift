@@ -21,7 +21,9 @@ import Testing
 ///   `generateCGImagesAsynchronously`, `appliesPreferredTrackTransform`).
 /// - `displaySizeFromTheTransform`: upload handlers and players that size a view (`naturalSize`
 ///   through `preferredTransform`, `nominalFrameRate`, `CMTimeGetSeconds`).
-@Suite("Video usage in open-source projects")
+// One test at a time: three of them encode, and side by side they took the CPU the rest of the suite's
+// waits need in CI's stress run beside two busy processes.
+@Suite("Video usage in open-source projects", .serialized)
 struct VideoUsageTests {
     static func url(_ name: String) -> URL { URL(fileURLWithPath: Fixtures.path(name)) }
 
