@@ -239,7 +239,12 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
     /// Says no more samples will come: the track's encoder is drained after the samples waiting.
     open func markAsFinished() {
         let (writer, index, already) = state.withLock { s -> (AVAssetWriter?, Int, Bool) in
-            defer { s.finished = true }
+            defer {
+                s.finished = true
+                // The block is never called again: let it go, and whatever it holds (an exporter
+                // object that holds this writer, in the common pattern) with it.
+                s.request = nil
+            }
             return (s.writer, s.index, s.finished)
         }
         guard !already, let writer else { return }
