@@ -1,5 +1,6 @@
 internal import MediaEngine
 import Foundation
+import Synchronization
 internal import Locking
 
 /// Reads one kind of media from an asset reader's asset: the abstract base of the track, audio-mix and
@@ -179,9 +180,13 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// starts making its first buffers.
     func begin(_ ranges: [CMTimeRange]) {
         let pass = Pass(ranges)
-        let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, producer: { [weak self] token in
+        let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, takesInline: { pass.makesSamplesWithoutWaiting.load(ordering: .acquiring) },
+                                producer: { [weak self] token in
             while let range = pass.ranges.first {
-                if pass.producer == nil { pass.producer = try self?.producer(token) }
+                if pass.producer == nil {
+                    pass.producer = try self?.producer(token)
+                    if pass.producer?.makesSamplesWithoutWaiting == true { pass.makesSamplesWithoutWaiting.store(true, ordering: .releasing) }
+                }
                 guard let producer = pass.producer else { return nil }
                 if !pass.started {
                     try producer.start(range, token)
@@ -226,6 +231,8 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
         /// closure holds the pass: what a producer lends to the samples in the queue (a `StoredPacket`'s
         /// shelf and format description) lives as long as the queue.
         var producer: (any SampleProducer)?
+        /// Whether its producer's samples may be made on the taking thread (`SampleQueue.takesInline`).
+        let makesSamplesWithoutWaiting = Atomic<Bool>(false)
         init(_ ranges: [CMTimeRange]) { self.ranges = ranges }
     }
 }

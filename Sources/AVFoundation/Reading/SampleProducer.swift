@@ -8,6 +8,14 @@ protocol SampleProducer: AnyObject {
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws
     /// The next sample of the range; nil at its end.
     func next(_ token: CancellationToken) throws -> ProducedSample?
+    /// Whether a sample costs less than waking an engine thread and never waits on a network, a
+    /// delegate or FFmpeg's demuxing, so that `copyNextSampleBuffer()` may make it on its caller's
+    /// thread (`SampleQueue.allowTakingInline()`).
+    var makesSamplesWithoutWaiting: Bool { get }
+}
+
+extension SampleProducer {
+    var makesSamplesWithoutWaiting: Bool { false }
 }
 
 /// A sample made on an engine thread, as it waits in its output's queue: a finished buffer, or a
@@ -239,6 +247,10 @@ final class StoredSampleProducer: SampleProducer {
     func start(_ range: CMTimeRange, _ token: CancellationToken) throws {
         end = try reader.start(range, token)
     }
+
+    /// A local file's track of small samples read through its sample table: a sample is a copy out of
+    /// a block read from the file (see `StreamReader.readsWithoutWaiting`).
+    var makesSamplesWithoutWaiting: Bool { reader.readsWithoutWaiting }
 
     func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let lent = try AVError.converting({ try reader.nextPacket(token, lendingFrom: shelf) }) else { return nil }

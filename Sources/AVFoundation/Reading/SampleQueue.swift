@@ -60,13 +60,22 @@ final class SampleQueue: @unchecked Sendable {
     private var sleepers = 0
     /// Whether a buffer was taken yet.
     private var tookAny = false
+    /// Whether `take()` may make the next sample itself, on its caller's thread, when the queue is empty
+    /// and no job runs: for a producer whose samples cost less than a thread's wake and never wait on
+    /// a network or a delegate (stored samples of a local file read through its sample table). Engine
+    /// jobs then start only for the first buffers (`prime()`) and for `next()`, which never makes
+    /// samples on its caller's thread. Asked under the lock; the producer's answer may come in its
+    /// first job.
+    private let takesInline: @Sendable () -> Bool
     private let token = CancellationToken()
     private let producer: Producer
     /// Told once when the queue ends by itself, on the thread that ended it: a failure before any caller
     /// sees the end, the last buffer made after.
     private let onEnd: @Sendable (End) -> Void
 
-    init(capacity: Int, byteBudget: Int? = nil, producer: @escaping Producer, onEnd: @escaping @Sendable (End) -> Void) {
+    init(capacity: Int, byteBudget: Int? = nil, takesInline: @escaping @Sendable () -> Bool = { false }, producer: @escaping Producer,
+         onEnd: @escaping @Sendable (End) -> Void) {
+        self.takesInline = takesInline
         self.capacity = max(1, capacity)
         self.byteBudget = max(1, byteBudget ?? .max)
         lowWater = self.capacity - self.capacity / 2
@@ -89,14 +98,20 @@ final class SampleQueue: @unchecked Sendable {
         return end
     }
 
-    /// The next buffer, blocking the calling thread while it is made; nil once the queue has ended
-    /// and every buffer made before was taken.
+    /// The next buffer, blocking the calling thread while it is made (on an engine thread, or on the
+    /// calling thread itself where `takesInline`); nil once the queue has ended and every buffer made
+    /// before was taken.
     func take() -> CMSampleBuffer? {
         condition.lock()
         var taken: ProducedSample?
         while true {
             if let sample = popLocked() { taken = sample; break }
             if end != nil { break }
+            if !producing && takesInline() {
+                taken = makeInlineLocked()
+                if taken != nil || end != nil { break }
+                continue
+            }
             startLocked()
             sleepers += 1
             condition.wait()
@@ -104,6 +119,37 @@ final class SampleQueue: @unchecked Sendable {
         }
         condition.unlock()
         return taken.flatMap(finish)
+    }
+
+    /// Makes the next sample on the calling thread, as the one job running (called and returning
+    /// with the lock held, which it lets go meanwhile); nil when the queue ended (the producer's end,
+    /// its failure, or a cancellation meanwhile).
+    private func makeInlineLocked() -> ProducedSample? {
+        producing = true
+        condition.unlock()
+        let made: Result<ProducedSample?, any Error> = token.isCancelled ? .success(nil) : Result { try producer(token) }
+        if case .failure(let error) = made, !token.isCancelled {
+            fail(AVError.converting(error), endsJob: true)
+            condition.lock()
+            return nil
+        }
+        condition.lock()
+        producing = false
+        if end != nil {
+            if case .success(let sample?) = made { sample.discard() }
+            return nil
+        }
+        if case .success(let sample?) = made {
+            tookAny = true
+            return sample
+        }
+        let woken = finishLocked(token.isCancelled ? .cancelled : .finished)
+        let finished = !token.isCancelled
+        condition.unlock()
+        for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
+        if finished { onEnd(.finished) }
+        condition.lock()
+        return nil
     }
 
     /// The next buffer, awaited without holding a thread; nil at the end. A cancelled task gets nil
@@ -182,7 +228,7 @@ final class SampleQueue: @unchecked Sendable {
             buffers.removeAll(keepingCapacity: true)
             head = 0
         }
-        if buffers.count - head <= lowWater && queuedBytes <= byteBudget / 2 { startLocked() }
+        if buffers.count - head <= lowWater && queuedBytes <= byteBudget / 2 && !takesInline() { startLocked() }
         return sample
     }
 

@@ -71,18 +71,31 @@ package final class PacketShelf: @unchecked Sendable {
         }
     }
 
-    /// An empty packet to move a read packet into: one given back (emptied here, on the reading
-    /// thread), or a new one. Reading thread only.
+    /// The most data bytes a packet given back keeps for the next read into it (`lend(reading:)`):
+    /// reading small samples then allocates and frees nothing. The memory a shelf keeps is at most
+    /// this for each packet it lent at once.
+    package static let keptBufferBytes = 16 << 10
+
+    /// Packets given back, taken from `returned` in one swap (its array is not copied).
+    private var back: [Shell] = []
+
+    /// An empty packet to read into: one given back (emptied here, on the reading thread, but for
+    /// memory of at most `keptBufferBytes` it holds alone, which it keeps), or a new one. Reading
+    /// thread only.
     private func emptyPacket() throws -> UnsafeMutablePointer<AVPacket> {
         if spare.isEmpty {
-            let back = returned.withLock { list -> [Shell] in
-                defer { list.removeAll(keepingCapacity: true) }
-                return list
-            }
+            returned.withLock { swap(&$0, &back) }
             for shell in back {
-                av_packet_unref(shell.packet)
-                spare.append(shell.packet)
+                let packet = shell.packet
+                if let buf = packet.pointee.buf, av_buffer_is_writable(buf) != 0,
+                   buf.pointee.size <= Self.keptBufferBytes + Int(AV_INPUT_BUFFER_PADDING_SIZE) {
+                    av_packet_free_side_data(packet)
+                } else {
+                    av_packet_unref(packet)
+                }
+                spare.append(packet)
             }
+            back.removeAll(keepingCapacity: true)
         }
         if let packet = spare.popLast() { return packet }
         guard let made = av_packet_alloc() else {
@@ -96,7 +109,32 @@ package final class PacketShelf: @unchecked Sendable {
     /// Lends `packet`'s contents (moved out of it, leaving it empty) with `timing`. Reading thread only.
     func lend(movingFrom packet: UnsafeMutablePointer<AVPacket>, timing: StreamReader.PacketTiming) throws -> Lent {
         let shell = try emptyPacket()
+        av_packet_unref(shell)
         av_packet_move_ref(shell, packet)
+        return lend(shell, timing: timing)
+    }
+
+    /// Lends the packet `read` reads into one of the shelf's (which may hold the memory of a packet
+    /// given back, for `read` to reuse or free), with the timing `timing` gives it; nil when `read`
+    /// finds the end. Reading thread only.
+    func lend(reading read: (UnsafeMutablePointer<AVPacket>) throws -> Bool,
+              timing: (AVPacket) -> StreamReader.PacketTiming) throws -> Lent? {
+        let shell = try emptyPacket()
+        let filled: Bool
+        do {
+            filled = try read(shell)
+        } catch {
+            spare.append(shell)
+            throw error
+        }
+        guard filled else {
+            spare.append(shell)
+            return nil
+        }
+        return lend(shell, timing: timing(shell.pointee))
+    }
+
+    private func lend(_ shell: UnsafeMutablePointer<AVPacket>, timing: StreamReader.PacketTiming) -> Lent {
         lentCount.wrappingAdd(1, ordering: .relaxed)
         let p = shell.pointee
         let bytes = UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size)))

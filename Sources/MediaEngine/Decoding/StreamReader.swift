@@ -41,14 +41,26 @@ package final class StreamReader {
 
     /// Opens `source` for the stream at `streamIndex` (FFmpeg's index, as `StreamInfo` gives it).
     /// `forPackets`: the caller reads stored packets (`nextPacket`), which need decode times where the
-    /// container stores none (Matroska's reordered video: the open then analyses the first packets).
+    /// container stores none (Matroska's reordered video: the open then analyses the first packets), and
+    /// an MP4/MOV track's packets are read through its sample table where it agrees with FFmpeg's first
+    /// packets (`SampleTableReader`), unless `bySampleTable` is false (FFmpeg's packet loop, to compare).
     /// Blocking: parses the header again, on the calling engine thread.
     package convenience init(source: any ByteSource, options: DemuxerOptions, streamIndex: Int, forPackets: Bool = false,
-                 cancellation: CancellationToken) throws {
-        try self.init(packets: PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: forPackets,
-                                            cancellation: cancellation),
-                      name: source.name)
+                             bySampleTable: Bool = true, cancellation: CancellationToken) throws {
+        let packets: any PacketSource = forPackets && bySampleTable
+            ? try SampleTableReader.packets(source: source, options: options, streamIndex: streamIndex, cancellation: cancellation)
+            : try PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: forPackets, cancellation: cancellation)
+        try self.init(packets: packets, name: source.name)
     }
+
+    /// Whether the stored packets are read through an MP4/MOV track's sample table rather than FFmpeg's
+    /// packet loop.
+    package var readsSampleTable: Bool { packets is SampleTableReader }
+
+    /// Whether the stored packets are small ones read through a sample table from a local file:
+    /// reading one is a copy out of a block of the file, read now and then with `pread`, and no
+    /// FFmpeg call that demuxes (a seek still is one); see `SampleTableReader.readsSmallSamplesLocally`.
+    package var readsWithoutWaiting: Bool { (packets as? SampleTableReader)?.readsSmallSamplesLocally == true }
 
     /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (its
     /// packets come from what the read-ahead read, and a start inside what it keeps costs no seek); nil
@@ -193,15 +205,17 @@ package final class StreamReader {
         hasRead = true
         if holdsPacket {
             holdsPacket = false
-        } else {
-            guard try FFmpegLog.capturing({ try packets.next(packet, token) }) else { return nil }
+            return try shelf.lend(movingFrom: packet, timing: timing(of: packet.pointee))
         }
-        let p = packet.pointee
+        // Read straight into the shelf's packet, whose memory a sample table reader reuses.
+        return try shelf.lend(reading: { shell in try FFmpegLog.capturing { try packets.next(shell, token) } }, timing: timing(of:))
+    }
+
+    private func timing(of p: AVPacket) -> PacketTiming {
         let nopts = avocet_nopts_value()
-        let timing = PacketTiming(presentationTime: p.pts == nopts ? nil : p.pts.subtractingSaturating(origin),
-                                  decodeTime: p.dts == nopts ? nil : p.dts.subtractingSaturating(origin),
-                                  duration: max(0, p.duration), isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
-        return try shelf.lend(movingFrom: packet, timing: timing)
+        return PacketTiming(presentationTime: p.pts == nopts ? nil : p.pts.subtractingSaturating(origin),
+                            decodeTime: p.dts == nopts ? nil : p.dts.subtractingSaturating(origin),
+                            duration: max(0, p.duration), isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0)
     }
 
     /// When a decoded picture shows and for how long (item time, stream ticks).

@@ -151,7 +151,7 @@ package struct MP4Boxes: Sendable, Equatable {
 
     /// The body (start, end) of the first box of `type` among those in `range`, looking at no more
     /// than 64 of them.
-    private static func child(_ type: String, of source: any ByteSource, in range: (Int64, Int64),
+    static func child(_ type: String, of source: any ByteSource, in range: (Int64, Int64),
                               cancellation: CancellationToken) throws -> (Int64, Int64)? {
         var at = range.0
         for _ in 0..<64 {
@@ -164,7 +164,7 @@ package struct MP4Boxes: Sendable, Equatable {
     }
 
     /// The type, total size and header size of the box at `offset`; nil when it is not a sane box.
-    private static func header(_ source: any ByteSource, at offset: Int64, fileSize: Int64,
+    static func header(_ source: any ByteSource, at offset: Int64, fileSize: Int64,
                                cancellation: CancellationToken) throws -> (String, Int64, Int64)? {
         var bytes = [UInt8](repeating: 0, count: 16)
         let count = try bytes.withUnsafeMutableBytes { try source.readFully(at: offset, into: $0, cancellation: cancellation) }

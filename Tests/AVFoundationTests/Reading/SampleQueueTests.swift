@@ -53,6 +53,85 @@ struct SampleQueueTests {
         #expect(queue.ending.map { if case .finished = $0 { true } else { false } } == true)
     }
 
+    /// The calling thread, told apart from others.
+    static var threadID: String { String(describing: pthread_self()) }
+
+    /// A queue whose `take()` makes samples inline, over `total` buffers; records the thread each was
+    /// made on (`threadID`), and runs `hook` (with the sample's index) before making it.
+    static func inlineQueue(capacity: Int, total: Int, hook: @escaping @Sendable (Int, SampleQueue?) throws -> Void = { _, _ in })
+        -> (SampleQueue, Locked<[String]>, Locked<[String]>) {
+        let threads = Locked<[String]>([])
+        let ends = Locked<[String]>([])
+        let box = Locked<SampleQueue?>(nil)
+        let queue = SampleQueue(capacity: capacity, byteBudget: nil, takesInline: { true }, producer: { _ in
+            let index = threads.withLock { $0.count }
+            guard index < total else { return nil }
+            try hook(index, box.withLock { $0 })
+            threads.withLock { $0.append(Self.threadID) }
+            return .buffer(try buffer(index, size: 100))
+        }, onEnd: { end in ends.withLock { $0.append("\(end)") } })
+        box.withLock { $0 = queue }
+        return (queue, threads, ends)
+    }
+
+    @Test("a queue that takes inline reads ahead once on an engine thread, then makes each sample on the thread that takes it")
+    func inlineTakesMakeOnTheTakingThread() async throws {
+        let (queue, threads, ends) = Self.inlineQueue(capacity: 8, total: 50)
+        queue.prime()
+        await until("the first job fills the queue and stops") { threads.withLock { $0.count } == 8 && queue.isIdle }
+        let (times, taker) = try await onOwnThread { () -> ([Int64], String) in
+            var times: [Int64] = []
+            while let buffer = queue.take() { times.append(buffer.presentationTimeStamp.value) }
+            return (times, Self.threadID)
+        }
+        #expect(times == Array(0..<50))
+        let made = threads.withLock { $0 }
+        // The first job's eight on an engine thread; every later one on the thread that took it.
+        #expect(made.count == 50 && !made.prefix(8).contains(taker), "\(made)")
+        #expect(made.dropFirst(8).allSatisfy { $0 == taker }, "\(made)")
+        #expect(ends.withLock { $0 } == ["finished"])
+    }
+
+    @Test("next() on a queue that takes inline never makes a sample on its caller's thread")
+    func inlineQueueStillServesNextFromEngineThreads() async throws {
+        let (queue, threads, _) = Self.inlineQueue(capacity: 4, total: 30)
+        // The threads the awaiting task ran on (Swift's pool), before and after each await.
+        var callers: Set<String> = [Self.threadID]
+        var count = 0
+        while await queue.next() != nil {
+            count += 1
+            callers.insert(Self.threadID)
+        }
+        #expect(count == 30)
+        let made = Set(threads.withLock { $0 })
+        #expect(made.isDisjoint(with: callers), "made on \(made), awaited on \(callers)")
+    }
+
+    @Test("a cancellation while take() makes a sample inline ends the queue cancelled; the sample is dropped")
+    func cancelWhileMakingInline() throws {
+        let (queue, _, ends) = Self.inlineQueue(capacity: 4, total: 50) { index, queue in
+            if index == 20 { queue?.cancel() }
+        }
+        var count = 0
+        while queue.take() != nil { count += 1 }
+        #expect(count == 20)
+        #expect(queue.ending?.isCancellation == true)
+        #expect(ends.withLock { $0 }.isEmpty)
+    }
+
+    @Test("a producer that fails while take() makes a sample inline fails the queue, after the samples before it")
+    func failureWhileMakingInline() throws {
+        struct Broken: Error {}
+        let (queue, _, ends) = Self.inlineQueue(capacity: 4, total: 50) { index, _ in
+            if index == 20 { throw Broken() }
+        }
+        var count = 0
+        while queue.take() != nil { count += 1 }
+        #expect(count == 20)
+        if case .failed? = queue.ending {} else { Issue.record("the queue ended \(String(describing: queue.ending))") }
+        #expect(ends.withLock { $0 }.count == 1 && ends.withLock { $0 }.first?.hasPrefix("failed") == true)
+    }
+
     /// A stream's packets lent from a shelf (as stored samples are), read on the queue's engine thread.
     final class LendingSource: @unchecked Sendable {
         // @unchecked Sendable: `reader` is touched only by the queue's one job at a time.
