@@ -24,6 +24,9 @@ static int from_avocets_codec(void *avcl) {
 }
 
 static void avocet_log_callback(void *avcl, int level, const char *fmt, va_list vl) {
+    // Debug and trace messages (a 2-hour MP4's open logs one per sample) go nowhere unless FFmpeg's
+    // own level asks for them.
+    if (level > AV_LOG_VERBOSE && level > av_log_get_level()) return;
     if (!capturing) {
         // On one of FFmpeg's own threads working for Avocet there is no request to tell: the
         // message goes where Avocet's go when they are not asked for (nowhere, or stderr when verbose).

@@ -180,8 +180,9 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
     /// starts making its first buffers.
     func begin(_ ranges: [CMTimeRange]) {
         let pass = Pass(ranges)
-        let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, takesInline: { pass.makesSamplesWithoutWaiting.load(ordering: .acquiring) },
-                                producer: { [weak self] token in
+        // The next sample of the pass: opens the producer in the first job, starts each range, and
+        // moves to the next range at one's end.
+        let make = { [weak self] (token: CancellationToken, onTakingThread: Bool) throws -> ProducedSample? in
             while let range = pass.ranges.first {
                 if pass.producer == nil {
                     pass.producer = try self?.producer(token)
@@ -192,12 +193,14 @@ open class AVAssetReaderOutput: NSObject, @unchecked Sendable {
                     try producer.start(range, token)
                     pass.started = true
                 }
-                if let sample = try producer.next(token) { return sample }
+                if let sample = try onTakingThread ? producer.nextOnTakingThread(token) : producer.next(token) { return sample }
                 pass.ranges.removeFirst()
                 pass.started = false
             }
             return nil
-        }, onEnd: { [weak self] ending in
+        }
+        let queue = SampleQueue(capacity: readAhead, byteBudget: readAheadBytes, takesInline: { pass.makesSamplesWithoutWaiting.load(ordering: .acquiring) },
+                                producer: { try make($0, false) }, inlineProducer: { try make($0, true) }, onEnd: { [weak self] ending in
             guard let self, case .failed(let error) = ending else { return }
             self.state.withLock { $0.reader }?.fail(error)
         })

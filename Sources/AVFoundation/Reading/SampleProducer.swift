@@ -10,12 +10,16 @@ protocol SampleProducer: AnyObject {
     func next(_ token: CancellationToken) throws -> ProducedSample?
     /// Whether a sample costs less than waking an engine thread and never waits on a network, a
     /// delegate or FFmpeg's demuxing, so that `copyNextSampleBuffer()` may make it on its caller's
-    /// thread (`SampleQueue.allowTakingInline()`).
+    /// thread (`SampleQueue`'s `takesInline`).
     var makesSamplesWithoutWaiting: Bool { get }
+    /// The next sample, made on the thread that will take it (`copyNextSampleBuffer()`'s, where
+    /// `makesSamplesWithoutWaiting`): it may be a finished buffer where `next` would lend a packet.
+    func nextOnTakingThread(_ token: CancellationToken) throws -> ProducedSample?
 }
 
 extension SampleProducer {
     var makesSamplesWithoutWaiting: Bool { false }
+    func nextOnTakingThread(_ token: CancellationToken) throws -> ProducedSample? { try next(token) }
 }
 
 /// A sample made on an engine thread, as it waits in its output's queue: a finished buffer, or a
@@ -95,15 +99,24 @@ struct StoredPacket {
         } else {
             block = try SampleMemory.blockBuffer(copying: bytes)
         }
-        let packet = lent.timing
+        return try formatDescription.map { description in
+            try description._withUnsafeGuaranteedRef { try Self.sampleBuffer(block, size: bytes.count, timing: lent.timing, formatDescription: $0, timeBase: timeBase) }
+        } ?? Self.sampleBuffer(block, size: bytes.count, timing: lent.timing, formatDescription: nil, timeBase: timeBase)
+    }
+
+    /// A buffer of a copy of `bytes`, a stored sample's, with its times and `notSync` unless it is a
+    /// keyframe.
+    static func sampleBuffer(copying bytes: UnsafeRawBufferPointer, timing: StreamReader.PacketTiming, formatDescription: CMFormatDescription?,
+                             timeBase: Rational) throws -> CMSampleBuffer {
+        try sampleBuffer(SampleMemory.blockBuffer(copying: bytes), size: bytes.count, timing: timing, formatDescription: formatDescription, timeBase: timeBase)
+    }
+
+    private static func sampleBuffer(_ block: CMBlockBuffer, size: Int, timing packet: StreamReader.PacketTiming,
+                                     formatDescription: CMFormatDescription?, timeBase: Rational) throws -> CMSampleBuffer {
         let timing = CMSampleTimingInfo(duration: CMTime(ticks: packet.duration, timeBase: timeBase),
                                         presentationTimeStamp: packet.presentationTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid,
                                         decodeTimeStamp: packet.decodeTime.map { CMTime(ticks: $0, timeBase: timeBase) } ?? .invalid)
-        let buffer = try formatDescription.map { description in
-            try description._withUnsafeGuaranteedRef {
-                try SampleMemory.sampleBuffer(data: block, formatDescription: $0, samples: 1, timing: timing, size: bytes.count)
-            }
-        } ?? SampleMemory.sampleBuffer(data: block, formatDescription: nil, samples: 1, timing: timing, size: bytes.count)
+        let buffer = try SampleMemory.sampleBuffer(data: block, formatDescription: formatDescription, samples: 1, timing: timing, size: size)
         if !packet.isKeyframe { buffer.markNotSync() }
         return buffer
     }
@@ -251,6 +264,19 @@ final class StoredSampleProducer: SampleProducer {
     /// A local file's track of small samples read through its sample table: a sample is a copy out of
     /// a block read from the file (see `StreamReader.readsWithoutWaiting`).
     var makesSamplesWithoutWaiting: Bool { reader.readsWithoutWaiting }
+
+    /// Copies the sample's bytes from the reader's block straight into its buffer's memory, made on
+    /// this thread: no packet is lent.
+    func nextOnTakingThread(_ token: CancellationToken) throws -> ProducedSample? {
+        let made = try AVError.converting {
+            try reader.nextStoredSample(token) { bytes, timing -> CMSampleBuffer? in
+                if let end, let time = timing.decodeTime ?? timing.presentationTime, time >= end { return nil }
+                return try StoredPacket.sampleBuffer(copying: bytes, timing: timing, formatDescription: formatDescription, timeBase: reader.timeBase)
+            }
+        }
+        guard let made, let buffer = made else { return nil }
+        return .buffer(buffer)
+    }
 
     func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let lent = try AVError.converting({ try reader.nextPacket(token, lendingFrom: shelf) }) else { return nil }

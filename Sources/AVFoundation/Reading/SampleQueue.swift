@@ -69,13 +69,17 @@ final class SampleQueue: @unchecked Sendable {
     private let takesInline: @Sendable () -> Bool
     private let token = CancellationToken()
     private let producer: Producer
+    /// What `take()` calls where it makes a sample itself (`takesInline`): the producer, or a form of
+    /// it that makes the sample for the taking thread (a finished buffer rather than a lent packet).
+    private let inlineProducer: Producer
     /// Told once when the queue ends by itself, on the thread that ended it: a failure before any caller
     /// sees the end, the last buffer made after.
     private let onEnd: @Sendable (End) -> Void
 
     init(capacity: Int, byteBudget: Int? = nil, takesInline: @escaping @Sendable () -> Bool = { false }, producer: @escaping Producer,
-         onEnd: @escaping @Sendable (End) -> Void) {
+         inlineProducer: Producer? = nil, onEnd: @escaping @Sendable (End) -> Void) {
         self.takesInline = takesInline
+        self.inlineProducer = inlineProducer ?? producer
         self.capacity = max(1, capacity)
         self.byteBudget = max(1, byteBudget ?? .max)
         lowWater = self.capacity - self.capacity / 2
@@ -127,7 +131,7 @@ final class SampleQueue: @unchecked Sendable {
     private func makeInlineLocked() -> ProducedSample? {
         producing = true
         condition.unlock()
-        let made: Result<ProducedSample?, any Error> = token.isCancelled ? .success(nil) : Result { try producer(token) }
+        let made: Result<ProducedSample?, any Error> = token.isCancelled ? .success(nil) : Result { try inlineProducer(token) }
         if case .failure(let error) = made, !token.isCancelled {
             fail(AVError.converting(error), endsJob: true)
             condition.lock()

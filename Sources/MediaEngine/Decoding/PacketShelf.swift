@@ -80,15 +80,14 @@ package final class PacketShelf: @unchecked Sendable {
     private var back: [Shell] = []
 
     /// An empty packet to read into: one given back (emptied here, on the reading thread, but for
-    /// memory of at most `keptBufferBytes` it holds alone, which it keeps), or a new one. Reading
-    /// thread only.
+    /// memory of at most `keptBufferBytes`, which it keeps for the reader to reuse if it is the
+    /// memory's only holder), or a new one. Reading thread only.
     private func emptyPacket() throws -> UnsafeMutablePointer<AVPacket> {
         if spare.isEmpty {
             returned.withLock { swap(&$0, &back) }
             for shell in back {
                 let packet = shell.packet
-                if let buf = packet.pointee.buf, av_buffer_is_writable(buf) != 0,
-                   buf.pointee.size <= Self.keptBufferBytes + Int(AV_INPUT_BUFFER_PADDING_SIZE) {
+                if let buf = packet.pointee.buf, buf.pointee.size <= Self.keptBufferBytes + Int(AV_INPUT_BUFFER_PADDING_SIZE) {
                     av_packet_free_side_data(packet)
                 } else {
                     av_packet_unref(packet)

@@ -15,6 +15,8 @@ import Foundation
 /// dropped, or its stream's share of a player item's `ItemDemuxer`.
 package final class StreamReader {
     private let packets: any PacketSource
+    /// `packets` when it reads a sample table (its samples can be had without a packet).
+    private let table: SampleTableReader?
     private var decoder: StreamDecoder?
     private let scaler = FrameScaler()
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -55,12 +57,12 @@ package final class StreamReader {
 
     /// Whether the stored packets are read through an MP4/MOV track's sample table rather than FFmpeg's
     /// packet loop.
-    package var readsSampleTable: Bool { packets is SampleTableReader }
+    package var readsSampleTable: Bool { table != nil }
 
     /// Whether the stored packets are small ones read through a sample table from a local file:
     /// reading one is a copy out of a block of the file, read now and then with `pread`, and no
     /// FFmpeg call that demuxes (a seek still is one); see `SampleTableReader.readsSmallSamplesLocally`.
-    package var readsWithoutWaiting: Bool { (packets as? SampleTableReader)?.readsSmallSamplesLocally == true }
+    package var readsWithoutWaiting: Bool { table?.readsSmallSamplesLocally == true }
 
     /// Reads the stream at `streamIndex` from `demuxer`, the container a player item reads ahead (its
     /// packets come from what the read-ahead read, and a start inside what it keeps costs no seek); nil
@@ -74,6 +76,7 @@ package final class StreamReader {
     private init(packets: any PacketSource, name: String) throws {
         self.name = name
         self.packets = packets
+        table = packets as? SampleTableReader
         let tb = packets.timeBase
         guard tb.num > 0, tb.den > 0 else {
             throw MediaEngineError(.notMedia, source: name, operation: "open the stream", reason: "the stream has no time base")
@@ -207,8 +210,34 @@ package final class StreamReader {
             holdsPacket = false
             return try shelf.lend(movingFrom: packet, timing: timing(of: packet.pointee))
         }
-        // Read straight into the shelf's packet, whose memory a sample table reader reuses.
+        // Read straight into the shelf's packet, whose memory a sample table reader reuses (and, making
+        // no FFmpeg call that logs, needs no capture of FFmpeg's messages).
+        if let table {
+            return try shelf.lend(reading: { shell in try table.next(shell, token) }, timing: timing(of:))
+        }
         return try shelf.lend(reading: { shell in try FFmpegLog.capturing { try packets.next(shell, token) } }, timing: timing(of:))
+    }
+
+    /// The next stored sample's bytes and timing, passed to `body` without a packet where the stream is
+    /// read through its sample table (the bytes are valid only inside `body`); nil at the end. Any other
+    /// source reads a packet as `nextPacket` does. Blocking: on the calling thread.
+    package func nextStoredSample<T>(_ token: CancellationToken, _ body: (UnsafeRawBufferPointer, PacketTiming) throws -> T) throws -> T? {
+        hasRead = true
+        let read: Bool
+        if holdsPacket {
+            holdsPacket = false
+            read = true
+        } else if let table {
+            guard let sample = try table.nextSample(token) else { return nil }
+            return try body(sample.bytes, PacketTiming(presentationTime: sample.presentationTime.subtractingSaturating(origin),
+                                                       decodeTime: sample.decodeTime.subtractingSaturating(origin),
+                                                       duration: max(0, sample.duration), isKeyframe: sample.isKeyframe))
+        } else {
+            read = try FFmpegLog.capturing { try packets.next(packet, token) }
+        }
+        guard read else { return nil }
+        let p = packet.pointee
+        return try body(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size))), timing(of: p))
     }
 
     private func timing(of p: AVPacket) -> PacketTiming {

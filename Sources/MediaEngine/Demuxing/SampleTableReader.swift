@@ -31,6 +31,8 @@ final class SampleTableReader: PacketSource {
     private let block: UnsafeMutableRawBufferPointer
     private var blockStart: Int64 = 0
     private var blockLength = 0
+    /// Where `nextSample` reads a sample too large for the block.
+    private var large = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     /// The read buffer: the track's samples in a stretch of the file up to this long are read at
     /// once; a sample over half of it is read straight into its packet.
@@ -77,6 +79,7 @@ final class SampleTableReader: PacketSource {
 
     deinit {
         block.deallocate()
+        large.deallocate()
     }
 
     /// Codecs whose packets FFmpeg hands out as stored: no parser splits or joins them (MPEG audio's
@@ -220,36 +223,78 @@ final class SampleTableReader: PacketSource {
         return (0..<count).first { avformat_index_get_entry(stream, Int32($0))?.pointee.pos == pos }
     }
 
+    /// One sample as `nextSample` hands it out: its bytes, valid until the next read, and its times in
+    /// stream ticks.
+    struct Sample {
+        let bytes: UnsafeRawBufferPointer
+        let presentationTime: Int64
+        let decodeTime: Int64
+        let duration: Int64
+        let isKeyframe: Bool
+    }
+
     func next(_ packet: UnsafeMutablePointer<AVPacket>, _ token: CancellationToken) throws -> Bool {
-        guard cursor < count else { return false }
-        if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled") }
-        guard let entry = avformat_index_get_entry(stream, Int32(cursor)) else { return false }
-        let size = table.size(of: cursor)
-        let pos = entry.pointee.pos
+        guard let (entry, size, timing) = try advance(token) else { return false }
         try makeRoom(in: packet, for: size)
         if size > 0, let data = packet.pointee.data {
             let target = UnsafeMutableRawBufferPointer(start: data, count: size)
             if size > Self.blockCapacity / 2 {
-                try readExactly(at: pos, into: target, token)
+                try readExactly(at: entry.pos, into: target, token)
             } else {
-                if !(pos >= blockStart && pos.addingSaturating(Int64(size)) <= blockStart.addingSaturating(Int64(blockLength))) {
-                    try fillBlock(from: cursor, at: pos, token)
-                }
-                guard let start = block.baseAddress else { return false }
-                target.copyMemory(from: UnsafeRawBufferPointer(start: start + Int(pos - blockStart), count: size))
+                target.copyMemory(from: try blockBytes(at: entry.pos, size: size, sample: cursor - 1, token))
             }
         }
-        let timing = Self.expectedTiming(entry.pointee, index: cursor, table: table, stream: stream,
-                                         offset: offsets.next(table.offsets), shift: presentationShift)
         packet.pointee.pts = timing.pts
         packet.pointee.dts = timing.dts
         packet.pointee.duration = timing.duration
-        packet.pointee.pos = pos
+        packet.pointee.pos = entry.pos
         packet.pointee.stream_index = reader.streamIndex
-        packet.pointee.flags = (entry.pointee.flags & AVINDEX_KEYFRAME != 0 ? AV_PKT_FLAG_KEY : 0)
-            | (entry.pointee.flags & AVINDEX_DISCARD_FRAME != 0 ? AV_PKT_FLAG_DISCARD : 0)
-        cursor += 1
+        packet.pointee.flags = (entry.flags & AVINDEX_KEYFRAME != 0 ? AV_PKT_FLAG_KEY : 0)
+            | (entry.flags & AVINDEX_DISCARD_FRAME != 0 ? AV_PKT_FLAG_DISCARD : 0)
         return true
+    }
+
+    /// The next sample without a packet: its bytes point into the read block (or, for a sample over
+    /// half of it, into a buffer of the reader's), valid until the next call. Nil at the end.
+    func nextSample(_ token: CancellationToken) throws -> Sample? {
+        guard let (entry, size, timing) = try advance(token) else { return nil }
+        let bytes: UnsafeRawBufferPointer
+        if size > Self.blockCapacity / 2 {
+            if large.count < size {
+                large.deallocate()
+                large = .allocate(byteCount: size, alignment: 64)
+            }
+            let target = UnsafeMutableRawBufferPointer(rebasing: large[0..<size])
+            try readExactly(at: entry.pos, into: target, token)
+            bytes = UnsafeRawBufferPointer(target)
+        } else {
+            bytes = size == 0 ? UnsafeRawBufferPointer(start: nil, count: 0) : try blockBytes(at: entry.pos, size: size, sample: cursor - 1, token)
+        }
+        return Sample(bytes: bytes, presentationTime: timing.pts, decodeTime: timing.dts, duration: timing.duration,
+                      isKeyframe: entry.flags & AVINDEX_KEYFRAME != 0)
+    }
+
+    /// Moves on to the next sample: its index entry, size and times; nil at the end.
+    private func advance(_ token: CancellationToken) throws -> (AVIndexEntry, Int, (dts: Int64, pts: Int64, duration: Int64))? {
+        guard cursor < count else { return nil }
+        if token.isCancelled { throw MediaEngineError(.cancelled, source: name, operation: "read", reason: "cancelled") }
+        guard let found = avformat_index_get_entry(stream, Int32(cursor)) else { return nil }
+        let entry = found.pointee
+        let timing = Self.expectedTiming(entry, index: cursor, table: table, stream: stream, offset: offsets.next(table.offsets),
+                                         shift: presentationShift)
+        let size = table.size(of: cursor)
+        cursor += 1
+        return (entry, size, timing)
+    }
+
+    /// The `size` bytes at `pos` (sample `sample`'s), from the block, which is read again from there
+    /// when it does not hold them.
+    private func blockBytes(at pos: Int64, size: Int, sample: Int, _ token: CancellationToken) throws -> UnsafeRawBufferPointer {
+        if !(pos >= blockStart && pos.addingSaturating(Int64(size)) <= blockStart.addingSaturating(Int64(blockLength))) {
+            try fillBlock(from: sample, at: pos, token)
+        }
+        guard let start = block.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start + Int(pos - blockStart), count: size)
     }
 
     /// Leaves `packet` holding `size` bytes of memory of its own (and FFmpeg's zeroed padding after

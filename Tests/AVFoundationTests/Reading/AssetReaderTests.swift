@@ -131,6 +131,63 @@ struct AssetReaderTests {
         #expect(nalLength > 0 && nalLength + 4 <= bytes.count)
     }
 
+    /// What a stored sample buffer carries, for comparing two reads.
+    struct StoredSample: Equatable {
+        let pts: CMTime
+        let dts: CMTime
+        let duration: CMTime
+        let notSync: Bool
+        let bytes: Data
+
+        init(_ buffer: CMSampleBuffer) throws {
+            (pts, dts, duration) = (buffer.presentationTimeStamp, buffer.decodeTimeStamp, buffer.duration)
+            notSync = buffer.sampleAttachments.first?[.notSync] as? Bool ?? false
+            bytes = try buffer.dataBuffer?.dataBytes() ?? Data()
+        }
+    }
+
+    /// A reader of `path`'s stored track of `type`, over `range`, random access: the buffers of its
+    /// pass and, after a reset to `again`, of the second; taken with `copyNextSampleBuffer()` on a
+    /// thread of its own, or awaited.
+    static func storedPasses(_ path: String, _ type: AVMediaType, range: CMTimeRange, again: CMTimeRange, blocking: Bool) async throws
+        -> (first: [StoredSample], second: [StoredSample]) {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: path))
+        let track = try #require(try await asset.loadTracks(withMediaType: type).first)
+        let reader = try AVAssetReader(asset: asset)
+        let output = AVAssetReaderTrackOutput(track: track, outputSettings: nil)
+        output.supportsRandomAccess = true
+        reader.add(output)
+        reader.timeRange = range
+        #expect(reader.startReading())
+        let take = { () async throws -> [StoredSample] in
+            if blocking { return try await Self.drain(output).map(StoredSample.init) }
+            var taken: [StoredSample] = []
+            for try await buffer in output.sampleBuffers { taken.append(try StoredSample(buffer)) }
+            return taken
+        }
+        let first = try await take()
+        output.reset(forReadingTimeRanges: [NSValue(timeRange: again)])
+        let second = try await take()
+        output.markConfigurationAsFinal()
+        #expect(reader.status == .completed)
+        return (first, second)
+    }
+
+    @Test("stored samples taken with copyNextSampleBuffer (made on the taking thread) are those the async form gives, over ranges and after a reset",
+          arguments: [("av.mp4", AVMediaType.video), ("av.mp4", .audio), ("iphone.mov", .video), ("edit-list.mp4", .audio)])
+    func storedSamplesTakenInlineAreTheSame(_ name: String, _ type: AVMediaType) async throws {
+        let path = Fixtures.path(name)
+        let range = CMTimeRange(start: CMTime(value: 1, timescale: 4), duration: CMTime(value: 1, timescale: 1))
+        let again = CMTimeRange(start: CMTime(value: 1, timescale: 2), duration: CMTime(value: 1, timescale: 2))
+        let blocking = try await Self.storedPasses(path, type, range: range, again: again, blocking: true)
+        let awaited = try await Self.storedPasses(path, type, range: range, again: again, blocking: false)
+        #expect(blocking.first.count > 10 && blocking.second.count > 5, "\(blocking.first.count), \(blocking.second.count)")
+        #expect(blocking.first == awaited.first)
+        #expect(blocking.second == awaited.second)
+        // Every sample of a range presents, or decodes, before its end (the first may be the keyframe before its start).
+        #expect(blocking.second.allSatisfy { $0.dts < again.end || $0.pts < again.end })
+    }
+
     /// The first `count` stored samples of each of `url`'s video and audio tracks, and the reader
     /// (still reading, its outputs holding what they read ahead).
     static func firstStoredSamples(_ url: URL, count: Int) async throws -> (AVAssetReader, UncheckedSendable<[CMSampleBuffer]>) {

@@ -56,55 +56,53 @@ struct SampleQueueTests {
     /// The calling thread, told apart from others.
     static var threadID: String { String(describing: pthread_self()) }
 
-    /// A queue whose `take()` makes samples inline, over `total` buffers; records the thread each was
-    /// made on (`threadID`), and runs `hook` (with the sample's index) before making it.
+    /// A queue whose `take()` makes samples inline, over `total` buffers; records, for each sample, the
+    /// thread it was made on (`threadID`) and whether the queue asked for it inline (`inlineProducer`)
+    /// or in a job, and runs `hook` (with the sample's index) before making it.
     static func inlineQueue(capacity: Int, total: Int, hook: @escaping @Sendable (Int, SampleQueue?) throws -> Void = { _, _ in })
-        -> (SampleQueue, Locked<[String]>, Locked<[String]>) {
-        let threads = Locked<[String]>([])
+        -> (SampleQueue, Locked<[(thread: String, inline: Bool)]>, Locked<[String]>) {
+        let made = Locked<[(thread: String, inline: Bool)]>([])
         let ends = Locked<[String]>([])
         let box = Locked<SampleQueue?>(nil)
-        let queue = SampleQueue(capacity: capacity, byteBudget: nil, takesInline: { true }, producer: { _ in
-            let index = threads.withLock { $0.count }
+        let make = { @Sendable (inline: Bool) throws -> ProducedSample? in
+            let index = made.withLock { $0.count }
             guard index < total else { return nil }
             try hook(index, box.withLock { $0 })
-            threads.withLock { $0.append(Self.threadID) }
+            made.withLock { $0.append((Self.threadID, inline)) }
             return .buffer(try buffer(index, size: 100))
-        }, onEnd: { end in ends.withLock { $0.append("\(end)") } })
+        }
+        let queue = SampleQueue(capacity: capacity, byteBudget: nil, takesInline: { true }, producer: { _ in try make(false) },
+                                inlineProducer: { _ in try make(true) }, onEnd: { end in ends.withLock { $0.append("\(end)") } })
         box.withLock { $0 = queue }
-        return (queue, threads, ends)
+        return (queue, made, ends)
     }
 
     @Test("a queue that takes inline reads ahead once on an engine thread, then makes each sample on the thread that takes it")
     func inlineTakesMakeOnTheTakingThread() async throws {
-        let (queue, threads, ends) = Self.inlineQueue(capacity: 8, total: 50)
+        let (queue, made, ends) = Self.inlineQueue(capacity: 8, total: 50)
         queue.prime()
-        await until("the first job fills the queue and stops") { threads.withLock { $0.count } == 8 && queue.isIdle }
+        await until("the first job fills the queue and stops") { made.withLock { $0.count } == 8 && queue.isIdle }
         let (times, taker) = try await onOwnThread { () -> ([Int64], String) in
             var times: [Int64] = []
             while let buffer = queue.take() { times.append(buffer.presentationTimeStamp.value) }
             return (times, Self.threadID)
         }
         #expect(times == Array(0..<50))
-        let made = threads.withLock { $0 }
-        // The first job's eight on an engine thread; every later one on the thread that took it.
-        #expect(made.count == 50 && !made.prefix(8).contains(taker), "\(made)")
-        #expect(made.dropFirst(8).allSatisfy { $0 == taker }, "\(made)")
+        let samples = made.withLock { $0 }
+        // The first job's eight on an engine thread; every later one made inline, on the thread that took it.
+        #expect(samples.count == 50)
+        #expect(samples.prefix(8).allSatisfy { !$0.inline && $0.thread != taker })
+        #expect(samples.dropFirst(8).allSatisfy { $0.inline && $0.thread == taker })
         #expect(ends.withLock { $0 } == ["finished"])
     }
 
-    @Test("next() on a queue that takes inline never makes a sample on its caller's thread")
+    @Test("next() on a queue that takes inline never makes a sample itself: every one comes from a job")
     func inlineQueueStillServesNextFromEngineThreads() async throws {
-        let (queue, threads, _) = Self.inlineQueue(capacity: 4, total: 30)
-        // The threads the awaiting task ran on (Swift's pool), before and after each await.
-        var callers: Set<String> = [Self.threadID]
+        let (queue, made, _) = Self.inlineQueue(capacity: 4, total: 30)
         var count = 0
-        while await queue.next() != nil {
-            count += 1
-            callers.insert(Self.threadID)
-        }
+        while await queue.next() != nil { count += 1 }
         #expect(count == 30)
-        let made = Set(threads.withLock { $0 })
-        #expect(made.isDisjoint(with: callers), "made on \(made), awaited on \(callers)")
+        #expect(made.withLock { $0 }.allSatisfy { !$0.inline })
     }
 
     @Test("a cancellation while take() makes a sample inline ends the queue cancelled; the sample is dropped")
