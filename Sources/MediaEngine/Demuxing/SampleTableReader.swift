@@ -61,7 +61,9 @@ final class SampleTableReader: PacketSource {
         let open = { try PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: true, cancellation: cancellation) }
         let reader = try open()
         guard reader.format == .quickTime, readsStraight(reader.parameters.pointee.codec_id),
-              let table = try MP4SampleTable.read(trackID: reader.stream.pointee.id, from: source, cancellation: cancellation),
+              let table = try MP4SampleTable.read(trackID: reader.stream.pointee.id,
+                                                  expectedCount: Int(avformat_index_get_entries_count(reader.stream)),
+                                                  from: source, cancellation: cancellation),
               agrees(table, with: reader.stream) else { return reader }
         guard let shift = try probe(reader, table, cancellation) else { return try open() }
         return SampleTableReader(reader: reader, source: source, table: table, presentationShift: shift)
@@ -322,17 +324,28 @@ final class SampleTableReader: PacketSource {
     /// Reads into the block the bytes from sample `first` (at byte `pos`) to the end of the last of
     /// the samples after it that lie in the block's reach, in order: interleaved tracks' bytes between
     /// them are read too, as FFmpeg's own reads do, so that a track interleaved sample by sample costs
-    /// one read a block rather than one a sample.
+    /// one read a block rather than one a sample. Where the reach holds the track's samples in a few
+    /// long runs that make up under half of it (a sound track between a movie's large pictures), only
+    /// the first run is read: the other tracks' bytes would cost more to copy than the reads saved.
     private func fillBlock(from first: Int, at pos: Int64, _ token: CancellationToken) throws {
         let reach = pos.addingSaturating(Int64(Self.blockCapacity))
         var end = pos.addingSaturating(Int64(table.size(of: first)))
+        var firstRunEnd: Int64?
+        var (runs, own) = (1, Int64(table.size(of: first)))
         var i = first + 1
         while i < count, i - first < 16_384, let entry = avformat_index_get_entry(stream, Int32(i)) {
-            let sampleEnd = entry.pointee.pos.addingSaturating(Int64(table.size(of: i)))
+            let size = Int64(table.size(of: i))
+            let sampleEnd = entry.pointee.pos.addingSaturating(size)
             guard entry.pointee.pos >= end, sampleEnd <= reach else { break }
+            if entry.pointee.pos != end {
+                if firstRunEnd == nil { firstRunEnd = end }
+                runs += 1
+            }
+            own += size
             end = sampleEnd
             i += 1
         }
+        if let firstRunEnd, runs <= 4, own < (end - pos) / 2 { end = firstRunEnd }
         let length = Int(end - pos)
         blockLength = 0
         // A file cut short gives less: the samples it holds whole are handed out, and the first it

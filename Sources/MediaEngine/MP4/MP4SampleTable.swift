@@ -38,9 +38,10 @@ struct MP4SampleTable {
         sizes.isEmpty ? Int(constantSize) : Int(sizes[index])
     }
 
-    /// The table of the track whose header (`tkhd`) has `trackID`; nil when there is none or it is
-    /// not one this type describes (see the type's notes).
-    static func read(trackID: Int32, from source: any ByteSource, cancellation: CancellationToken) throws -> MP4SampleTable? {
+    /// The table of the track whose header (`tkhd`) has `trackID`, when it lists `expectedCount`
+    /// samples (checked before the tables are read); nil when there is none or it is not one this type
+    /// describes (see the type's notes).
+    static func read(trackID: Int32, expectedCount: Int, from source: any ByteSource, cancellation: CancellationToken) throws -> MP4SampleTable? {
         guard let fileSize = try source.size(cancellation: cancellation),
               let moov = try topLevelBox("moov", in: source, fileSize: fileSize, cancellation: cancellation) else { return nil }
         var stbl: (Int64, Int64)?
@@ -62,7 +63,7 @@ struct MP4SampleTable {
             at = at.addingSaturating(size)
         }
         guard let stbl else { return nil }
-        return try table(in: stbl, source, cancellation)
+        return try table(in: stbl, expectedCount: expectedCount, source, cancellation)
     }
 
     /// The body (start, end) of the first top-level box of `type`, walking at most 10,000 boxes.
@@ -88,12 +89,16 @@ struct MP4SampleTable {
         return Int32(bitPattern: bigEndian(bytes, at))
     }
 
-    private static func table(in stbl: (Int64, Int64), _ source: any ByteSource, _ cancellation: CancellationToken) throws -> MP4SampleTable? {
+    private static func table(in stbl: (Int64, Int64), expectedCount: Int, _ source: any ByteSource,
+                              _ cancellation: CancellationToken) throws -> MP4SampleTable? {
         // One sample description: FFmpeg hands out new codec setup mid-stream otherwise.
         guard let stsd = try MP4Boxes.child("stsd", of: source, in: stbl, cancellation: cancellation),
               let descriptions = try body(stsd, source, cancellation, prefix: 8), descriptions.count == 8,
               bigEndian(descriptions, 4) == 1 else { return nil }
+        // The sample count first: no table is read for a track whose count FFmpeg's index does not have.
         guard let stszBox = try MP4Boxes.child("stsz", of: source, in: stbl, cancellation: cancellation),
+              let head = try body(stszBox, source, cancellation, prefix: 12), head.count == 12,
+              Int(bigEndian(head, 8)) == expectedCount,
               let stsz = try body(stszBox, source, cancellation), stsz.count >= 12,
               let sttsBox = try MP4Boxes.child("stts", of: source, in: stbl, cancellation: cancellation),
               let stts = try body(sttsBox, source, cancellation), stts.count >= 8 else { return nil }
