@@ -525,12 +525,13 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
     /// Stops writing at once: work waiting is dropped, the file closed and removed, and ``status``
     /// becomes ``Status-swift.enum/cancelled`` (unless writing had completed or failed).
     open func cancelWriting() {
-        let session = state.withLock { s -> WriterSession? in
-            guard s.status == .unknown || s.status == .writing else { return nil }
+        let (session, inputs) = state.withLock { s -> (WriterSession?, [AVAssetWriterInput]) in
+            guard s.status == .unknown || s.status == .writing else { return (nil, []) }
             s.status = .cancelled
-            return s.session
+            return (s.session, s.inputs)
         }
         session?.cancel()
+        for input in inputs { input.writerEnded() }
     }
 
     // MARK: Appends and failures
@@ -672,12 +673,14 @@ open class AVAssetWriter: NSObject, @unchecked Sendable {
 
     /// Writing failed: the first error counts; the file is closed and removed.
     func fail(_ error: any Error) {
-        let session = state.withLock { s -> WriterSession?? in
-            guard s.status == .unknown || s.status == .writing else { return nil }
+        let (session, inputs) = state.withLock { s -> (WriterSession??, [AVAssetWriterInput]) in
+            guard s.status == .unknown || s.status == .writing else { return (nil, []) }
             (s.status, s.error) = (.failed, error)
-            return .some(s.session)
+            return (.some(s.session), s.inputs)
         }
         if case .some(let live?) = session { live.cancel() }
+        // The inputs' request blocks are never called again: let them go, with what they hold.
+        for input in inputs { input.writerEnded() }
     }
 
     /// Misuse Apple answers with an exception: the writer fails with `words`.

@@ -236,6 +236,12 @@ open class AVAssetWriterInput: NSObject, @unchecked Sendable {
         return (writer, index, format)
     }
 
+    /// The writer ended without this input being marked finished (cancelled or failed): the request
+    /// block is never called again, so it is let go with whatever it holds.
+    func writerEnded() {
+        state.withLock { $0.request = nil }
+    }
+
     /// Says no more samples will come: the track's encoder is drained after the samples waiting.
     open func markAsFinished() {
         let (writer, index, already) = state.withLock { s -> (AVAssetWriter?, Int, Bool) in

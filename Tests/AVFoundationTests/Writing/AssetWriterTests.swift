@@ -178,6 +178,42 @@ struct AssetWriterTests {
         return buffers
     }
 
+    /// Something a request block holds, whose release the test can see.
+    final class Held: Sendable {}
+
+    @Test("a writer that is cancelled, fails or finishes lets go of its inputs' request blocks and what they hold",
+          arguments: ["cancel", "fail", "finish"])
+    func requestBlocksAreLetGoWhenTheWriterEnds(_ ending: String) async throws {
+        let writer = try AVAssetWriter(outputURL: try Self.output("let-go-\(ending).mp4"), fileType: .mp4)
+        let input = AVAssetWriterInput(mediaType: .audio, outputSettings: [AVFormatIDKey: kAudioFormatMPEG4AAC, AVSampleRateKey: 44100,
+                                                                           AVNumberOfChannelsKey: 2])
+        writer.add(input)
+        #expect(writer.startWriting())
+        writer.startSession(atSourceTime: .zero)
+        weak var watched: Held?
+        do {
+            let held = Held()
+            watched = held
+            let calls = Locked(0)
+            input.requestMediaDataWhenReady(on: DispatchQueue(label: "requests")) {
+                // Appends nothing: the block only holds `held`, as an exporter's block holds its exporter.
+                withExtendedLifetime(held) { calls.withLock { $0 += 1 } }
+            }
+            await until("the block ran once") { calls.withLock { $0 } > 0 }
+        }
+        #expect(watched != nil)
+        switch ending {
+        case "cancel": writer.cancelWriting()
+        case "fail":
+            // Misuse Apple answers with an exception fails the writer, no input marked finished.
+            writer.endSession(atSourceTime: .invalid)
+            #expect(writer.status == .failed)
+        default: await writer.finishWriting()
+        }
+        await until("the block and what it holds are let go (\(ending))") { watched == nil }
+        #expect(watched == nil)
+    }
+
     @Test("AAC and H.264 through requestMediaDataWhenReady on two queues")
     func soundAndPictures() async throws {
         let url = try Self.output("both.mp4")
