@@ -261,6 +261,13 @@ final class StoredSampleProducer: SampleProducer {
         end = try reader.start(range, token)
     }
 
+    /// Whether a packet of `timing` lies past the range's end (it decodes, or without a decode time
+    /// shows, at or after it).
+    private func endsRange(_ timing: StreamReader.PacketTiming) -> Bool {
+        guard let end, let time = timing.decodeTime ?? timing.presentationTime else { return false }
+        return time >= end
+    }
+
     /// A local file's track of small samples read through its sample table: a sample is a copy out of
     /// a block read from the file (see `StreamReader.readsWithoutWaiting`).
     var makesSamplesWithoutWaiting: Bool { reader.readsWithoutWaiting }
@@ -270,7 +277,7 @@ final class StoredSampleProducer: SampleProducer {
     func nextOnTakingThread(_ token: CancellationToken) throws -> ProducedSample? {
         let made = try AVError.converting {
             try reader.nextStoredSample(token) { bytes, timing -> CMSampleBuffer? in
-                if let end, let time = timing.decodeTime ?? timing.presentationTime, time >= end { return nil }
+                if endsRange(timing) { return nil }
                 return try StoredPacket.sampleBuffer(copying: bytes, timing: timing, formatDescription: formatDescription, timeBase: reader.timeBase)
             }
         }
@@ -280,7 +287,7 @@ final class StoredSampleProducer: SampleProducer {
 
     func next(_ token: CancellationToken) throws -> ProducedSample? {
         guard let lent = try AVError.converting({ try reader.nextPacket(token, lendingFrom: shelf) }) else { return nil }
-        if let end, let time = lent.timing.decodeTime ?? lent.timing.presentationTime, time >= end {
+        if endsRange(lent.timing) {
             lent.giveBack()
             return nil
         }

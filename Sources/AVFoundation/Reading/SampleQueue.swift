@@ -147,11 +147,11 @@ final class SampleQueue: @unchecked Sendable {
             tookAny = true
             return sample
         }
-        let woken = finishLocked(token.isCancelled ? .cancelled : .finished)
-        let finished = !token.isCancelled
+        let ending: End = token.isCancelled ? .cancelled : .finished
+        let woken = finishLocked(ending)
         condition.unlock()
         for waiter in woken { waiter.resume(returning: UncheckedBox(nil)) }
-        if finished { onEnd(.finished) }
+        if case .finished = ending { onEnd(.finished) }
         condition.lock()
         return nil
     }

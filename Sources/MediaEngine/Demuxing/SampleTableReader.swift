@@ -13,7 +13,8 @@ import Foundation
 /// composition offset (`ctts`) and the constant FFmpeg adds to make them all non-negative, its
 /// duration from the next entry's decode time (the last one's from the table's `stts`).
 ///
-/// Blocking: every method runs on an engine thread, one caller at a time. Holds the container FFmpeg
+/// Blocking: one caller at a time, on an engine thread, or for `nextSample` on the thread that takes
+/// the samples (`readsSmallSamplesLocally`: reads of a local file only). Holds the container FFmpeg
 /// opened (its index, the stream's parameters, seeks) and a read buffer of `blockCapacity` bytes.
 final class SampleTableReader: PacketSource {
     private let reader: PacketReader
@@ -44,7 +45,7 @@ final class SampleTableReader: PacketSource {
     /// (`FileByteSource`, not a network or a delegate) and the track's samples average at most
     /// `PacketShelf.keptBufferBytes` (larger ones are better copied on an engine thread while their
     /// taker works on the last).
-    var readsSmallSamplesLocally: Bool { source is FileByteSource && table.averageSize <= PacketShelf.keptBufferBytes }
+    let readsSmallSamplesLocally: Bool
 
     var timeBase: AVRational { reader.timeBase }
     var name: String { reader.name }
@@ -76,6 +77,7 @@ final class SampleTableReader: PacketSource {
         self.presentationShift = presentationShift
         stream = reader.stream
         count = table.sampleCount
+        readsSmallSamplesLocally = source is FileByteSource && table.averageSize <= PacketShelf.keptBufferBytes
         block = .allocate(byteCount: Self.blockCapacity, alignment: 64)
     }
 

@@ -163,6 +163,6 @@ struct MP4SampleTable {
 
     /// The big-endian 32-bit number at `offset` of `bytes`, which holds four bytes there.
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        Atoms.bigEndian(bytes[offset..<(offset + 4)])
     }
 }
