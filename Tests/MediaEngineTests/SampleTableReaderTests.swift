@@ -96,6 +96,34 @@ struct SampleTableReaderTests {
         }
     }
 
+    @Test("a sample table that claims a sample of half a gigabyte past the file's end fails clearly at it, after the samples before")
+    func aLyingSampleSize() throws {
+        // av.mp4's sound track (its second `stsz`): sample 20, past the samples the open compares, made
+        // 0x1FF00000 bytes (FFmpeg's index holds a size in a signed 30-bit field: larger ones read as
+        // negative, disagree with the table, and the track is read by FFmpeg's loop).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("av.mp4")))
+        let type = Data("stsz".utf8)
+        let first = try #require(bytes.range(of: type))
+        let second = try #require(bytes.range(of: type, in: first.upperBound..<bytes.endIndex))
+        let entry = second.upperBound + 12 + 4 * 20
+        bytes.replaceSubrange(entry..<(entry + 4), with: [0x1F, 0xF0, 0x00, 0x00])
+        let token = CancellationToken()
+        let reader = try StreamReader(source: DataByteSource(bytes, name: "lying.mp4"), options: DemuxerOptions(), streamIndex: 1,
+                                      forPackets: true, cancellation: token)
+        #expect(reader.readsSampleTable)
+        var read: [Packet] = []
+        #expect { try Self.packets(reader, token, into: &read) } throws: { ($0 as? MediaEngineError)?.code == .truncated }
+        #expect(read.count == 20)
+        // The same through the taking thread's form, which reads a large sample into memory of its own.
+        let direct = try StreamReader(source: DataByteSource(bytes, name: "lying.mp4"), options: DemuxerOptions(), streamIndex: 1,
+                                      forPackets: true, cancellation: token)
+        var count = 0
+        #expect { while try direct.nextStoredSample(token, { _, _ in count += 1 }) != nil {} } throws: {
+            ($0 as? MediaEngineError)?.code == .truncated
+        }
+        #expect(count == 20)
+    }
+
     @Test("a movie whose media is cut short: the whole samples, then a truncation error at the first one cut")
     func cutShort() throws {
         let token = CancellationToken()

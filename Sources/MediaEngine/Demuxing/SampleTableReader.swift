@@ -19,6 +19,9 @@ import Foundation
 final class SampleTableReader: PacketSource {
     private let reader: PacketReader
     private let source: any ByteSource
+    /// The file's length: no sample reaching past it is given memory (its size is the file's word, up
+    /// to half a gigabyte, the most FFmpeg's index holds).
+    private let fileSize: Int64
     private let table: MP4SampleTable
     private let stream: UnsafeMutablePointer<AVStream>
     private let count: Int
@@ -55,8 +58,8 @@ final class SampleTableReader: PacketSource {
     func withStream<T>(_ body: (UnsafeMutablePointer<AVStream>) throws -> T) rethrows -> T { try reader.withStream(body) }
 
     /// The packets of the stream at `streamIndex`: read through its sample table when it is an MP4/MOV
-    /// track whose table FFmpeg's index and first packets agree with, else by FFmpeg's loop (a
-    /// `PacketReader`). Blocking: opens the container (twice when the check read packets and failed).
+    /// track whose table FFmpeg's index and first packets agree with, from a source of known length,
+    /// else by FFmpeg's loop (a `PacketReader`). Blocking: opens the container (twice when the check read packets and failed).
     static func packets(source: any ByteSource, options: DemuxerOptions, streamIndex: Int,
                         cancellation: CancellationToken) throws -> any PacketSource {
         let open = { try PacketReader(source: source, options: options, streamIndex: streamIndex, decodeTimes: true, cancellation: cancellation) }
@@ -65,14 +68,15 @@ final class SampleTableReader: PacketSource {
               let table = try MP4SampleTable.read(trackID: reader.stream.pointee.id,
                                                   expectedCount: Int(avformat_index_get_entries_count(reader.stream)),
                                                   from: source, cancellation: cancellation),
-              agrees(table, with: reader.stream) else { return reader }
+              agrees(table, with: reader.stream), let fileSize = try source.size(cancellation: cancellation) else { return reader }
         guard let shift = try probe(reader, table, cancellation) else { return try open() }
-        return SampleTableReader(reader: reader, source: source, table: table, presentationShift: shift)
+        return SampleTableReader(reader: reader, source: source, fileSize: fileSize, table: table, presentationShift: shift)
     }
 
-    private init(reader: PacketReader, source: any ByteSource, table: MP4SampleTable, presentationShift: Int64) {
+    private init(reader: PacketReader, source: any ByteSource, fileSize: Int64, table: MP4SampleTable, presentationShift: Int64) {
         self.reader = reader
         self.source = source
+        self.fileSize = fileSize
         self.table = table
         self.presentationShift = presentationShift
         stream = reader.stream
@@ -287,6 +291,9 @@ final class SampleTableReader: PacketSource {
         let timing = Self.expectedTiming(entry, index: cursor, table: table, stream: stream, offset: offsets.next(table.offsets),
                                          shift: presentationShift)
         let size = table.size(of: cursor)
+        guard entry.pos.addingSaturating(Int64(size)) <= fileSize else {
+            throw cutShort(at: entry.pos, wanted: size, read: Int(clamping: max(0, fileSize.subtractingSaturating(entry.pos))))
+        }
         cursor += 1
         return (entry, size, timing)
     }
