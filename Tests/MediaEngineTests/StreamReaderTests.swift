@@ -10,10 +10,13 @@ import Testing
 struct StreamReaderTests {
     /// Each picture's time and a digest of its RGBA pixels, from `seconds` on, and how many starts
     /// decoded their keyframe alone.
-    static func pictures(_ path: String, from seconds: Double, _ token: CancellationToken) throws
+    static func pictures(_ path: String, from seconds: Double, _ token: CancellationToken,
+                         configure: (StreamReader) -> Void = { _ in }, onOneThread: ((Bool) -> Void)? = nil) throws
         -> (pictures: [Picture], alone: Int, ticksPerSecond: Int64) {
         let reader = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: 0, cancellation: token)
+        configure(reader)
         try reader.start(at: MediaTimestamp(value: Int64((seconds * 1_000).rounded()), timeBase: Rational(1, 1_000)), token)
+        defer { onOneThread?(reader.decodesOnOneThread) }
         var pictures: [Picture] = []
         let (width, height) = reader.pictureSize
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -23,7 +26,7 @@ struct StreamReaderTests {
                 return raw.baseAddress.map { PixelMemory(format: .rgba, width: width, height: height, planes: [($0, width * 4)]) }
             })
         }) {
-            pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels)))
+            pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels), oneThread: reader.decodesOnOneThread))
         }
         return (pictures, reader.keyframesDecodedAlone, Int64(reader.timeBase.denominator / max(1, reader.timeBase.numerator)))
     }
@@ -31,12 +34,33 @@ struct StreamReaderTests {
     struct Picture: Equatable, CustomStringConvertible {
         let time: Int64
         let digest: UInt64
+        /// Whether the reader decoded on one thread when it handed the picture out (not compared).
+        var oneThread = false
         var description: String { "\(time):\(String(digest, radix: 16).prefix(6))" }
+
+        init(time: Int64, digest: UInt64, oneThread: Bool = false) {
+            (self.time, self.digest, self.oneThread) = (time, digest, oneThread)
+        }
+
+        static func == (a: Picture, b: Picture) -> Bool { a.time == b.time && a.digest == b.digest }
     }
 
-    /// FNV-1a over the bytes.
+    /// FNV-1a over the bytes, eight at a time (a picture's RGBA rows are a multiple of eight bytes), so
+    /// that a debug build digests a hundred pictures quickly.
     static func digest(_ bytes: [UInt8]) -> UInt64 {
-        bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        bytes.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var at = 0
+            while at + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) &* 0x100_0000_01b3
+                at += 8
+            }
+            while at < raw.count {
+                hash = (hash ^ UInt64(raw[at])) &* 0x100_0000_01b3
+                at += 1
+            }
+            return hash
+        }
     }
 
     @Test("a start at a keyframe gives its picture decoded alone, then every later picture once, as decoding in order gives them",
@@ -116,5 +140,59 @@ struct StreamReaderTests {
         #expect(unwritten.isEmpty, "\(unwritten.count) pixels unwritten, in columns \(Set(unwritten).sorted().prefix(8))")
         #expect(canaryKept, "written past the last row")
     }
-}
 
+    // MARK: - Readers at pace (a player's output): one decoding thread where it is safe
+
+    static func atPace(_ reader: StreamReader) { reader.decodesAtPace = true }
+
+    @Test("a reader at pace started at a keyframe decodes on one thread, and its pictures are the frame threads' pictures",
+          arguments: ["frames-h264.mp4", "frames-hevc.mov", "frames-vp9-10bit.webm", "frames-av1.mkv", "frames-mpeg4.avi"])
+    func atPaceFromAKeyframe(_ name: String) async throws {
+        let path = Fixtures.path(name)
+        let (paced, threaded, pacedLater, threadedLater) = try await IOExecutor.shared.run { token in
+            (try Self.pictures(path, from: 0, token, configure: Self.atPace), try Self.pictures(path, from: 0, token),
+             try Self.pictures(path, from: 2, token, configure: Self.atPace), try Self.pictures(path, from: 2, token))
+        }
+        #expect(paced.pictures.count == 100 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(4)) vs \(threaded.pictures.prefix(4))")
+        #expect(paced.pictures.allSatisfy { $0.oneThread } && !threaded.pictures.contains { $0.oneThread })
+        #expect(pacedLater.pictures.count == 50 && pacedLater.pictures == threadedLater.pictures)
+        #expect(pacedLater.pictures.allSatisfy { $0.oneThread } && pacedLater.alone == 1)
+    }
+
+    @Test("after a start inside a group, a reader at pace decodes on to it with frame threads, then on one thread from the next IDR picture",
+          arguments: ["frames-h264.mp4", "frames-h264.mkv"])
+    func atPaceTakesOverAtAnIDRPicture(_ name: String) async throws {
+        let path = Fixtures.path(name)
+        let (paced, threaded) = try await IOExecutor.shared.run { token in
+            (try Self.pictures(path, from: 2.5, token, configure: Self.atPace), try Self.pictures(path, from: 2.5, token))
+        }
+        let third = paced.ticksPerSecond * 3
+        // 2.5 s to the end: 38 pictures, the ones from 3 s (an IDR picture) on decoded on one thread.
+        #expect(paced.pictures.count == 38 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(4)) vs \(threaded.pictures.prefix(4))")
+        #expect(paced.pictures.allSatisfy { $0.oneThread == ($0.time >= third) }, "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
+    }
+
+    @Test("a reader at pace never takes over at an open group's keyframe (HEVC CRA pictures): frame threads to the end, the same pictures")
+    func atPaceKeepsFrameThreadsAtOpenGroups() async throws {
+        let path = Fixtures.path("frames-hevc.mov")
+        let (paced, threaded) = try await IOExecutor.shared.run { token in
+            (try Self.pictures(path, from: 0.5, token, configure: Self.atPace), try Self.pictures(path, from: 0.5, token))
+        }
+        #expect(paced.pictures.count == 88 && paced.pictures == threaded.pictures)
+        #expect(!paced.pictures.contains { $0.oneThread })
+    }
+
+    @Test("a reader at pace whose one thread takes more than its budget goes back to frame threads at the next IDR picture, for good")
+    func atPaceFallsBackWhenOneThreadFallsBehind() async throws {
+        let path = Fixtures.path("frames-h264.mp4")
+        let (paced, threaded) = try await IOExecutor.shared.run { token in
+            // No CPU time allowed: the first 32 pictures (to 1.28 s) show one thread falls behind; frame
+            // threads take over at the IDR picture at 2 s.
+            (try Self.pictures(path, from: 0, token, configure: { $0.decodesAtPace = true; $0.oneThreadBudget = 0 }),
+             try Self.pictures(path, from: 0, token))
+        }
+        let second = paced.ticksPerSecond
+        #expect(paced.pictures.count == 100 && paced.pictures == threaded.pictures)
+        #expect(paced.pictures.allSatisfy { $0.oneThread == ($0.time < 2 * second) }, "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
+    }
+}

@@ -45,8 +45,10 @@ final class FilePictureFeed: PictureFeed {
 
     func start(at time: CMTime, _ token: CancellationToken) throws {
         let reader = try self.reader ?? openReader(token)
-        // Scaled as players scale in real time (the output's size asked for: a window's).
+        // Scaled as players scale in real time (the output's size asked for: a window's), and decoded on
+        // one thread where one core keeps up: pictures are taken at the pace they show.
         reader.scalesForSpeed = true
+        reader.decodesAtPace = true
         self.reader = reader
         try AVError.converting { try reader.start(at: MediaTimestamp(time), token) }
     }

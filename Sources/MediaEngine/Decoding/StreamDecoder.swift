@@ -3,9 +3,10 @@ import Foundation
 
 /// The one owner of a stream's decoding `AVCodecContext`: opened from the stream's parameters, freed in
 /// `deinit`. Video decodes with frame and slice threads (up to four, never more than the machine's
-/// cores): a long decode forward runs faster (1080p H.264 on two cores: 0.45 s instead of 0.6 s for
-/// a seven-second group of pictures), and a single picture costs one drain. Audio decodes on the
-/// calling thread.
+/// cores) unless opened `onOneThread`: a long decode forward runs faster (1080p H.264 on two cores:
+/// 0.45 s instead of 0.6 s for a seven-second group of pictures), and a single picture costs one
+/// drain, but every picture costs about 7% more CPU (60 s of 1080p30 H.264: 7.85 s against 7.3 s on
+/// one thread). Audio decodes on the calling thread.
 ///
 /// Blocking CPU work: call only on an engine thread; one caller at a time (its reader's operation).
 final class StreamDecoder {
@@ -13,16 +14,17 @@ final class StreamDecoder {
     let source: String
 
     /// Opens a decoder for `stream`. Throws `.unsupported` when this FFmpeg has none for the codec.
-    convenience init(stream: UnsafeMutablePointer<AVStream>, source: String) throws {
+    convenience init(stream: UnsafeMutablePointer<AVStream>, source: String, onOneThread: Bool = false) throws {
         guard let parameters = stream.pointee.codecpar else {
             throw MediaEngineError(.failed, source: source, operation: "open the decoder", reason: "the stream has no codec parameters")
         }
-        try self.init(parameters: parameters, timeBase: stream.pointee.time_base, source: source)
+        try self.init(parameters: parameters, timeBase: stream.pointee.time_base, source: source, onOneThread: onOneThread)
     }
 
     /// Opens a decoder for a stream described by `parameters`, whose packets count time in `timeBase`
     /// (a copy of a stream's parameters lets a decoder open on another thread than the container's).
-    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, source: String) throws {
+    /// `onOneThread`: video decodes on the calling thread alone, as audio does.
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, source: String, onOneThread: Bool = false) throws {
         self.source = source
         let isVideo = parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO
         let operation = isVideo ? "open the video decoder" : "open the audio decoder"
@@ -38,7 +40,7 @@ final class StreamDecoder {
         }
         try FFmpeg.check(avcodec_parameters_to_context(ctx, parameters), operation, source: source)
         ctx.pointee.pkt_timebase = timeBase
-        if isVideo {
+        if isVideo && !onOneThread {
             ctx.pointee.thread_count = Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)))
             ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         }

@@ -17,7 +17,23 @@ package final class StreamReader {
     private let packets: any PacketSource
     /// `packets` when it reads a sample table (its samples can be had without a packet).
     private let table: SampleTableReader?
+    /// The frame-threaded decoder, and the one on the calling thread alone for a reader at pace
+    /// (`decodesAtPace`); `onOneThread` says which is in use.
     private var decoder: StreamDecoder?
+    private var oneThreadDecoder: StreamDecoder?
+    private var onOneThread = false
+    /// Whether the decoder in use is being drained before the other takes over at the clean keyframe
+    /// held in `packet`.
+    private var changingDecoder = false
+    /// Whether one core decodes the stream's pictures in real time with room to spare (1080p60 or
+    /// fewer pixels a second).
+    private let oneCoreKeepsUp: Bool
+    /// Whether decoding on one thread took more than its share of the pictures' time: frame threads
+    /// from then on.
+    private var oneThreadFellBehind = false
+    /// CPU time spent on the last pictures handed out on one thread, and how long they show (seconds).
+    private var oneThreadCost = (cpu: 0.0, shown: 0.0, pictures: 0)
+    private let cleanKeyframes: CleanKeyframe
     private let scaler = FrameScaler()
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frame: UnsafeMutablePointer<AVFrame>
@@ -86,6 +102,11 @@ package final class StreamReader {
         let st = packets.withStream { $0.pointee }
         let rate = st.avg_frame_rate.num > 0 && st.avg_frame_rate.den > 0 ? st.avg_frame_rate : st.r_frame_rate
         nominalDuration = rate.num > 0 && rate.den > 0 ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), tb)) : 1
+        let parameters = st.codecpar.pointee
+        let perSecond = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 30
+        oneCoreKeepsUp = Double(max(0, parameters.width)) * Double(max(0, parameters.height)) * min(perSecond, 1000) <= 1920 * 1088 * 60
+        cleanKeyframes = CleanKeyframe(codec: parameters.codec_id, extradata: UnsafeRawBufferPointer(
+            start: parameters.extradata, count: parameters.extradata == nil ? 0 : Int(max(0, parameters.extradata_size))))
         guard let p = av_packet_alloc(), let f = av_frame_alloc() else {
             throw MediaEngineError(.outOfMemory, source: name, operation: "open the stream", reason: "out of memory")
         }
@@ -105,6 +126,28 @@ package final class StreamReader {
         get { scaler.prefersSpeed }
         set { scaler.prefersSpeed = newValue }
     }
+
+    /// Whether pictures are taken at the pace they show (a player's video output) rather than as fast as
+    /// they decode. Such a reader decodes on its caller's thread alone, where frame threads would cost
+    /// about 7% more CPU a picture, when one core keeps up with the stream (1080p60 or fewer pixels a
+    /// second): from a start whose first picture is its keyframe (the stream's start, a tolerant seek)
+    /// at once; after a start that decodes on from its keyframe to a later picture (an exact seek, as
+    /// fast as frame threads go) from the next clean keyframe (`CleanKeyframe`: an H.264 IDR picture,
+    /// not the first picture of an open group), where the decoder in use is drained and the other
+    /// takes over. Once pictures decoded on one thread take more than half their showing time in CPU
+    /// time (a stream too heavy for one core, or a slow machine), it goes back to frame threads at the
+    /// next clean keyframe and stays there. The pictures handed out are the same either way.
+    package var decodesAtPace = false
+
+    /// The share of the pictures' showing time that decoding on one thread may take in CPU time before a
+    /// reader at pace goes back to frame threads (a half: room for twice the rate).
+    package var oneThreadBudget = 0.5
+
+    /// Whether pictures now come from the decoder on the calling thread alone (see `decodesAtPace`).
+    package var decodesOnOneThread: Bool { onOneThread }
+
+    /// Whether a reader at pace wants its decoder on one thread.
+    private var wantsOneThread: Bool { decodesAtPace && oneCoreKeepsUp && !oneThreadFellBehind }
 
     /// Whether the stream is video (pictures can be decoded from it).
     package var isVideo: Bool { packets.withStream { $0.pointee.codecpar.pointee.codec_type } == AVMEDIA_TYPE_VIDEO }
@@ -131,12 +174,16 @@ package final class StreamReader {
     package func start(at time: MediaTimestamp, _ token: CancellationToken) throws {
         let target = ticks(time)
         decoder?.flush()
-        (skipsBefore, draining, ended, lastPictureEnd, holdsPacket) = (target > 0 ? target : .min, false, false, nil, false)
+        oneThreadDecoder?.flush()
+        (skipsBefore, draining, ended, lastPictureEnd, holdsPacket, changingDecoder) = (target > 0 ? target : .min, false, false, nil, false, false)
         if hasRead || target > 0 || !packets.standsAtStart {
             try FFmpegLog.capturing { try seekToKeyframe(atOrBefore: max(0, target).addingSaturating(origin), token) }
         }
         hasRead = true
         keyframeFirst = holdsPacket && showsFirst(packet.pointee, target: max(0, target))
+        // Nothing to decode on to: one thread from here. Otherwise frame threads reach the picture
+        // asked for, and one thread takes over at a clean keyframe after it.
+        onOneThread = wantsOneThread && (keyframeFirst || skipsBefore == .min)
     }
 
     /// Whether `key`, the keyframe a seek landed on, shows at `target` (item ticks): then no picture
@@ -259,7 +306,45 @@ package final class StreamReader {
     /// `.decodeFailed`.
     package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
         hasRead = true
-        let decoder = try openDecoder()
+        guard onOneThread else { return try decodeNextPicture(token, into: target) }
+        let before = StreamReader.threadCPUSeconds()
+        let picture = try decodeNextPicture(token, into: target)
+        if let picture { countOneThreadCost(StreamReader.threadCPUSeconds() - before, showing: picture.duration) }
+        return picture
+    }
+
+    /// Adds a picture decoded on one thread to what the last 32 cost; when they took more than
+    /// `oneThreadBudget` of their showing time, the reader goes back to frame threads.
+    private func countOneThreadCost(_ cpu: Double, showing duration: Int64) {
+        oneThreadCost.cpu += max(0, cpu)
+        oneThreadCost.shown += Double(duration) * Double(timeBase.numerator) / Double(timeBase.denominator)
+        oneThreadCost.pictures += 1
+        guard oneThreadCost.pictures >= 32 else { return }
+        if oneThreadCost.cpu > oneThreadBudget * oneThreadCost.shown { oneThreadFellBehind = true }
+        oneThreadCost = (0, 0, 0)
+    }
+
+    /// The calling thread's CPU time so far, in seconds.
+    private static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 else { return 0 }
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// Whether the decoder in use gives way to the other kind at `p`, just read: a reader at pace whose
+    /// decoder is not the one it wants, at a clean keyframe, where (for one thread) no picture is left
+    /// to decode on to.
+    private func changesDecoder(at p: AVPacket) -> Bool {
+        guard p.flags & AV_PKT_FLAG_KEY != 0, onOneThread != wantsOneThread, cleanKeyframes.knowsCodec else { return false }
+        if wantsOneThread && skipsBefore > .min {
+            let nopts = avocet_nopts_value()
+            guard p.pts != nopts, p.pts.subtractingSaturating(origin) >= skipsBefore else { return false }
+        }
+        return cleanKeyframes.isClean(UnsafeRawBufferPointer(start: p.data, count: p.data == nil ? 0 : Int(max(0, p.size))))
+    }
+
+    private func decodeNextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
+        var decoder = try openDecoder()
         return try FFmpegLog.capturing {
             if keyframeFirst {
                 keyframeFirst = false
@@ -275,7 +360,12 @@ package final class StreamReader {
                 case .damaged:
                     try decoder.noteDamagedPicture()
                 case .end:
-                    ended = true
+                    guard changingDecoder else { ended = true; continue }
+                    // Drained: the other decoder starts at the keyframe held.
+                    changingDecoder = false
+                    decoder.flush()
+                    onOneThread.toggle()
+                    decoder = try openDecoder()
                 case .needsInput:
                     if draining { ended = true; continue }
                     if holdsPacket {
@@ -288,6 +378,12 @@ package final class StreamReader {
                             // Kept for the next call: the reader stays where it was.
                             holdsPacket = true
                             throw cancelled
+                        }
+                        if changesDecoder(at: packet.pointee) {
+                            // The pictures the decoder holds come out first; the keyframe waits for the other.
+                            (holdsPacket, changingDecoder) = (true, true)
+                            _ = try decoder.send(nil)
+                            continue
                         }
                         _ = try send(packet, to: decoder)
                     } else {
@@ -355,13 +451,14 @@ package final class StreamReader {
         return try decoder.send(packet)
     }
 
+    /// The decoder in use (`onOneThread`), opened when first needed.
     private func openDecoder() throws -> StreamDecoder {
-        if let decoder { return decoder }
+        if let made = onOneThread ? oneThreadDecoder : decoder { return made }
         guard isVideo else {
             throw MediaEngineError(.invalidArgument, source: name, operation: "decode", reason: "the stream is not video")
         }
-        let made = try packets.withStream { try StreamDecoder(stream: $0, source: name) }
-        decoder = made
+        let made = try packets.withStream { [onOneThread] in try StreamDecoder(stream: $0, source: name, onOneThread: onOneThread) }
+        if onOneThread { oneThreadDecoder = made } else { decoder = made }
         return made
     }
 
