@@ -1,7 +1,7 @@
 internal import CSDL2
 import Foundation
 
-/// A window showing BGRA pictures, through SDL2 (X11 or Wayland, whatever SDL finds), for `avtool play
+/// A window showing BGRA or 4:2:0 planar pictures, through SDL2 (X11 or Wayland, whatever SDL finds), for `avtool play
 /// --video`. Not thread-safe, and SDL wants its video calls on one thread: make it, show pictures and
 /// read its events on one thread of your own (never Swift's cooperative pool, whose tasks hop threads).
 package final class VideoWindow {
@@ -25,6 +25,8 @@ package final class VideoWindow {
     /// forbids the render API on a window whose surface was taken (SDL 2.28 and later refuse it).
     private let renderer: OpaquePointer?
     private var texture: OpaquePointer?
+    /// BGRA rows for a planar picture that cannot be converted straight into the window's pixels.
+    private var converted: [UInt8] = []
     private var textureSize = (width: 0, height: 0)
     package let width: Int
     package let height: Int
@@ -126,6 +128,40 @@ package final class VideoWindow {
                            w: Int32(boxWidth), h: Int32(boxHeight))
         SDL_RenderCopyEx(renderer, texture, nil, &box, Double(degrees), nil, SDL_FLIP_NONE)
         SDL_RenderPresent(renderer)
+    }
+
+    /// Shows a `width` x `height` 4:2:0 planar picture, video range: its Y plane at `pixels` with rows
+    /// `bytesPerRow` apart, its Cb and Cr planes straight after it, each row half as long (I420's
+    /// layout, which Avocet's `y420` buffers have). `highDefinition` picks BT.709's colours, else
+    /// BT.601's. In a window that is not turned and has the picture's size, SDL converts it straight into
+    /// the window's pixels (SIMD, one pass, no copy of the picture); otherwise it is converted to BGRA
+    /// first and shown as `show(bgra:)` shows pictures.
+    package func show(planar pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int, highDefinition: Bool) {
+        guard width > 0, height > 0, bytesPerRow >= width, bytesPerRow <= Int(Int32.max) else { return }
+        SDL_SetYUVConversionMode(highDefinition ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601)
+        if renderer == nil, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
+           Int(surface.pointee.w) == width, Int(surface.pointee.h) == height {
+            let locks = surface.pointee.flags & UInt32(SDL_RLEACCEL) != 0
+            if locks && SDL_LockSurface(surface) != 0 { return }
+            if let destination = surface.pointee.pixels {
+                _ = SDL_ConvertPixels(Int32(width), Int32(height), UInt32(SDL_PIXELFORMAT_IYUV.rawValue), pixels, Int32(bytesPerRow),
+                                      format.pointee.format, destination, surface.pointee.pitch)
+            }
+            if locks { SDL_UnlockSurface(surface) }
+            SDL_UpdateWindowSurface(window)
+            return
+        }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height * 4)
+        guard !overflow else { return }
+        if converted.count != count { converted = [UInt8](repeating: 0, count: count) }
+        let done = converted.withUnsafeMutableBytes { rgb in
+            SDL_ConvertPixels(Int32(width), Int32(height), UInt32(SDL_PIXELFORMAT_IYUV.rawValue), pixels, Int32(bytesPerRow),
+                              UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue), rgb.baseAddress, Int32(width * 4))
+        }
+        guard done == 0 else { return }
+        converted.withUnsafeBytes { rgb in
+            if let base = rgb.baseAddress { show(bgra: base, bytesPerRow: width * 4, width: width, height: height) }
+        }
     }
 
     /// Puts a picture into the window's own pixels and shows them: copied row by row when it has the

@@ -6,7 +6,9 @@ import VideoWindow
 
 /// `avtool play --video`: shows the item's pictures in a window, as an app would, through an
 /// `AVPlayerItemVideoOutput` asked every 8 ms for the picture at the item's time on the host clock (a
-/// picture shows at most 8 ms late; ffplay looks every 10 ms).
+/// picture shows at most 8 ms late; ffplay looks every 10 ms). Pictures come as 4:2:0 planar (`y420`)
+/// at the window's size, which SDL converts straight into the window's pixels; a turned window takes
+/// BGRA for its renderer.
 /// The window lives on a thread of its own (SDL wants one thread; Swift's cooperative pool is never
 /// blocked), which also turns the window's keys into the player's commands. Where no window can be
 /// opened (no display) it says so once and the sound plays on.
@@ -20,11 +22,13 @@ final class VideoDisplay: Sendable {
     init(item: AVPlayerItem, title: String, degrees: Int, command: @escaping @Sendable (Play.Command) -> Void,
          ready: @escaping @Sendable (Int, Int) -> Void) {
         let size = VideoDisplay.windowSize(item.presentationSize)
-        // Pictures come at the size they show at (before turning), scaled as they are converted, so the
-        // window copies them as they are.
+        // Pictures come at the size they show at (before turning), scaled as they are decoded, so the
+        // window converts them as they are. Colours: BT.709 above 576 lines, as the engine assumes.
         let turned = degrees % 180 != 0
+        let planar = degrees % 360 == 0
+        let highDefinition = item.presentationSize.height > 576
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
-            kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA,
+            kCVPixelBufferPixelFormatTypeKey as String: planar ? kCVPixelFormatType_420YpCbCr8Planar : kCVPixelFormatType_32BGRA,
             kCVPixelBufferWidthKey as String: turned ? size.height : size.width,
             kCVPixelBufferHeightKey as String: turned ? size.width : size.height,
         ])
@@ -56,9 +60,7 @@ final class VideoDisplay: Sendable {
                 if time.isValid, output.hasNewPixelBuffer(forItemTime: time),
                    let buffer = output.copyPixelBuffer(forItemTime: time, itemTimeForDisplay: nil) {
                     CVPixelBufferLockBaseAddress(buffer, .readOnly)
-                    if let base = CVPixelBufferGetBaseAddress(buffer) {
-                        window.show(bgra: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), width: CVPixelBufferGetWidth(buffer),
-                                    height: CVPixelBufferGetHeight(buffer))
+                    if VideoDisplay.show(buffer, in: window, highDefinition: highDefinition) {
                         if !shown { ready(window.width, window.height) }
                         shown = true
                     }
@@ -81,6 +83,24 @@ final class VideoDisplay: Sendable {
                 done.resume()
             }
         }
+    }
+
+    /// Shows `buffer` (locked): BGRA, or 4:2:0 planar whose planes lie as I420's do (Avocet's `y420`
+    /// buffers; one laid out otherwise is not shown). Whether it was shown.
+    private static func show(_ buffer: CVPixelBuffer, in window: VideoWindow, highDefinition: Bool) -> Bool {
+        let (width, height) = (CVPixelBufferGetWidth(buffer), CVPixelBufferGetHeight(buffer))
+        guard CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_420YpCbCr8Planar else {
+            guard let base = CVPixelBufferGetBaseAddress(buffer) else { return false }
+            window.show(bgra: base, bytesPerRow: CVPixelBufferGetBytesPerRow(buffer), width: width, height: height)
+            return true
+        }
+        let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0)
+        guard CVPixelBufferGetPlaneCount(buffer) == 3, let y = CVPixelBufferGetBaseAddressOfPlane(buffer, 0),
+              let cb = CVPixelBufferGetBaseAddressOfPlane(buffer, 1), let cr = CVPixelBufferGetBaseAddressOfPlane(buffer, 2),
+              CVPixelBufferGetBytesPerRowOfPlane(buffer, 1) == (row + 1) / 2, CVPixelBufferGetBytesPerRowOfPlane(buffer, 2) == (row + 1) / 2,
+              cb - y == row * height, cr - cb == (row + 1) / 2 * ((height + 1) / 2) else { return false }
+        window.show(planar: y, bytesPerRow: row, width: width, height: height, highDefinition: highDefinition)
+        return true
     }
 
     /// The presentation size, made to fit 1280 x 720 (never enlarged; 320 x 240 without video).

@@ -37,6 +37,22 @@ struct CVPixelBufferTests {
         #expect(CVPixelBufferUnlockBaseAddress(buffer, .readOnly) == kCVReturnInvalidArgument, "not locked any more")
     }
 
+    @Test("4:2:0 planar buffers hold Y, Cb and Cr one after another, chroma rows half as long as luma rows",
+          arguments: [kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange])
+    func planarLayout(format: OSType) throws {
+        // 101 wide: chroma 51 samples; luma rows of 101 aligned to 32 (twice the default 16) are 128, chroma 64.
+        var made: CVPixelBuffer?
+        #expect(CVPixelBufferCreate(kCFAllocatorDefault, 101, 35, format, nil, &made) == kCVReturnSuccess)
+        let buffer = try #require(made)
+        #expect(CVPixelBufferGetPlaneCount(buffer) == 3 && CVPixelBufferIsPlanar(buffer))
+        #expect((0..<3).map { CVPixelBufferGetBytesPerRowOfPlane(buffer, $0) } == [128, 64, 64])
+        #expect((0..<3).map { CVPixelBufferGetWidthOfPlane(buffer, $0) } == [101, 51, 51])
+        #expect((0..<3).map { CVPixelBufferGetHeightOfPlane(buffer, $0) } == [35, 18, 18])
+        let planes = try (0..<3).map { try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, $0)) }
+        #expect(planes[1] - planes[0] == 128 * 35 && planes[2] - planes[1] == 64 * 18)
+        #expect(CVPixelBufferGetBaseAddressOfPlane(buffer, 3) == nil)
+    }
+
     @Test func attributesAsAppleCodeWritesThem() throws {
         // Rows of 100 BGRA pixels are 400 bytes; aligned to 64 they are 448.
         let attributes = [kCVPixelBufferBytesPerRowAlignmentKey as String: 64,

@@ -4,8 +4,10 @@ internal import Locking
 import Synchronization
 
 /// Hands out the pictures of the item it is added to as `CVPixelBuffer`s, for the app to show: BGRA
-/// (`kCVPixelFormatType_32BGRA`, the default) or 4:2:0 bi-planar (`...420YpCbCr8BiPlanarVideoRange`,
-/// `...FullRange`), as `kCVPixelBufferPixelFormatTypeKey` asks, at the size `kCVPixelBufferWidthKey` and
+/// (`kCVPixelFormatType_32BGRA`, the default), 4:2:0 bi-planar (`...420YpCbCr8BiPlanarVideoRange`,
+/// `...FullRange`) or 4:2:0 planar (`...420YpCbCr8Planar`, `...PlanarFullRange`: from 4:2:0 sources a
+/// copy or a scaling, no colour conversion, in the layout SDL and most YCbCr-to-RGB converters take), as
+/// `kCVPixelBufferPixelFormatTypeKey` asks, at the size `kCVPixelBufferWidthKey` and
 /// `kCVPixelBufferHeightKey` ask (scaled in the same pass that converts them, fast bilinear as real-time
 /// players scale) or else as decoded.
 ///
@@ -28,7 +30,7 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     /// An output in the pixel format `pixelBufferAttributes` names.
     ///
     /// - Parameter pixelBufferAttributes: Its `kCVPixelBufferPixelFormatTypeKey` names the pixel format:
-    ///   32BGRA, 420v or 420f; BGRA when absent or not one Avocet makes. `kCVPixelBufferWidthKey` and
+    ///   32BGRA, 420v, 420f, y420 or f420; BGRA when absent or not one Avocet makes. `kCVPixelBufferWidthKey` and
     ///   `kCVPixelBufferHeightKey` together (positive, at most 16384) scale every picture to that size
     ///   (cheaper than scaling it afterwards: one pass converts and scales). Other keys are ignored.
     public init(pixelBufferAttributes: [String: Any]? = nil) {
@@ -60,7 +62,8 @@ open class AVPlayerItemVideoOutput: AVPlayerItemOutput, @unchecked Sendable {
     private static func format(_ attributes: [String: Any]?) -> OSType {
         let value = attributes?[kCVPixelBufferPixelFormatTypeKey as String]
         let number = (value as? NSNumber)?.uint32Value ?? (value as? OSType) ?? (value as? Int).map { OSType(truncatingIfNeeded: $0) }
-        let known = [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
+        let known = [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                     kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8PlanarFullRange]
         return number.flatMap { known.contains($0) ? $0 : nil } ?? kCVPixelFormatType_32BGRA
     }
 

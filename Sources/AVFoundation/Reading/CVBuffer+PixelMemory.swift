@@ -14,6 +14,8 @@ extension CVBuffer {
         case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: (format, fullRange) = (.nv12, true)
         case kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: format = .p010
         case kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: (format, fullRange) = (.p010, true)
+        case kCVPixelFormatType_420YpCbCr8Planar: format = .yuv420p
+        case kCVPixelFormatType_420YpCbCr8PlanarFullRange: (format, fullRange) = (.yuv420p, true)
         default: return nil
         }
         return PixelMemory(format: format, fullRange: fullRange, width: width, height: height,

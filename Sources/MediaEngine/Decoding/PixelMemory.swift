@@ -17,8 +17,10 @@ package struct PixelMemory {
         case nv12
         /// 4:2:0 bi-planar, 10 bits in the high bits of 16-bit little-endian samples (`x420`/`xf20`).
         case p010
+        /// 4:2:0 planar, 8 bits: Y, then Cb, then Cr at half width and height (`y420`/`f420`).
+        case yuv420p
 
-        package var planeCount: Int { isRGB ? 1 : 2 }
+        package var planeCount: Int { isRGB ? 1 : self == .yuv420p ? 3 : 2 }
         package var isRGB: Bool { self == .bgra || self == .argb || self == .rgba }
 
         var ffmpegFormat: AVPixelFormat {
@@ -28,6 +30,7 @@ package struct PixelMemory {
             case .rgba: return AV_PIX_FMT_RGBA
             case .nv12: return AV_PIX_FMT_NV12
             case .p010: return AV_PIX_FMT_P010LE
+            case .yuv420p: return AV_PIX_FMT_YUV420P
             }
         }
     }

@@ -166,6 +166,51 @@ struct VideoOutputTests {
         _ = player
     }
 
+    /// The rows of plane `plane`, each cut to the plane's width.
+    static func samples(_ buffer: CVPixelBuffer, plane: Int) -> [UInt8] {
+        CVPixelBufferLockBaseAddress(buffer, .readOnly)
+        defer { CVPixelBufferUnlockBaseAddress(buffer, .readOnly) }
+        guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, plane) else { return [] }
+        let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, plane)
+        let width = CVPixelBufferGetWidthOfPlane(buffer, plane) * (CVPixelBufferGetPlaneCount(buffer) == 2 && plane == 1 ? 2 : 1)
+        return (0..<CVPixelBufferGetHeightOfPlane(buffer, plane)).flatMap { y in
+            UnsafeBufferPointer(start: (base + y * row).assumingMemoryBound(to: UInt8.self), count: width)
+        }
+    }
+
+    /// 4:2:0 planar pictures (`y420`, as a window converting with SDL takes them) hold the samples the
+    /// bi-planar ones do, at the decoded size and at one asked for: the same Y plane, and the Cb and Cr
+    /// planes that interleaved make the CbCr plane.
+    @Test(arguments: [nil, (160, 120)] as [(Int, Int)?])
+    func planarPictures(size: (Int, Int)?) async throws {
+        let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
+        func attributes(_ format: OSType) -> [String: Any] {
+            var asked: [String: Any] = [kCVPixelBufferPixelFormatTypeKey as String: format]
+            if let size { (asked[kCVPixelBufferWidthKey as String], asked[kCVPixelBufferHeightKey as String]) = (size.0, size.1) }
+            return asked
+        }
+        let planar = AVPlayerItemVideoOutput(pixelBufferAttributes: attributes(kCVPixelFormatType_420YpCbCr8Planar))
+        let biPlanar = AVPlayerItemVideoOutput(pixelBufferAttributes: attributes(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange))
+        item.add(planar)
+        item.add(biPlanar)
+        let player = AVPlayer(playerItem: item)
+        player.sourceClock = CMClock.manual()
+        try await PlayerTests.ready(item, in: player)
+        let (three, time) = try #require(try await Self.picture(planar, at: Self.t(1.01)))
+        let (two, sameTime) = try #require(try await Self.picture(biPlanar, at: Self.t(1.01)))
+        #expect(time == sameTime)
+        #expect(CVPixelBufferGetPixelFormatType(three) == kCVPixelFormatType_420YpCbCr8Planar && CVPixelBufferGetPlaneCount(three) == 3)
+        let (width, height) = size ?? (320, 240)
+        #expect(CVPixelBufferGetWidth(three) == width && CVPixelBufferGetHeight(three) == height)
+        let luma = Self.samples(three, plane: 0)
+        #expect(luma.count == width * height && luma == Self.samples(two, plane: 0))
+        let interleaved = Self.samples(two, plane: 1)
+        let (cb, cr) = (Self.samples(three, plane: 1), Self.samples(three, plane: 2))
+        #expect(cb.count == width * height / 4 && cb == stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] })
+        #expect(cr.count == width * height / 4 && cr == stride(from: 1, to: interleaved.count, by: 2).map { interleaved[$0] })
+        _ = player
+    }
+
     /// Width and height in the attributes scale every picture in the pass that converts it.
     @Test func picturesAtTheSizeAskedFor() async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
