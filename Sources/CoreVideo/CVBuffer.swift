@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A picture in memory, in one of the pixel formats of `CVPixelFormats.swift`: one plane (32-bit RGB
-/// orders) or two (4:2:0 bi-planar: Y, then CbCr at half width and height, 8 or 10 bits). Apple's
+/// orders), two (4:2:0 bi-planar: Y, then CbCr at half width and height, 8 or 10 bits) or three (4:2:0
+/// planar: Y, Cb, Cr, 8 bits). Apple's
 /// CoreVideo type, reached through its C functions (``CVPixelBufferCreate(_:_:_:_:_:_:)``,
 /// ``CVPixelBufferGetWidth(_:)``, ...); ``CVImageBuffer`` and ``CVPixelBuffer`` name the same class, as
 /// Apple's typealiases do.

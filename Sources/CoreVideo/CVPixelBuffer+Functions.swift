@@ -163,7 +163,8 @@ public func CVPixelBufferGetBaseAddress(_ pixelBuffer: CVPixelBuffer) -> UnsafeM
 ///
 /// - Parameters:
 ///   - pixelBuffer: The buffer.
-///   - planeIndex: 0 for the Y plane, 1 for the CbCr plane. A single-plane buffer has plane 0 only.
+///   - planeIndex: 0 for the Y plane, 1 for the CbCr plane (4:2:0 planar: 1 for Cb, 2 for Cr). A
+///     single-plane buffer has plane 0 only.
 /// - Returns: The plane's first byte, valid while the buffer lives; nil for a plane the buffer does
 ///   not have.
 public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> UnsafeMutableRawPointer? {
@@ -175,7 +176,7 @@ public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: CVPixelBuffer, _ p
 ///
 /// - Parameters:
 ///   - pixelBuffer: The buffer.
-///   - planeIndex: 0 for the Y plane, 1 for the CbCr plane.
+///   - planeIndex: 0 for the Y plane, 1 for the CbCr plane (4:2:0 planar: 1 for Cb, 2 for Cr).
 /// - Returns: The bytes from one row's start to the next's, padding included; 0 for a plane the
 ///   buffer does not have.
 public func CVPixelBufferGetBytesPerRowOfPlane(_ pixelBuffer: CVPixelBuffer, _ planeIndex: Int) -> Int {

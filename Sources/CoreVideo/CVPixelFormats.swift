@@ -23,7 +23,8 @@ public let kCVPixelFormatType_420YpCbCr10BiPlanarVideoRange: OSType = 0x7834_323
 public let kCVPixelFormatType_420YpCbCr10BiPlanarFullRange: OSType = 0x7866_3230
 
 /// How the memory of a buffer in `format` is laid out; nil for a format Avocet's buffers do not hold.
-/// Rows are as long as their samples (no padding beyond `rowAlignment`).
+/// Rows are as long as their samples (no padding beyond `rowAlignment`; 4:2:0 planar luma rows to twice
+/// it, so that chroma rows are half as long).
 func planeLayout(_ format: OSType, width: Int, height: Int, rowAlignment: Int) -> [CVBuffer.Plane]? {
     func aligned(_ bytes: Int) -> Int { (bytes + rowAlignment - 1) / rowAlignment * rowAlignment }
     switch format {

@@ -137,7 +137,7 @@ package final class VideoWindow {
     /// the window's pixels (SIMD, one pass, no copy of the picture); otherwise it is converted to BGRA
     /// first and shown as `show(bgra:)` shows pictures.
     package func show(planar pixels: UnsafeRawPointer, bytesPerRow: Int, width: Int, height: Int, highDefinition: Bool) {
-        guard width > 0, height > 0, bytesPerRow >= width, bytesPerRow <= Int(Int32.max) else { return }
+        guard (1...16_384).contains(width), (1...16_384).contains(height), bytesPerRow >= width, bytesPerRow <= Int(Int32.max) else { return }
         SDL_SetYUVConversionMode(highDefinition ? SDL_YUV_CONVERSION_BT709 : SDL_YUV_CONVERSION_BT601)
         if renderer == nil, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
            Int(surface.pointee.w) == width, Int(surface.pointee.h) == height {

@@ -57,8 +57,10 @@ struct Play: AsyncParsableCommand {
         let windowKeys = Locked<[Command]>([])
         var display: VideoDisplay?
         if video {
-            let transform = try await item.asset.loadTracks(withMediaType: .video).first?.load(.preferredTransform) ?? .identity
-            display = VideoDisplay(item: item, title: "avtool play \(file)", degrees: VideoDisplay.degrees(transform),
+            let track = try await item.asset.loadTracks(withMediaType: .video).first
+            let transform = try await track?.load(.preferredTransform) ?? .identity
+            let matrix = try await track?.load(.formatDescriptions).first?.extensions[.yCbCrMatrix]?.propertyListRepresentation as? String
+            display = VideoDisplay(item: item, title: "avtool play \(file)", degrees: VideoDisplay.degrees(transform), yCbCrMatrix: matrix,
                                    command: { key in windowKeys.withLock { $0.append(key) } },
                                    ready: { width, height in
                                        try? FileHandle.standardOutput.write(contentsOf: Data("showing the video in a \(width)x\(height) window\n".utf8))

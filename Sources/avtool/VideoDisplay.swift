@@ -7,8 +7,9 @@ import VideoWindow
 /// `avtool play --video`: shows the item's pictures in a window, as an app would, through an
 /// `AVPlayerItemVideoOutput` asked every 8 ms for the picture at the item's time on the host clock (a
 /// picture shows at most 8 ms late; ffplay looks every 10 ms). Pictures come as 4:2:0 planar (`y420`)
-/// at the window's size, which SDL converts straight into the window's pixels; a turned window takes
-/// BGRA for its renderer.
+/// at the window's size, which SDL converts straight into the window's pixels with the video's matrix
+/// (BT.601 or BT.709); a turned window, or a video of another matrix (BT.2020, which SDL 2 lacks),
+/// takes BGRA, which the engine converts.
 /// The window lives on a thread of its own (SDL wants one thread; Swift's cooperative pool is never
 /// blocked), which also turns the window's keys into the player's commands. Where no window can be
 /// opened (no display) it says so once and the sound plays on.
@@ -17,16 +18,18 @@ final class VideoDisplay: Sendable {
     private let finished = Atomic<Bool>(false)
 
     /// Starts showing `item` (ready to play) in a window titled `title`, its pictures turned clockwise
-    /// by `degrees`. `command` gets the window's keys; `ready` is called once with the window's size,
-    /// when the first picture shows.
-    init(item: AVPlayerItem, title: String, degrees: Int, command: @escaping @Sendable (Play.Command) -> Void,
+    /// by `degrees`. `yCbCrMatrix` is the video's matrix as its format description states it (Apple's
+    /// `ITU_R_709_2`, `ITU_R_601_4`, `ITU_R_2020`), nil where it states none: then BT.709 above 576 lines
+    /// and BT.601 below, as the engine assumes. `command` gets the window's keys; `ready` is called once
+    /// with the window's size, when the first picture shows.
+    init(item: AVPlayerItem, title: String, degrees: Int, yCbCrMatrix: String?, command: @escaping @Sendable (Play.Command) -> Void,
          ready: @escaping @Sendable (Int, Int) -> Void) {
         let size = VideoDisplay.windowSize(item.presentationSize)
         // Pictures come at the size they show at (before turning), scaled as they are decoded, so the
-        // window converts them as they are. Colours: BT.709 above 576 lines, as the engine assumes.
+        // window converts them as they are.
         let turned = degrees % 180 != 0
-        let planar = degrees % 360 == 0
-        let highDefinition = item.presentationSize.height > 576
+        let planar = degrees % 360 == 0 && [nil, "ITU_R_709_2", "ITU_R_601_4"].contains(yCbCrMatrix)
+        let highDefinition = yCbCrMatrix.map { $0 == "ITU_R_709_2" } ?? (item.presentationSize.height > 576)
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
             kCVPixelBufferPixelFormatTypeKey as String: planar ? kCVPixelFormatType_420YpCbCr8Planar : kCVPixelFormatType_32BGRA,
             kCVPixelBufferWidthKey as String: turned ? size.height : size.width,

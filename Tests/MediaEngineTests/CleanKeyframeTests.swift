@@ -37,10 +37,16 @@ struct CleanKeyframeTests {
         #expect(!Self.clean(AV_CODEC_ID_H264, Self.avcC, Self.units([[0x67, 0x64], [0x68, 0xEE]])))
     }
 
-    @Test("H.264 with start codes: three- and four-byte codes, the IDR after a delimiter")
+    @Test("H.264 with start codes: three- and four-byte codes, the IDR after its SPS and PPS; without them, or not opening with a start code, not clean")
     func h264StartCodes() {
-        #expect(Self.clean(AV_CODEC_ID_H264, [], [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 1, 0x65, 0x88, 0x84]))
-        #expect(!Self.clean(AV_CODEC_ID_H264, [], [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 1, 0x41, 0x9A]))
+        let sets: [UInt8] = [0, 0, 1, 0x67, 0x64, 0x00, 0, 0, 1, 0x68, 0xEE]
+        #expect(Self.clean(AV_CODEC_ID_H264, [], [0, 0, 0, 1, 0x09, 0xF0] + sets + [0, 0, 1, 0x65, 0x88, 0x84]))
+        #expect(!Self.clean(AV_CODEC_ID_H264, [], [0, 0, 0, 1, 0x09, 0xF0] + sets + [0, 0, 1, 0x41, 0x9A]))
+        // A fresh decoder would have no parameter sets for it.
+        #expect(!Self.clean(AV_CODEC_ID_H264, [], [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 1, 0x65, 0x88, 0x84]))
+        #expect(!Self.clean(AV_CODEC_ID_H264, [], [0, 0, 1, 0x67, 0x64, 0, 0, 1, 0x65, 0x88]), "no PPS")
+        // Bytes that only hold 00 00 01 inside (a length, say) are not read as start codes.
+        #expect(!Self.clean(AV_CODEC_ID_H264, [], [0x12] + sets + [0, 0, 1, 0x65, 0x88]))
         #expect(!Self.clean(AV_CODEC_ID_H264, [], [0, 0, 1]))
     }
 
@@ -50,8 +56,21 @@ struct CleanKeyframeTests {
         for (type, clean) in [(19, true), (20, true), (16, true), (21, false), (1, false)] {
             let picture: [UInt8] = [UInt8(type << 1), 0x01, 0xAF]
             #expect(Self.clean(AV_CODEC_ID_HEVC, Self.hvcC, Self.units([vps, picture])) == clean, "type \(type)")
-            #expect(Self.clean(AV_CODEC_ID_HEVC, [], [0, 0, 0, 1] + vps + [0, 0, 1] + picture) == clean, "type \(type), start codes")
+            let sets: [UInt8] = [0, 0, 0, 1] + vps + [0, 0, 1, 0x42, 0x01, 0, 0, 1, 0x44, 0x01]
+            #expect(Self.clean(AV_CODEC_ID_HEVC, [], sets + [0, 0, 1] + picture) == clean, "type \(type), start codes")
+            #expect(!Self.clean(AV_CODEC_ID_HEVC, [], [0, 0, 0, 1] + vps + [0, 0, 1] + picture), "type \(type), no SPS or PPS")
         }
+    }
+
+    @Test("an hvcC record of version 0 is still read as one (FFmpeg's rule): its packets' lengths are not taken for start codes")
+    func hevcOldRecord() {
+        var old = Self.hvcC
+        old[0] = 0
+        // A CRA picture 0x126 bytes long: its length's last bytes, 00 00 01 26, look like a start code
+        // and an IDR header.
+        let cra: [UInt8] = [0, 0, 0x01, 0x26, 0x2A, 0x01] + [UInt8](repeating: 0xAB, count: 0x124)
+        #expect(!Self.clean(AV_CODEC_ID_HEVC, old, cra))
+        #expect(Self.clean(AV_CODEC_ID_HEVC, old, [0, 0, 0, 3, 0x26, 0x01, 0xAF]))
     }
 
     @Test("lengths that run past the packet, or are zero, make it not clean; an empty packet too")

@@ -26,7 +26,8 @@ struct StreamReaderTests {
                 return raw.baseAddress.map { PixelMemory(format: .rgba, width: width, height: height, planes: [($0, width * 4)]) }
             })
         }) {
-            pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels), oneThread: reader.decodesOnOneThread))
+            pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels), oneThread: reader.decodesOnOneThread,
+                                    threads: reader.decodingThreads))
         }
         return (pictures, reader.keyframesDecodedAlone, Int64(reader.timeBase.denominator / max(1, reader.timeBase.numerator)))
     }
@@ -34,12 +35,20 @@ struct StreamReaderTests {
     struct Picture: Equatable, CustomStringConvertible {
         let time: Int64
         let digest: UInt64
-        /// Whether the reader decoded on one thread when it handed the picture out (not compared).
+        /// Whether the reader decoded on one thread when it handed the picture out, and how many threads
+        /// its decoder had (not compared).
         var oneThread = false
+        var threads = 0
         var description: String { "\(time):\(String(digest, radix: 16).prefix(6))" }
 
-        init(time: Int64, digest: UInt64, oneThread: Bool = false) {
-            (self.time, self.digest, self.oneThread) = (time, digest, oneThread)
+        init(time: Int64, digest: UInt64, oneThread: Bool = false, threads: Int = 0) {
+            (self.time, self.digest, self.oneThread, self.threads) = (time, digest, oneThread, threads)
+        }
+
+        /// Whether the decoder that made it had the threads the reader says: one, or (on a machine of
+        /// two cores or more) more.
+        var decoderAgrees: Bool {
+            oneThread ? threads == 1 : (threads > 1 || ProcessInfo.processInfo.activeProcessorCount < 2)
         }
 
         static func == (a: Picture, b: Picture) -> Bool { a.time == b.time && a.digest == b.digest }
@@ -155,6 +164,7 @@ struct StreamReaderTests {
         }
         #expect(paced.pictures.count == 100 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(4)) vs \(threaded.pictures.prefix(4))")
         #expect(paced.pictures.allSatisfy { $0.oneThread } && !threaded.pictures.contains { $0.oneThread })
+        #expect((paced.pictures + threaded.pictures).allSatisfy { $0.decoderAgrees })
         #expect(pacedLater.pictures.count == 50 && pacedLater.pictures == threadedLater.pictures)
         #expect(pacedLater.pictures.allSatisfy { $0.oneThread } && pacedLater.alone == 1)
     }
@@ -170,6 +180,7 @@ struct StreamReaderTests {
         // 2.5 s to the end: 38 pictures, the ones from 3 s (an IDR picture) on decoded on one thread.
         #expect(paced.pictures.count == 38 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(4)) vs \(threaded.pictures.prefix(4))")
         #expect(paced.pictures.allSatisfy { $0.oneThread == ($0.time >= third) }, "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
+        #expect(paced.pictures.allSatisfy { $0.decoderAgrees })
     }
 
     @Test("a reader at pace never takes over at an open group's keyframe (HEVC CRA pictures): frame threads to the end, the same pictures")
@@ -182,17 +193,19 @@ struct StreamReaderTests {
         #expect(!paced.pictures.contains { $0.oneThread })
     }
 
-    @Test("a reader at pace whose one thread takes more than its budget goes back to frame threads at the next IDR picture, for good")
-    func atPaceFallsBackWhenOneThreadFallsBehind() async throws {
-        let path = Fixtures.path("frames-h264.mp4")
+    @Test("a reader at pace whose one thread takes more than its budget starts again on frame threads after its last picture, for good, whatever the codec",
+          arguments: ["frames-h264.mp4", "frames-hevc.mov", "frames-mpeg4.avi", "frames-vp9-10bit.webm"])
+    func atPaceFallsBackWhenOneThreadFallsBehind(_ name: String) async throws {
+        let path = Fixtures.path(name)
         let (paced, threaded) = try await IOExecutor.shared.run { token in
-            // No CPU time allowed: the first 32 pictures (to 1.28 s) show one thread falls behind; frame
-            // threads take over at the IDR picture at 2 s.
+            // No CPU time allowed: the first picture's cost is left out, the next 32 (to 1.28 s) show
+            // that one thread falls behind, and the 34th comes from frame threads.
             (try Self.pictures(path, from: 0, token, configure: { $0.decodesAtPace = true; $0.oneThreadBudget = 0 }),
              try Self.pictures(path, from: 0, token))
         }
-        let second = paced.ticksPerSecond
-        #expect(paced.pictures.count == 100 && paced.pictures == threaded.pictures)
-        #expect(paced.pictures.allSatisfy { $0.oneThread == ($0.time < 2 * second) }, "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
+        #expect(paced.pictures.count == 100 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(40).suffix(10)) vs \(threaded.pictures.prefix(40).suffix(10))")
+        #expect(paced.pictures.prefix(33).allSatisfy { $0.oneThread } && !paced.pictures.dropFirst(33).contains { $0.oneThread },
+                "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
+        #expect(paced.pictures.allSatisfy { $0.decoderAgrees })
     }
 }

@@ -13,7 +13,8 @@ protocol PictureFeed: AnyObject {
 
 /// A file's video track decoded in order by the reading layer's `StreamReader`, each picture converted
 /// once from the decoder's frame straight into a pixel buffer of the output's format (32BGRA, or 4:2:0
-/// bi-planar without a colour conversion from 4:2:0 sources) at the picture's decoded size or the one asked for (scaled in the
+/// bi-planar or planar without a colour conversion from 4:2:0 sources), decoded on one thread where one
+/// core keeps up (`StreamReader.decodesAtPace`), at the picture's decoded size or the one asked for (scaled in the
 /// same pass, fast bilinear, as real-time players scale), from a pool whose buffers come back once the
 /// app lets them go. The packets are the item's own read-ahead's (its `ItemDemuxer`, shared by every
 /// output of the item and its sound: the file is not opened again, and a start inside what is kept costs

@@ -8,8 +8,8 @@ internal import Locking
 ///   length-prefixed form, AAC raw), with the track's format description, decode and presentation
 ///   times, and `notSync` on samples that are not keyframes. Reading starts at the keyframe at or
 ///   before the time range's start and ends with the last packet decoded before its end.
-/// - Video settings (`kCVPixelBufferPixelFormatTypeKey`: 32BGRA, 32ARGB, 32RGBA, 420v, 420f, x420 or
-///   xf20, or an array whose first supported entry is taken; `kCVPixelBufferWidthKey`/`HeightKey` to
+/// - Video settings (`kCVPixelBufferPixelFormatTypeKey`: 32BGRA, 32ARGB, 32RGBA, 420v, 420f, x420,
+///   xf20, y420 or f420, or an array whose first supported entry is taken; `kCVPixelBufferWidthKey`/`HeightKey` to
 ///   scale): one decoded picture a buffer, converted once (scaled and coloured by libswscale) into a
 ///   pixel buffer from a pool that is reused. Without a pixel format, 420v. Pictures whose display
 ///   interval meets the time range are handed out.

@@ -7,8 +7,11 @@ internal import CFFmpeg
 /// the group before, and a fresh decoder drops or damages them), nor of any other codec's keyframes,
 /// which this does not look into.
 ///
-/// Reads the packet's NAL unit headers only (up to its first coded picture), from memory the packet
-/// holds: lengths that run past the packet's end make it not clean.
+/// Reads the packet up to its first coded picture, from memory the packet holds: lengths that run past
+/// the packet's end make it not clean. A stream with start codes (MPEG-TS, raw H.264 and HEVC), whose
+/// parameter sets travel with its pictures, counts a keyframe as clean only when the packet holds
+/// them before the picture (H.264's SPS and PPS; HEVC's VPS, SPS and PPS): a fresh decoder has only the
+/// stream's header.
 struct CleanKeyframe {
     private enum Kind { case h264, hevc, alwaysClean, unknown }
     private let kind: Kind
@@ -25,9 +28,9 @@ struct CleanKeyframe {
             lengthSize = extradata.count >= 7 && extradata[0] == 1 ? Int(extradata[4] & 3) + 1 : nil
         case AV_CODEC_ID_HEVC:
             kind = .hevc
-            // hvcC: version 1 (0 from some old muxers), the length size less one in byte 21's low bits.
-            lengthSize = extradata.count >= 23 && extradata[0] <= 1 && !CleanKeyframe.startsWithStartCode(extradata)
-                ? Int(extradata[21] & 3) + 1 : nil
+            // hvcC, as FFmpeg tells it: anything that does not open with a start code; the length size
+            // less one in byte 21's low bits.
+            lengthSize = extradata.count >= 23 && !CleanKeyframe.startsWithStartCode(extradata) ? Int(extradata[21] & 3) + 1 : nil
         case AV_CODEC_ID_VP8, AV_CODEC_ID_VP9, AV_CODEC_ID_AV1:
             (kind, lengthSize) = (.alwaysClean, nil)
         default:
@@ -50,16 +53,27 @@ struct CleanKeyframe {
     }
 
     /// The NAL unit type of the packet's first coded picture (H.264 types 1 to 5, HEVC 0 to 31), or nil
-    /// when it holds none or its units do not fit it.
+    /// when it holds none, its units do not fit it, or (start codes) the parameter sets do not come
+    /// before it.
     private func firstPictureType(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        if lengthSize == nil && !CleanKeyframe.startsWithStartCode(bytes) { return nil }
+        // The parameter sets a start-code stream's packet must carry: bits 0 to 2 for VPS, SPS, PPS.
+        var sets: UInt8 = lengthSize == nil ? 0 : 0b111
         var found: Int?
         forEachUnitHeader(bytes) { header in
             let type = kind == .h264 ? Int(header & 0x1F) : Int((header >> 1) & 0x3F)
+            switch (kind, type) {
+            case (.h264, 7), (.hevc, 33): sets |= 0b010
+            case (.h264, 8), (.hevc, 34): sets |= 0b100
+            case (.hevc, 32): sets |= 0b001
+            default: break
+            }
             let isPicture = kind == .h264 ? (1...5).contains(type) : type < 32
             if isPicture { found = type }
             return !isPicture
         }
-        return found
+        if kind == .h264 { sets |= 0b001 }
+        return sets == 0b111 ? found : nil
     }
 
     /// Calls `body` with each NAL unit's first byte, in order, while it returns true.

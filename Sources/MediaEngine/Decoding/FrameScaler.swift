@@ -2,7 +2,7 @@ internal import CFFmpeg
 import Foundation
 
 /// Turns decoded frames into pixels of a given size and layout (RGBA for pictures and thumbnails; the
-/// 32-bit RGB orders and 4:2:0 bi-planar YCbCr that pixel buffers hold): the one owner of a
+/// 32-bit RGB orders and 4:2:0 bi-planar and planar YCbCr that pixel buffers hold): the one owner of a
 /// `SwsContext`, kept across frames and made again only when the input or output shape changes
 /// (`sws_getCachedContext`).
 ///

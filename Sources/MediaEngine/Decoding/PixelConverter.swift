@@ -2,7 +2,7 @@ internal import CFFmpeg
 import Foundation
 
 /// Converts RGBA pictures (a composed frame, a rendered image) into any `PixelMemory`: the 32-bit RGB
-/// orders, or 4:2:0 bi-planar at 8 or 10 bits, scaled to the target's size, in one pass, with a
+/// orders, 4:2:0 bi-planar at 8 or 10 bits, or 4:2:0 planar at 8, scaled to the target's size, in one pass, with a
 /// `SwsContext` kept across pictures. Colours into YCbCr: BT.709 above 576 lines, BT.601 below; video or
 /// full range as the target asks. CPU work on the calling thread; one caller at a time.
 package final class PixelConverter {

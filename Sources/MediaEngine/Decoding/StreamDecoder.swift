@@ -53,6 +53,10 @@ final class StreamDecoder {
 
     deinit { avcodec_free_context(&context) }
 
+    /// How many threads the opened decoder may use, as FFmpeg left the count at the open (1: the calling
+    /// thread alone; libdav1d and other decoders with threads of their own take the count too).
+    var threadCount: Int { Int(context?.pointee.thread_count ?? 0) }
+
     /// The opened context (sample format, rate and channel layout of decoded audio).
     var codecContext: UnsafeMutablePointer<AVCodecContext>? { context }
 

@@ -10,7 +10,7 @@ import Foundation
 /// item's origin (the start of an HLS or MPEG stream: `ContainerFormat.countsFromItsStart`), so a
 /// file's first picture is usually at 0.
 ///
-/// Blocking: every method runs on an engine thread; one caller at a time. Owns its decoder and scaler,
+/// Blocking: every method runs on an engine thread; one caller at a time. Owns its decoders and scaler,
 /// and either its own container (opened for this stream alone), holding the byte source open until
 /// dropped, or its stream's share of a player item's `ItemDemuxer`.
 package final class StreamReader {
@@ -31,8 +31,14 @@ package final class StreamReader {
     /// Whether decoding on one thread took more than its share of the pictures' time: frame threads
     /// from then on.
     private var oneThreadFellBehind = false
-    /// CPU time spent on the last pictures handed out on one thread, and how long they show (seconds).
+    /// CPU time spent decoding the last pictures handed out on one thread (their conversion left out),
+    /// and how long they show (seconds).
     private var oneThreadCost = (cpu: 0.0, shown: 0.0, pictures: 0)
+    /// Whether the next picture's cost is left out: the first after a start, which pays for the
+    /// keyframe decoded alone and for filling the decoder's reordering delay.
+    private var skipsNextCost = true
+    /// CPU time the last picture's conversion took, when its cost is counted.
+    private var conversionCost = 0.0
     private let cleanKeyframes: CleanKeyframe
     private let scaler = FrameScaler()
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -133,10 +139,14 @@ package final class StreamReader {
     /// second): from a start whose first picture is its keyframe (the stream's start, a tolerant seek)
     /// at once; after a start that decodes on from its keyframe to a later picture (an exact seek, as
     /// fast as frame threads go) from the next clean keyframe (`CleanKeyframe`: an H.264 IDR picture,
-    /// not the first picture of an open group), where the decoder in use is drained and the other
-    /// takes over. Once pictures decoded on one thread take more than half their showing time in CPU
-    /// time (a stream too heavy for one core, or a slow machine), it goes back to frame threads at the
-    /// next clean keyframe and stays there. The pictures handed out are the same either way.
+    /// an HEVC IDR or BLA picture, a VP8, VP9 or AV1 keyframe; not an open group's first picture, nor
+    /// any keyframe of another codec, whose streams then stay on frame threads until the next start),
+    /// where the decoder in use is drained and the one on one thread takes over. Once decoding on one
+    /// thread takes more than `oneThreadBudget` of the pictures' showing time in CPU time (a stream too
+    /// heavy for one core, or a slow machine), the reader starts again on frame threads just after the
+    /// last picture it handed out, as an exact seek there would, and stays on them. The pictures handed
+    /// out are the same either way, but for an HEVC picture that says earlier pictures not yet shown are
+    /// not shown at all (`no_output_of_prior_pics_flag`), where the drain shows them.
     package var decodesAtPace = false
 
     /// The share of the pictures' showing time that decoding on one thread may take in CPU time before a
@@ -145,6 +155,9 @@ package final class StreamReader {
 
     /// Whether pictures now come from the decoder on the calling thread alone (see `decodesAtPace`).
     package var decodesOnOneThread: Bool { onOneThread }
+
+    /// How many threads the decoder in use may use (0 before it opens).
+    package var decodingThreads: Int { (onOneThread ? oneThreadDecoder : decoder)?.threadCount ?? 0 }
 
     /// Whether a reader at pace wants its decoder on one thread.
     private var wantsOneThread: Bool { decodesAtPace && oneCoreKeepsUp && !oneThreadFellBehind }
@@ -176,6 +189,7 @@ package final class StreamReader {
         decoder?.flush()
         oneThreadDecoder?.flush()
         (skipsBefore, draining, ended, lastPictureEnd, holdsPacket, changingDecoder) = (target > 0 ? target : .min, false, false, nil, false, false)
+        (oneThreadCost, skipsNextCost) = ((0, 0, 0), true)
         if hasRead || target > 0 || !packets.standsAtStart {
             try FFmpegLog.capturing { try seekToKeyframe(atOrBefore: max(0, target).addingSaturating(origin), token) }
         }
@@ -306,10 +320,18 @@ package final class StreamReader {
     /// `.decodeFailed`.
     package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
         hasRead = true
+        if onOneThread && oneThreadFellBehind && !changingDecoder && !draining && !ended {
+            try FFmpegLog.capturing { try startAgainOnFrameThreads(token) }
+        }
         guard onOneThread else { return try decodeNextPicture(token, into: target) }
+        if skipsNextCost {
+            skipsNextCost = false
+            return try decodeNextPicture(token, into: target)
+        }
         let before = StreamReader.threadCPUSeconds()
+        conversionCost = 0
         let picture = try decodeNextPicture(token, into: target)
-        if let picture { countOneThreadCost(StreamReader.threadCPUSeconds() - before, showing: picture.duration) }
+        if let picture { countOneThreadCost(StreamReader.threadCPUSeconds() - before - conversionCost, showing: picture.duration) }
         return picture
     }
 
@@ -317,11 +339,24 @@ package final class StreamReader {
     /// `oneThreadBudget` of their showing time, the reader goes back to frame threads.
     private func countOneThreadCost(_ cpu: Double, showing duration: Int64) {
         oneThreadCost.cpu += max(0, cpu)
-        oneThreadCost.shown += Double(duration) * Double(timeBase.numerator) / Double(timeBase.denominator)
+        oneThreadCost.shown += Double(max(0, duration)) * Double(timeBase.numerator) / Double(timeBase.denominator)
         oneThreadCost.pictures += 1
         guard oneThreadCost.pictures >= 32 else { return }
         if oneThreadCost.cpu > oneThreadBudget * oneThreadCost.shown { oneThreadFellBehind = true }
         oneThreadCost = (0, 0, 0)
+    }
+
+    /// After one thread fell behind: reading starts again at the keyframe before the end of the last
+    /// picture handed out, on frame threads, and the pictures up to that end are decoded but not handed
+    /// out again (an exact seek there, which works for every codec, where waiting for a clean keyframe
+    /// might wait for ever). Before any picture was handed out, frame threads take over at once.
+    private func startAgainOnFrameThreads(_ token: CancellationToken) throws {
+        oneThreadDecoder?.flush()
+        onOneThread = false
+        guard let end = lastPictureEnd else { return }
+        decoder?.flush()
+        (skipsBefore, holdsPacket, keyframeFirst) = (end, false, false)
+        try seekToKeyframe(atOrBefore: end.addingSaturating(origin), token)
     }
 
     /// The calling thread's CPU time so far, in seconds.
@@ -331,12 +366,11 @@ package final class StreamReader {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    /// Whether the decoder in use gives way to the other kind at `p`, just read: a reader at pace whose
-    /// decoder is not the one it wants, at a clean keyframe, where (for one thread) no picture is left
-    /// to decode on to.
+    /// Whether the frame-threaded decoder gives way to the one on one thread at `p`, about to be sent: a
+    /// reader at pace that wants one thread, at a clean keyframe past every picture it decodes on to.
     private func changesDecoder(at p: AVPacket) -> Bool {
-        guard p.flags & AV_PKT_FLAG_KEY != 0, onOneThread != wantsOneThread, cleanKeyframes.knowsCodec else { return false }
-        if wantsOneThread && skipsBefore > .min {
+        guard !changingDecoder, !onOneThread, wantsOneThread, p.flags & AV_PKT_FLAG_KEY != 0, cleanKeyframes.knowsCodec else { return false }
+        if skipsBefore > .min {
             let nopts = avocet_nopts_value()
             guard p.pts != nopts, p.pts.subtractingSaturating(origin) >= skipsBefore else { return false }
         }
@@ -361,14 +395,21 @@ package final class StreamReader {
                     try decoder.noteDamagedPicture()
                 case .end:
                     guard changingDecoder else { ended = true; continue }
-                    // Drained: the other decoder starts at the keyframe held.
+                    // Drained: the decoder on one thread starts at the keyframe held.
                     changingDecoder = false
                     decoder.flush()
-                    onOneThread.toggle()
+                    (onOneThread, skipsNextCost) = (true, true)
                     decoder = try openDecoder()
                 case .needsInput:
                     if draining { ended = true; continue }
                     if holdsPacket {
+                        // Held by a seek, a change of decoder (made by now) or a cancelled read, which
+                        // may have held the keyframe a change waits for.
+                        if changesDecoder(at: packet.pointee) {
+                            changingDecoder = true
+                            _ = try decoder.send(nil)
+                            continue
+                        }
                         holdsPacket = false
                         _ = try send(packet, to: decoder)
                     } else if try packets.next(packet, token) {
@@ -433,7 +474,9 @@ package final class StreamReader {
         lastPictureEnd = end
         guard end > skipsBefore else { return nil }
         if let destination = try target(Int(frame.pointee.width), Int(frame.pointee.height)) {
+            let before = onOneThread ? StreamReader.threadCPUSeconds() : 0
             try scaler.convert(frame, into: destination, source: name)
+            if onOneThread { conversionCost += StreamReader.threadCPUSeconds() - before }
         }
         return timing
     }

@@ -552,6 +552,13 @@ package final class Demuxer: @unchecked Sendable {
             let usable = sar.num > 0 && sar.den > 0 && (!known || av_image_check_sar(UInt32(par.width), UInt32(par.height), sar) == 0)
             info.sampleAspectRatio = usable ? Rational(sar.num, sar.den) : nil
             info.isFullRange = par.color_range == AVCOL_RANGE_JPEG
+            switch par.color_space {
+            case AVCOL_SPC_BT709: info.yCbCrMatrix = .bt709
+            case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: info.yCbCrMatrix = .bt601
+            case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: info.yCbCrMatrix = .bt2020
+            case AVCOL_SPC_UNSPECIFIED, AVCOL_SPC_RESERVED, AVCOL_SPC_RGB: info.yCbCrMatrix = nil
+            default: info.yCbCrMatrix = .other
+            }
             info.averageFrameRate = s.avg_frame_rate.num != 0 ? Rational(s.avg_frame_rate.num, s.avg_frame_rate.den) : nil
             info.realFrameRate = s.r_frame_rate.num != 0 ? Rational(s.r_frame_rate.num, s.r_frame_rate.den) : nil
             info.pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)).map { String(cString: $0) }

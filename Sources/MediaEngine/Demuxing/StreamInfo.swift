@@ -77,6 +77,14 @@ package struct StreamInfo: Sendable, Equatable {
     }
     /// Full-range (JPEG) luma and chroma, as the container or codec declares it.
     package var isFullRange = false
+    /// The matrix from Y'CbCr to RGB the stream's parameters state; nil where they state none (decoders
+    /// then assume BT.709 above 576 lines and BT.601 below).
+    package var yCbCrMatrix: YCbCrMatrix?
+    package enum YCbCrMatrix: Sendable, Equatable {
+        case bt601, bt709, bt2020
+        /// SMPTE 240M, FCC and the rest: stated, but none of the three.
+        case other
+    }
     /// Frames the decoder holds back before output; above zero means decode order differs from
     /// presentation order (B-frames).
     package var videoDelay: Int = 0

@@ -112,6 +112,28 @@ struct AssetFixtureTests {
         #expect(try await a.loadTracks(withMediaCharacteristic: .audible) == [audio])
     }
 
+    /// A video's Y'CbCr matrix, where its file states one (MP4's `colr` box), is in its format
+    /// description as Apple's string; none where the file states none. The movies are made here by
+    /// ffmpeg from a test pattern, a tenth of a second each (no fixture is tagged).
+    @Test func theMatrixAFileStatesIsInTheFormatDescription() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("avocet-matrix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (space, expected) in [("bt709", "ITU_R_709_2"), ("smpte170m", "ITU_R_601_4"), ("bt2020nc", "ITU_R_2020")] {
+            let movie = directory.appendingPathComponent("\(space).mp4")
+            let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/ffmpeg"), [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=0.1", "-c:v", "libx264", "-preset", "ultrafast",
+                "-pix_fmt", "yuv420p", "-colorspace", space, "-color_primaries", space == "bt2020nc" ? "bt2020" : space,
+                "-color_trc", "bt709", "-y", movie.path])
+            #expect(made.status == 0, "\(made.stderr)")
+            let track = try #require(try await AVURLAsset(url: movie).loadTracks(withMediaType: .video).first)
+            let description = try #require(try await track.load(.formatDescriptions).first)
+            #expect(description.extensions[.yCbCrMatrix]?.propertyListRepresentation as? String == expected, "\(space)")
+        }
+        let untagged = try #require(try await asset("av.mp4").loadTracks(withMediaType: .video).first)
+        #expect(try await untagged.load(.formatDescriptions).first?.extensions[.yCbCrMatrix] == nil)
+    }
+
     @Test func wavIsLinearPCM() async throws {
         let track = try #require(try await asset("tone.wav").load(.tracks).first)
         let asbd = try #require(try await track.load(.formatDescriptions).first?.audioStreamBasicDescription)

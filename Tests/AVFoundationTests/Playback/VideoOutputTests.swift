@@ -181,7 +181,7 @@ struct VideoOutputTests {
     /// 4:2:0 planar pictures (`y420`, as a window converting with SDL takes them) hold the samples the
     /// bi-planar ones do, at the decoded size and at one asked for: the same Y plane, and the Cb and Cr
     /// planes that interleaved make the CbCr plane.
-    @Test(arguments: [nil, (160, 120)] as [(Int, Int)?])
+    @Test(arguments: [nil, (160, 120), (161, 121)] as [(Int, Int)?])
     func planarPictures(size: (Int, Int)?) async throws {
         let item = AVPlayerItem(url: URL(fileURLWithPath: Fixtures.path("frames-h264.mp4")))
         func attributes(_ format: OSType) -> [String: Any] {
@@ -202,12 +202,16 @@ struct VideoOutputTests {
         #expect(CVPixelBufferGetPixelFormatType(three) == kCVPixelFormatType_420YpCbCr8Planar && CVPixelBufferGetPlaneCount(three) == 3)
         let (width, height) = size ?? (320, 240)
         #expect(CVPixelBufferGetWidth(three) == width && CVPixelBufferGetHeight(three) == height)
+        // Scaled to an odd size, swscale's two output formats may take different paths: a step apart at most.
+        let tolerance = width % 2 == 0 ? 0 : 1
+        func apart(_ a: [UInt8], _ b: [UInt8]) -> Int { a.count == b.count ? zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0 : .max }
         let luma = Self.samples(three, plane: 0)
-        #expect(luma.count == width * height && luma == Self.samples(two, plane: 0))
+        #expect(luma.count == width * height && apart(luma, Self.samples(two, plane: 0)) <= tolerance)
         let interleaved = Self.samples(two, plane: 1)
         let (cb, cr) = (Self.samples(three, plane: 1), Self.samples(three, plane: 2))
-        #expect(cb.count == width * height / 4 && cb == stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] })
-        #expect(cr.count == width * height / 4 && cr == stride(from: 1, to: interleaved.count, by: 2).map { interleaved[$0] })
+        let chroma = (width + 1) / 2 * ((height + 1) / 2)
+        #expect(cb.count == chroma && apart(cb, stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] }) <= tolerance)
+        #expect(cr.count == chroma && apart(cr, stride(from: 1, to: interleaved.count, by: 2).map { interleaved[$0] }) <= tolerance)
         _ = player
     }
 

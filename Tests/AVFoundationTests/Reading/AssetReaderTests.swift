@@ -325,6 +325,30 @@ struct AssetReaderTests {
         #expect(sample & 0x3F == 0 && abs(Int(sample >> 6) - 324) <= 48, "sample \(sample)")
     }
 
+    @Test("y420 pictures: three planes, the Y plane the 420v output's, Cb and Cr its interleaved plane taken apart")
+    func planar() async throws {
+        let asset = AVURLAsset(url: URL(fileURLWithPath: Self.h264.path))
+        let (_, three) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8Planar])
+        let (_, two) = try await Self.reader(asset, .video, settings: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange])
+        let planar = try #require(try await onOwnThread { UncheckedSendable(three.copyNextSampleBuffer()) }.value?.imageBuffer)
+        let biPlanar = try #require(try await onOwnThread { UncheckedSendable(two.copyNextSampleBuffer()) }.value?.imageBuffer)
+        #expect(CVPixelBufferGetPixelFormatType(planar) == kCVPixelFormatType_420YpCbCr8Planar && CVPixelBufferGetPlaneCount(planar) == 3)
+        func plane(_ buffer: CVPixelBuffer, _ index: Int, samples: Int) -> [UInt8] {
+            guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, index) else { return [] }
+            let row = CVPixelBufferGetBytesPerRowOfPlane(buffer, index)
+            return (0..<CVPixelBufferGetHeightOfPlane(buffer, index)).flatMap { y in
+                UnsafeBufferPointer(start: (base + y * row).assumingMemoryBound(to: UInt8.self), count: samples)
+            }
+        }
+        #expect(plane(planar, 0, samples: 320) == plane(biPlanar, 0, samples: 320))
+        let interleaved = plane(biPlanar, 1, samples: 320)
+        #expect(plane(planar, 1, samples: 160) == stride(from: 0, to: interleaved.count, by: 2).map { interleaved[$0] })
+        #expect(plane(planar, 2, samples: 160) == stride(from: 1, to: interleaved.count, by: 2).map { interleaved[$0] })
+        // The top-left quarter is red: its Cr is high (about 240 in BT.601 video range).
+        let cr = plane(planar, 2, samples: 160)
+        #expect(cr.count == 160 * 120 && abs(Int(cr[20 * 160 + 20]) - 240) <= 16, "Cr \(cr.count > 3220 ? cr[3220] : 0)")
+    }
+
     // MARK: Decoded sound
 
     @Test("decoded sound: 16 kHz mono Float32, every frame, contiguous times")
