@@ -11,12 +11,11 @@ struct StreamReaderTests {
     /// Each picture's time and a digest of its RGBA pixels, from `seconds` on, and how many starts
     /// decoded their keyframe alone.
     static func pictures(_ path: String, from seconds: Double, _ token: CancellationToken,
-                         configure: (StreamReader) -> Void = { _ in }, onOneThread: ((Bool) -> Void)? = nil) throws
-        -> (pictures: [Picture], alone: Int, ticksPerSecond: Int64) {
+                         configure: (StreamReader) -> Void = { _ in }) throws
+        -> (pictures: [Picture], alone: Int, ticksPerSecond: Int64, decodersOpen: Int) {
         let reader = try StreamReader(source: FileByteSource(path: path), options: DemuxerOptions(), streamIndex: 0, cancellation: token)
         configure(reader)
         try reader.start(at: MediaTimestamp(value: Int64((seconds * 1_000).rounded()), timeBase: Rational(1, 1_000)), token)
-        defer { onOneThread?(reader.decodesOnOneThread) }
         var pictures: [Picture] = []
         let (width, height) = reader.pictureSize
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -29,7 +28,7 @@ struct StreamReaderTests {
             pictures.append(Picture(time: timing.presentationTime, digest: Self.digest(pixels), oneThread: reader.decodesOnOneThread,
                                     threads: reader.decodingThreads))
         }
-        return (pictures, reader.keyframesDecodedAlone, Int64(reader.timeBase.denominator / max(1, reader.timeBase.numerator)))
+        return (pictures, reader.keyframesDecodedAlone, Int64(reader.timeBase.denominator / max(1, reader.timeBase.numerator)), reader.decodersOpen)
     }
 
     struct Picture: Equatable, CustomStringConvertible {
@@ -181,6 +180,7 @@ struct StreamReaderTests {
         #expect(paced.pictures.count == 38 && paced.pictures == threaded.pictures, "\(paced.pictures.prefix(4)) vs \(threaded.pictures.prefix(4))")
         #expect(paced.pictures.allSatisfy { $0.oneThread == ($0.time >= third) }, "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
         #expect(paced.pictures.allSatisfy { $0.decoderAgrees })
+        #expect(paced.decodersOpen == 1, "the frame-threaded decoder went when one thread took over")
     }
 
     @Test("a reader at pace never takes over at an open group's keyframe (HEVC CRA pictures): frame threads to the end, the same pictures")
@@ -207,5 +207,6 @@ struct StreamReaderTests {
         #expect(paced.pictures.prefix(33).allSatisfy { $0.oneThread } && !paced.pictures.dropFirst(33).contains { $0.oneThread },
                 "\(paced.pictures.map { "\($0.time):\($0.oneThread)" })")
         #expect(paced.pictures.allSatisfy { $0.decoderAgrees })
+        #expect(paced.decodersOpen == 1, "the decoder on one thread went when frame threads took over")
     }
 }
