@@ -5,8 +5,10 @@ import Testing
 
 /// The sequential reader's starts: a start at a keyframe's time hands out that keyframe's picture
 /// decoded alone (a tolerant seek's picture in one decode), and decoding then goes on from it exactly
-/// as decoding in order would.
-@Suite("Stream reader")
+/// as decoding in order would; readers at pace decode on one thread where they can. One test at a time:
+/// together they decode about three seconds of CPU, which in the suite's busy first half kept players
+/// of other suites from getting ready in time beside two busy processes.
+@Suite("Stream reader", .serialized)
 struct StreamReaderTests {
     /// Each picture's time and a digest of its RGBA pixels, from `seconds` on, and how many starts
     /// decoded their keyframe alone.
