@@ -19,8 +19,9 @@ package final class StreamReader {
     private let table: SampleTableReader?
     /// The frame-threaded decoder, and the one on the calling thread alone for a reader at pace
     /// (`decodesAtPace`); `onOneThread` says which is in use. The frame-threaded one is let go when the
-    /// one on one thread takes over, and that one when frame threads take over for good: an idle
-    /// decoder keeps its pictures' memory (about 25 MiB at 1080p with two frame threads).
+    /// one on one thread takes over, and that one when frame threads take over (a start that decodes on
+    /// to its picture, or for good): an idle decoder keeps its pictures' memory (about 25 MiB at 1080p
+    /// with two frame threads), and a player that falls behind restarts its output often.
     private var decoder: StreamDecoder?
     private var oneThreadDecoder: StreamDecoder?
     private var onOneThread = false
@@ -201,8 +202,10 @@ package final class StreamReader {
         hasRead = true
         keyframeFirst = holdsPacket && showsFirst(packet.pointee, target: max(0, target))
         // Nothing to decode on to: one thread from here. Otherwise frame threads reach the picture
-        // asked for, and one thread takes over at a clean keyframe after it.
+        // asked for, and one thread takes over at a clean keyframe after it, opened again then: the two
+        // decoders are never open together for long.
         onOneThread = wantsOneThread && (keyframeFirst || skipsBefore == .min)
+        if !onOneThread { oneThreadDecoder = nil }
     }
 
     /// Whether `key`, the keyframe a seek landed on, shows at `target` (item ticks): then no picture
