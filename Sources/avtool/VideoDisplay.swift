@@ -28,8 +28,8 @@ final class VideoDisplay: Sendable {
         // Pictures come at the size they show at (before turning), scaled as they are decoded, so the
         // window converts them as they are.
         let turned = degrees % 180 != 0
-        let planar = degrees % 360 == 0 && [nil, "ITU_R_709_2", "ITU_R_601_4"].contains(yCbCrMatrix)
-        let highDefinition = yCbCrMatrix.map { $0 == "ITU_R_709_2" } ?? (item.presentationSize.height > 576)
+        let planar = degrees % 360 == 0 && [nil, AVVideoYCbCrMatrix_ITU_R_709_2, AVVideoYCbCrMatrix_ITU_R_601_4].contains(yCbCrMatrix)
+        let highDefinition = yCbCrMatrix.map { $0 == AVVideoYCbCrMatrix_ITU_R_709_2 } ?? (item.presentationSize.height > 576)
         let output = AVPlayerItemVideoOutput(pixelBufferAttributes: [
             kCVPixelBufferPixelFormatTypeKey as String: planar ? kCVPixelFormatType_420YpCbCr8Planar : kCVPixelFormatType_32BGRA,
             kCVPixelBufferWidthKey as String: turned ? size.height : size.width,

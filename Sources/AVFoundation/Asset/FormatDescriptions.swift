@@ -122,11 +122,12 @@ enum FormatDescriptions {
             ext[.pixelAspectRatio] = .pixelAspectRatio(horizontalSpacing: Int(sar.numerator), verticalSpacing: Int(sar.denominator))
         }
         if stream.isFullRange { ext[.fullRangeVideo] = .init(true) }
-        // Apple's values (`kCMFormatDescriptionYCbCrMatrix_...`), where the file states one of them.
+        // Apple's values (`kCMFormatDescriptionYCbCrMatrix_...`, the same strings as the settings' ones),
+        // where the file states one of them.
         switch stream.yCbCrMatrix {
-        case .bt709: ext[.yCbCrMatrix] = .init("ITU_R_709_2")
-        case .bt601: ext[.yCbCrMatrix] = .init("ITU_R_601_4")
-        case .bt2020: ext[.yCbCrMatrix] = .init("ITU_R_2020")
+        case .bt709: ext[.yCbCrMatrix] = .init(AVVideoYCbCrMatrix_ITU_R_709_2)
+        case .bt601: ext[.yCbCrMatrix] = .init(AVVideoYCbCrMatrix_ITU_R_601_4)
+        case .bt2020: ext[.yCbCrMatrix] = .init(AVVideoYCbCrMatrix_ITU_R_2020)
         case .other, nil: break
         }
         return ext

@@ -328,8 +328,8 @@ package final class StreamReader {
     /// `.decodeFailed`.
     package func nextPicture(_ token: CancellationToken, into target: (Int, Int) throws -> PixelMemory?) throws -> PictureTiming? {
         hasRead = true
-        if onOneThread && oneThreadFellBehind && !changingDecoder && !draining && !ended {
-            try FFmpegLog.capturing { try startAgainOnFrameThreads(token) }
+        if onOneThread && oneThreadFellBehind && !draining && !ended {
+            try startAgainOnFrameThreads(token)
         }
         guard onOneThread else { return try decodeNextPicture(token, into: target) }
         if skipsNextCost {
@@ -354,17 +354,17 @@ package final class StreamReader {
         oneThreadCost = (0, 0, 0)
     }
 
-    /// After one thread fell behind: reading starts again at the keyframe before the end of the last
-    /// picture handed out, on frame threads, and the pictures up to that end are decoded but not handed
-    /// out again (an exact seek there, which works for every codec, where waiting for a clean keyframe
-    /// might wait for ever). Before any picture was handed out, frame threads take over at once.
+    /// After one thread fell behind: a start at the end of the last picture handed out, which (one
+    /// thread being no longer wanted) decodes on frame threads from the keyframe before it, the pictures
+    /// up to that end not handed out again: an exact seek there, which works for every codec, where
+    /// waiting for a clean keyframe might wait for ever. Before any picture was handed out, frame
+    /// threads take over at once.
     private func startAgainOnFrameThreads(_ token: CancellationToken) throws {
-        oneThreadDecoder = nil
-        onOneThread = false
-        guard let end = lastPictureEnd else { return }
-        decoder?.flush()
-        (skipsBefore, holdsPacket, keyframeFirst) = (end, false, false)
-        try seekToKeyframe(atOrBefore: end.addingSaturating(origin), token)
+        guard let end = lastPictureEnd else {
+            (oneThreadDecoder, onOneThread) = (nil, false)
+            return
+        }
+        try start(at: MediaTimestamp(value: end, timeBase: timeBase), token)
     }
 
     /// The calling thread's CPU time so far, in seconds.
@@ -411,35 +411,28 @@ package final class StreamReader {
                     decoder = try openDecoder()
                 case .needsInput:
                     if draining { ended = true; continue }
-                    if holdsPacket {
-                        // Held by a seek, a change of decoder (made by now) or a cancelled read, which
-                        // may have held the keyframe a change waits for.
-                        if changesDecoder(at: packet.pointee) {
-                            changingDecoder = true
+                    // The packet to send: one held (by a seek, a change of decoder or a cancelled read),
+                    // else the next one, held until it is sent.
+                    if !holdsPacket {
+                        guard try packets.next(packet, token) else {
+                            draining = true
                             _ = try decoder.send(nil)
                             continue
                         }
-                        holdsPacket = false
-                        _ = try send(packet, to: decoder)
-                    } else if try packets.next(packet, token) {
+                        holdsPacket = true
                         // A send may wait for a frame thread (a picture's decode): not for a reader that
-                        // was cancelled while the packet was read.
-                        if token.isCancelled {
-                            // Kept for the next call: the reader stays where it was.
-                            holdsPacket = true
-                            throw cancelled
-                        }
-                        if changesDecoder(at: packet.pointee) {
-                            // The pictures the decoder holds come out first; the keyframe waits for the other.
-                            (holdsPacket, changingDecoder) = (true, true)
-                            _ = try decoder.send(nil)
-                            continue
-                        }
-                        _ = try send(packet, to: decoder)
-                    } else {
-                        draining = true
-                        _ = try decoder.send(nil)
+                        // was cancelled while the packet was read, which keeps it for the next call.
+                        if token.isCancelled { throw cancelled }
                     }
+                    if changesDecoder(at: packet.pointee) {
+                        // The pictures the decoder holds come out first; the keyframe waits for the one
+                        // on one thread.
+                        changingDecoder = true
+                        _ = try decoder.send(nil)
+                        continue
+                    }
+                    holdsPacket = false
+                    _ = try send(packet, to: decoder)
                 }
             }
         }
